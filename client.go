@@ -1,0 +1,168 @@
+package rxdelivery
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// Version is the SDK's version; it is sent in the User-Agent header.
+const Version = core.Version
+
+// Environment variables read by NewClientFromEnv.
+const (
+	EnvAPIKey      = "RXDELIVERY_API_KEY"
+	EnvAPISecret   = "RXDELIVERY_API_SECRET"
+	EnvOmniURL     = "RXDELIVERY_OMNI_URL"
+	EnvDeliveryURL = "RXDELIVERY_DELIVERY_URL"
+	EnvTrackingURL = "RXDELIVERY_TRACKING_URL"
+	EnvPricingURL  = "RXDELIVERY_PRICING_URL"
+	EnvSandbox     = "RXDELIVERY_SANDBOX"
+)
+
+// Client is the entry point of the SDK: it holds the credentials and base
+// URLs of the platform's four interfaces and hands out one service per
+// interface. A Client is safe for concurrent use by many goroutines and is
+// meant to be made once and shared: it keeps a pool of keep-alive
+// connections.
+type Client struct {
+	// Requests creates, cancels and reads omni requests.
+	Requests *requests.Service
+	// Orders creates, cancels and reads delivery orders and edits their
+	// prescriptions.
+	Orders *orders.Service
+	// Pharmacies looks up pharmacies and their delivery information.
+	Pharmacies *pharmacies.Service
+	// Tracking subscribes tracking numbers to notifications.
+	Tracking *tracking.Service
+	// Pricing quotes delivery prices.
+	Pricing *pricing.Service
+
+	shared  *core.Shared
+	sandbox bool
+}
+
+// NewClient returns a Client that authenticates with key and secret on
+// every interface (WithCredentials overrides them per interface). Base URLs
+// are set with options; no host is assumed. A call on an interface whose
+// base URL is missing fails with an error that names the option to set.
+func NewClient(key, secret string, opts ...Option) (*Client, error) {
+	s := defaultSettings()
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	return newClient(key, secret, s)
+}
+
+// NewClientFromEnv returns a Client configured from the environment:
+// RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET (required),
+// RXDELIVERY_OMNI_URL, RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL,
+// RXDELIVERY_PRICING_URL, and RXDELIVERY_SANDBOX ("1" or "true" marks a
+// sandbox). Per-interface credentials may be given as
+// RXDELIVERY_TRACKING_API_KEY and RXDELIVERY_TRACKING_API_SECRET (likewise
+// OMNI, DELIVERY, PRICING). Options apply after the environment.
+func NewClientFromEnv(opts ...Option) (*Client, error) {
+	s := defaultSettings()
+	key, secret := os.Getenv(EnvAPIKey), os.Getenv(EnvAPISecret)
+	if key == "" || secret == "" {
+		return nil, &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must both be set"}
+	}
+	for _, iface := range core.Interfaces {
+		s.urls[iface] = strings.TrimSpace(os.Getenv(iface.URLEnv()))
+		prefix := "RXDELIVERY_" + strings.ToUpper(iface.String()) + "_API_"
+		k, sec := os.Getenv(prefix+"KEY"), os.Getenv(prefix+"SECRET")
+		if k != "" || sec != "" {
+			s.creds[iface] = &core.Credentials{Key: k, Secret: sec}
+		}
+	}
+	if v := strings.TrimSpace(os.Getenv(EnvSandbox)); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, &core.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
+		}
+		s.sandbox = on
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(s)
+		}
+	}
+	return newClient(key, secret, s)
+}
+
+func defaultSettings() *settings {
+	return &settings{
+		retryMax: core.DefaultRetryMax,
+		waitMin:  core.DefaultRetryWaitMin,
+		waitMax:  core.DefaultRetryWaitMax,
+	}
+}
+
+func newClient(key, secret string, s *settings) (*Client, error) {
+	if (key == "") != (secret == "") {
+		return nil, &core.ConfigError{Message: "the API key and secret must be given together"}
+	}
+	ua := core.DefaultUserAgent
+	if t := strings.TrimSpace(s.userAgent); t != "" {
+		ua = t + " " + ua
+	}
+	if s.waitMin > s.waitMax {
+		s.waitMin = s.waitMax
+	}
+	shared := core.NewShared(core.Config{
+		HTTPClient:      s.httpClient,
+		RetryMax:        s.retryMax,
+		RetryWaitMin:    s.waitMin,
+		RetryWaitMax:    s.waitMax,
+		Logger:          s.logger,
+		UserAgent:       ua,
+		Validate:        !s.noValidate,
+		ValidateOptions: validate.Options{NPICheckDigit: s.npiCheck},
+		Sandbox:         s.sandbox,
+		Now:             s.now,
+	})
+	var backends [len(core.Interfaces)]*core.Backend
+	for _, iface := range core.Interfaces {
+		creds := core.Credentials{Key: key, Secret: secret}
+		if c := s.creds[iface]; c != nil {
+			if (c.Key == "") != (c.Secret == "") {
+				return nil, &core.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
+			}
+			creds = *c
+		}
+		b, err := shared.NewBackend(iface, s.urls[iface], creds, s.enc[iface])
+		if err != nil {
+			return nil, err
+		}
+		backends[iface] = b
+	}
+	return &Client{
+		Requests:   requests.New(backends[Omni]),
+		Orders:     orders.New(backends[Delivery]),
+		Pharmacies: pharmacies.New(backends[Omni], backends[Delivery]),
+		Tracking:   tracking.New(backends[Tracking]),
+		Pricing:    pricing.New(backends[Pricing]),
+		shared:     shared,
+		sandbox:    s.sandbox,
+	}, nil
+}
+
+// Sandbox reports whether the client was configured for a sandbox
+// environment.
+func (c *Client) Sandbox() bool { return c.sandbox }
+
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's pool. Calls made afterwards open new ones. It is rarely needed:
+// a long-running process keeps one Client for its lifetime.
+func (c *Client) CloseIdleConnections() { c.shared.CloseIdleConnections() }

@@ -1,0 +1,31 @@
+// Package rxdelivery is the Go client of the prescription-delivery
+// platform: omni requests, delivery orders, pharmacy lookup, tracking
+// subscriptions and pricing quotes, over the platform's four interfaces.
+//
+// A Client holds the credentials and base URLs and hands out one service
+// per interface (Requests, Orders, Pharmacies, Tracking, Pricing). Every
+// call takes a context, validates its params before anything leaves the
+// process, and returns typed models or a typed error:
+//
+//	client, err := rxdelivery.NewClientFromEnv()
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	order, err := client.Orders.Get(ctx, "ord_123")
+//	var apiErr *rxdelivery.APIError
+//	switch {
+//	case errors.Is(err, rxdelivery.ErrNotFound):
+//		// no such order
+//	case errors.As(err, &apiErr):
+//		log.Printf("platform said %d: %s", apiErr.StatusCode, apiErr.Message)
+//	}
+//
+// Reads are retried on 429, 5xx and transport errors; creates, cancels and
+// prescription changes are retried only when the platform provably did not
+// act (429, 503, a failed dial), so a retry never creates a second delivery.
+// A write that fails otherwise matches ErrUnknownOutcome. Retry-After, in
+// seconds or as an HTTP date, is obeyed up to the WithRetryWaitMax cap.
+//
+// Bodies, query strings and credentials are never logged and never appear
+// in error strings: they carry patient data.
+package rxdelivery

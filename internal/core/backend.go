@@ -1,0 +1,404 @@
+package core
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
+
+// Version is the SDK's version, sent in the User-Agent.
+const Version = "0.1.0"
+
+// DefaultUserAgent is sent when the caller sets none.
+const DefaultUserAgent = "rxdelivery-go/" + Version
+
+// Defaults of the retry policy.
+const (
+	DefaultRetryMax     = 3
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	DefaultRetryWaitMax = 30 * time.Second
+)
+
+// Config is what the root client hands to NewShared.
+type Config struct {
+	// HTTPClient, when set, supplies the transport, timeout, redirect
+	// policy and cookie jar; it is wrapped, never modified.
+	HTTPClient *http.Client
+	// RetryMax is how many retries follow the first attempt.
+	RetryMax int
+	// RetryWaitMin is the first backoff wait; RetryWaitMax caps any one
+	// wait, a server's Retry-After included.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// Logger receives one debug line per attempt; nil logs nothing.
+	Logger *slog.Logger
+	// UserAgent is the User-Agent header value.
+	UserAgent string
+	// Validate runs params validation before every call.
+	Validate bool
+	// ValidateOptions tunes the validation rules.
+	ValidateOptions validate.Options
+	// Sandbox marks a sandbox environment, where test_meta may be sent.
+	Sandbox bool
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// Shared is the transport every interface's Backend uses: one pooled
+// connection set, one retry policy, one logger.
+type Shared struct {
+	safe, write *retryablehttp.Client
+	transport   http.RoundTripper
+	logger      *slog.Logger
+	userAgent   string
+	validate    bool
+	vopts       validate.Options
+	sandbox     bool
+	now         func() time.Time
+}
+
+// NewPooledTransport returns a keep-alive transport sized for concurrent
+// use: up to 128 idle connections per host instead of net/http's two, so a
+// busy service does not open and close a connection per call.
+func NewPooledTransport() *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   30 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   128,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// NewShared builds the shared transport from cfg.
+func NewShared(cfg Config) *Shared {
+	s := &Shared{
+		logger:    cfg.Logger,
+		userAgent: cfg.UserAgent,
+		validate:  cfg.Validate,
+		vopts:     cfg.ValidateOptions,
+		sandbox:   cfg.Sandbox,
+		now:       cfg.Now,
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.userAgent == "" {
+		s.userAgent = DefaultUserAgent
+	}
+	var inner http.RoundTripper
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		inner = cfg.HTTPClient.Transport
+		hc.Timeout = cfg.HTTPClient.Timeout
+		hc.Jar = cfg.HTTPClient.Jar
+		hc.CheckRedirect = cfg.HTTPClient.CheckRedirect
+	}
+	if inner == nil {
+		inner = NewPooledTransport()
+	}
+	s.transport = inner
+	// The wrapper logs each attempt without query or body. It also hides
+	// the pool's CloseIdleConnections from go-retryablehttp, which calls it
+	// whenever one call gives up: in a long-running service that would drop
+	// every other call's warm connections.
+	hc.Transport = &logTransport{next: inner, logger: cfg.Logger}
+	mk := func(write bool) *retryablehttp.Client {
+		p := &retryPolicy{write: write, waitMax: cfg.RetryWaitMax, now: s.now}
+		return &retryablehttp.Client{
+			HTTPClient:   hc,
+			Logger:       nil,
+			RetryWaitMin: cfg.RetryWaitMin,
+			RetryWaitMax: cfg.RetryWaitMax,
+			RetryMax:     cfg.RetryMax,
+			CheckRetry:   p.check,
+			Backoff:      p.backoff,
+			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		}
+	}
+	s.safe, s.write = mk(false), mk(true)
+	return s
+}
+
+// CloseIdleConnections closes the pool's idle connections.
+func (s *Shared) CloseIdleConnections() {
+	if c, ok := s.transport.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// Sandbox reports whether the client is in sandbox mode.
+func (s *Shared) Sandbox() bool { return s.sandbox }
+
+// Backend is one interface's view of the shared transport: its base URL
+// and its Authorization header, both fixed at construction.
+type Backend struct {
+	s     *Shared
+	iface Interface
+	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
+	auth  string // "Basic ..." or "" when no credentials
+}
+
+// Credentials are an API key and secret.
+type Credentials struct {
+	Key, Secret string
+}
+
+// NewBackend returns the Backend of iface at base (which may be empty: calls
+// then fail with a ConfigError naming the option). It refuses a base URL
+// that is not absolute, and credentials over plain http to a host that is
+// not loopback.
+func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
+	b := &Backend{s: s, iface: iface}
+	if enc == nil {
+		enc = iface.DefaultAuthEncoding()
+	}
+	if creds.Key != "" || creds.Secret != "" {
+		b.auth = "Basic " + enc.EncodeToString([]byte(creds.Key+":"+creds.Secret))
+	}
+	if base == "" {
+		return b, nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, &ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, &ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return nil, &ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
+	}
+	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
+	return b, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Interface returns the backend's interface.
+func (b *Backend) Interface() Interface { return b.iface }
+
+// BaseURL returns the base URL without a trailing slash, or "".
+func (b *Backend) BaseURL() string { return b.base }
+
+// Sandbox reports whether the client is in sandbox mode.
+func (b *Backend) Sandbox() bool { return b.s.sandbox }
+
+// Validation returns the validation options and whether the client
+// validates params before sending.
+func (b *Backend) Validation() (validate.Options, bool) { return b.s.vopts, b.s.validate }
+
+// Call describes one HTTP exchange.
+type Call struct {
+	// Method is the HTTP method.
+	Method string
+	// Path is the escaped path below the base URL, starting with "/".
+	Path string
+	// Query is the encoded query string without "?", or "".
+	Query string
+	// Body is encoded as the JSON request body when not nil.
+	Body any
+	// Write marks a side-effecting call: it is retried only where the
+	// platform provably did not act, and other failures are marked as an
+	// unknown outcome.
+	Write bool
+}
+
+// Response is what Do reports of a successful exchange.
+type Response struct {
+	// StatusCode is the HTTP status (2xx).
+	StatusCode int
+	// Header holds the answer's headers.
+	Header http.Header
+}
+
+// Do performs c, retrying as the policy allows, and decodes a 2xx JSON body
+// into out (when out is not nil). A *json.RawMessage out receives the body
+// as is. Every failure is an *APIError, *TransportError, *DecodeError or
+// *ConfigError.
+func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
+	if b.base == "" {
+		return nil, &ConfigError{
+			Message: "no base URL for the " + b.iface.String() + " interface: set " + b.iface.URLOption() + " or " + b.iface.URLEnv(),
+			Err:     ErrNoBaseURL,
+		}
+	}
+	if b.auth == "" {
+		return nil, &ConfigError{Message: "no credentials for the " + b.iface.String() +
+			" interface: pass a key and secret to NewClient, or use WithCredentials"}
+	}
+	var body []byte
+	if c.Body != nil {
+		var err error
+		if body, err = json.Marshal(c.Body); err != nil {
+			return nil, &ConfigError{Message: c.Method + " " + c.Path + ": encoding the request body: " + err.Error(), Err: err}
+		}
+	}
+	u := b.base + c.Path
+	if c.Query != "" {
+		u += "?" + c.Query
+	}
+	var raw any
+	if body != nil {
+		raw = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.Method, u, raw)
+	if err != nil {
+		return nil, &ConfigError{Message: c.Method + " " + c.Path + ": building the request failed", Err: stripURL(err)}
+	}
+	h := req.Header
+	if b.auth != "" {
+		h["Authorization"] = []string{b.auth}
+	}
+	h["Accept"] = acceptJSON
+	h["User-Agent"] = []string{b.s.userAgent}
+	if body != nil {
+		h["Content-Type"] = acceptJSON
+	}
+	if ctx.Err() != nil {
+		return nil, &TransportError{Method: c.Method, Path: c.Path, Err: ctx.Err()}
+	}
+	client := b.s.safe
+	if c.Write {
+		client = b.s.write
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, b.transportError(c, err)
+	}
+	defer closeBody(resp.Body)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		e := newAPIError(b.iface, c.Method, c.Path, resp.StatusCode, resp.Header, data, b.s.now())
+		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode)
+		return nil, e
+	}
+	r := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		return r, nil
+	}
+	if rm, ok := out.(*json.RawMessage); ok {
+		data, err := io.ReadAll(resp.Body)
+		if err == nil && !json.Valid(data) {
+			err = errors.New("not valid JSON")
+		}
+		if err != nil {
+			return nil, b.decodeError(c, resp.StatusCode, err)
+		}
+		*rm = data
+		return r, nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, b.decodeError(c, resp.StatusCode, err)
+	}
+	return r, nil
+}
+
+var acceptJSON = []string{"application/json"}
+
+// unknownStatus reports whether a write answered with status may have
+// taken effect.
+func unknownStatus(status int) bool {
+	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
+}
+
+func (b *Backend) transportError(c Call, err error) error {
+	unknown := c.Write && !isWaitCancel(err)
+	err = stripURL(err)
+	if neverSent(err) {
+		unknown = false
+	}
+	return &TransportError{Method: c.Method, Path: c.Path, Err: err, UnknownOutcome: unknown}
+}
+
+func (b *Backend) decodeError(c Call, status int, err error) error {
+	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.Path, Err: stripURL(err), UnknownOutcome: c.Write}
+}
+
+// isWaitCancel reports whether err is a bare context error, as
+// go-retryablehttp returns when the context ends during a wait between
+// attempts (as opposed to one wrapped in *url.Error, which ended an
+// attempt in flight). A write waits only after a refusal (429, 503) or a
+// failed dial, so its outcome is known: not applied.
+func isWaitCancel(err error) bool {
+	return err == context.Canceled || err == context.DeadlineExceeded
+}
+
+// stripURL removes the URL (which may hold a query string with patient
+// data) from a *url.Error, keeping the cause.
+func stripURL(err error) error {
+	var ue *url.Error
+	for errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err
+}
+
+// closeBody drains a little of what is left, so the connection can be
+// reused, and closes the body. A body with much more left is not read:
+// closing the connection is cheaper than reading megabytes.
+func closeBody(rc io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, rc, 64<<10)
+	rc.Close()
+}
+
+// logTransport logs one line per attempt: method, path, status, duration.
+// It never logs a query string, a header value or a body.
+type logTransport struct {
+	next   http.RoundTripper
+	logger *slog.Logger
+}
+
+func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.logger == nil || !t.logger.Enabled(req.Context(), slog.LevelDebug) {
+		return t.next.RoundTrip(req)
+	}
+	start := time.Now()
+	resp, err := t.next.RoundTrip(req)
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("host", req.URL.Host),
+		slog.String("path", req.URL.EscapedPath()),
+		slog.Duration("duration", time.Since(start)),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", stripURL(err).Error()))
+		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
+		return resp, err
+	}
+	attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		attrs = append(attrs, slog.String("retry_after", ra))
+	}
+	t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
+	return resp, err
+}

@@ -1,0 +1,117 @@
+package types
+
+import (
+	"errors"
+	"strconv"
+	"time"
+)
+
+// Date is a civil date (year, month, day) with no time of day and no time
+// zone, such as a date of birth or a service date. On the wire it is the
+// ISO 8601 form "2006-01-02".
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// ErrInvalidDate is returned when a text is not an ISO 8601 calendar date.
+var ErrInvalidDate = errors.New("not a valid date (want YYYY-MM-DD)")
+
+// ParseDate parses an ISO 8601 calendar date ("1980-02-29") and checks that
+// the day exists.
+func ParseDate(s string) (Date, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return Date{}, ErrInvalidDate
+	}
+	return DateOf(t), nil
+}
+
+// DateOf returns the civil date of t in t's location.
+func DateOf(t time.Time) Date {
+	y, m, d := t.Date()
+	return Date{Year: y, Month: m, Day: d}
+}
+
+// IsZero reports whether d is the zero value.
+func (d Date) IsZero() bool { return d == Date{} }
+
+// IsValid reports whether d names a day that exists in the Gregorian calendar.
+func (d Date) IsValid() bool {
+	if d.Year < 1 || d.Year > 9999 || d.Month < time.January || d.Month > time.December || d.Day < 1 {
+		return false
+	}
+	return DateOf(d.In(time.UTC)) == d
+}
+
+// In returns the time at midnight that starts d in loc.
+func (d Date) In(loc *time.Location) time.Time {
+	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc)
+}
+
+// String returns d as "YYYY-MM-DD".
+func (d Date) String() string {
+	b, _ := d.AppendText(make([]byte, 0, 10))
+	return string(b)
+}
+
+// AppendText appends d as "YYYY-MM-DD" to b.
+func (d Date) AppendText(b []byte) ([]byte, error) {
+	b = appendPadded(b, d.Year, 4)
+	b = append(b, '-')
+	b = appendPadded(b, int(d.Month), 2)
+	b = append(b, '-')
+	return appendPadded(b, d.Day, 2), nil
+}
+
+func appendPadded(b []byte, v, width int) []byte {
+	if v < 0 {
+		b = append(b, '-')
+		v = -v
+	}
+	s := strconv.Itoa(v)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}
+
+// MarshalText returns d as "YYYY-MM-DD".
+func (d Date) MarshalText() ([]byte, error) {
+	return d.AppendText(make([]byte, 0, 10))
+}
+
+// UnmarshalText parses "YYYY-MM-DD".
+func (d *Date) UnmarshalText(b []byte) error {
+	v, err := ParseDate(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// MarshalJSON writes d as a JSON string "YYYY-MM-DD".
+func (d Date) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 12)
+	b = append(b, '"')
+	b, _ = d.AppendText(b)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads a JSON string "YYYY-MM-DD". A full timestamp is accepted
+// too and reduced to its date as written. JSON null leaves d unchanged.
+func (d *Date) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	unq, ok := unquoteJSON(b)
+	if !ok {
+		return ErrInvalidDate
+	}
+	if len(unq) > 10 && unq[10] == 'T' {
+		unq = unq[:10]
+	}
+	return d.UnmarshalText([]byte(unq))
+}

@@ -1,0 +1,23 @@
+package types
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// unquoteJSON returns the text of a JSON string literal. It takes a fast path
+// when the literal has no escapes and falls back to encoding/json otherwise,
+// so "\/" and "\u00e9" are read as JSON defines them.
+func unquoteJSON(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b[1 : len(b)-1]), true
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,67 @@
+package validate
+
+import (
+	"errors"
+	"strings"
+)
+
+// Refusals of CheckState. They never quote the code.
+var (
+	errState     = errors.New("must be a two-letter USPS state, territory or military code")
+	errStateCase = errors.New("must be a two-letter USPS code in upper case")
+)
+
+// states holds the two-letter codes IsState accepts.
+var states = map[string]bool{
+	// The 50 states.
+	"AL": true, "AK": true, "AZ": true, "AR": true, "CA": true,
+	"CO": true, "CT": true, "DE": true, "FL": true, "GA": true,
+	"HI": true, "ID": true, "IL": true, "IN": true, "IA": true,
+	"KS": true, "KY": true, "LA": true, "ME": true, "MD": true,
+	"MA": true, "MI": true, "MN": true, "MS": true, "MO": true,
+	"MT": true, "NE": true, "NV": true, "NH": true, "NJ": true,
+	"NM": true, "NY": true, "NC": true, "ND": true, "OH": true,
+	"OK": true, "OR": true, "PA": true, "RI": true, "SC": true,
+	"SD": true, "TN": true, "TX": true, "UT": true, "VT": true,
+	"VA": true, "WA": true, "WV": true, "WI": true, "WY": true,
+	// The District of Columbia.
+	"DC": true,
+	// Territories: American Samoa, Guam, the Northern Mariana Islands,
+	// Puerto Rico, the Virgin Islands and the Minor Outlying Islands.
+	"AS": true, "GU": true, "MP": true, "PR": true, "VI": true, "UM": true,
+	// The freely associated states, which the postal service serves
+	// domestically: Micronesia, the Marshall Islands and Palau.
+	"FM": true, "MH": true, "PW": true,
+	// Military mail: the Americas, Europe (and the Middle East, Africa,
+	// Canada) and the Pacific.
+	"AA": true, "AE": true, "AP": true,
+}
+
+// IsState reports whether s is a two-letter upper-case code for an
+// address's state field: one of the 50 states, DC, the territories (AS,
+// GU, MP, PR, VI, UM), the freely associated states that have USPS codes
+// (FM, MH, PW) or the military codes (AA, AE, AP).
+func IsState(s string) bool {
+	return states[s]
+}
+
+// CheckState returns nil when IsState(s) holds, and otherwise an error that
+// says what the state field wants (naming upper case when that is all that
+// is wrong), without quoting s.
+func CheckState(s string) error {
+	switch {
+	case IsState(s):
+		return nil
+	case len(s) == 2 && IsState(strings.ToUpper(s)):
+		return errStateCase
+	}
+	return errState
+}
+
+// State checks the state at path: present and a code that IsState
+// accepts.
+func (c *Collector) State(path, s string) {
+	if c.Required(path, s) {
+		c.AddErr(path, CheckState(s))
+	}
+}

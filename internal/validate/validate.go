@@ -1,0 +1,246 @@
+// Package validate checks request params before they leave the process. It
+// holds the error type every service returns for invalid input, a Collector
+// that gathers every problem of one params value with its JSON path, and the
+// pharmacy-domain checks and normalisers (NDC, NPI, NCPDP, phone, ZIP, state)
+// that every service shares.
+//
+// Messages never quote the value that failed: params carry patient data,
+// and a validation error may end up in a log.
+//
+//	var c validate.Collector
+//	c.Required("patient.first_name", p.FirstName)
+//	c.MaxLen("patient.first_name", p.FirstName, 30)
+//	return c.Err()
+package validate
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/types"
+)
+
+// ErrInvalidParams is matched by every *ValidationError through errors.Is.
+var ErrInvalidParams = errors.New("rxdelivery: invalid params")
+
+// Problem is one rule that a params value breaks.
+type Problem struct {
+	// Path is the JSON path of the field, such as "dropoff.address.zipcode"
+	// or "prescriptions[0].payers[1].bin". It is empty for a rule that
+	// concerns the whole value.
+	Path string
+	// Message says what the rule wants, without quoting the value.
+	Message string
+}
+
+// String returns "path: message".
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// ValidationError lists every problem found in one params value. It is
+// returned before anything is sent, so an invalid value never reaches the
+// network.
+type ValidationError struct {
+	// Problems holds every problem found, in the order of the fields.
+	Problems []Problem
+}
+
+// Error lists every problem as "path: message", separated by semicolons.
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("rxdelivery: invalid params: ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrInvalidParams.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalidParams }
+
+// Has reports whether a problem is recorded at path.
+func (e *ValidationError) Has(path string) bool {
+	for _, p := range e.Problems {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// Options changes what the checks demand. The zero value follows the
+// documents.
+type Options struct {
+	// NPICheckDigit makes every NPI check verify the Luhn check digit as
+	// well as the length.
+	NPICheckDigit bool
+}
+
+// Collector gathers the problems of one params value. The zero value is
+// ready to use.
+type Collector struct {
+	// Options are the settings the checks follow.
+	Options  Options
+	problems []Problem
+}
+
+// Add records a problem at path.
+func (c *Collector) Add(path, message string) {
+	c.problems = append(c.problems, Problem{Path: path, Message: message})
+}
+
+// AddErr records err's message at path when err is not nil.
+func (c *Collector) AddErr(path string, err error) {
+	if err != nil {
+		c.Add(path, err.Error())
+	}
+}
+
+// Merge records the problems of err under prefix when err is a
+// *ValidationError, and err's message at prefix otherwise.
+func (c *Collector) Merge(prefix string, err error) {
+	if err == nil {
+		return
+	}
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		c.Add(prefix, err.Error())
+		return
+	}
+	for _, p := range ve.Problems {
+		c.Add(Join(prefix, p.Path), p.Message)
+	}
+}
+
+// Len returns how many problems are recorded.
+func (c *Collector) Len() int { return len(c.problems) }
+
+// Err returns a *ValidationError with every recorded problem, or nil when
+// there is none.
+func (c *Collector) Err() error {
+	if len(c.problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: c.problems}
+}
+
+// Join joins JSON path parts with dots, skipping empty parts.
+func Join(prefix, path string) string {
+	switch {
+	case prefix == "":
+		return path
+	case path == "":
+		return prefix
+	case path[0] == '[':
+		return prefix + path
+	}
+	return prefix + "." + path
+}
+
+// Index returns "path[i]".
+func Index(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// Required records "is required" at path when s is empty or only spaces.
+// It reports whether s is present.
+func (c *Collector) Required(path, s string) bool {
+	if strings.TrimSpace(s) == "" {
+		c.Add(path, "is required")
+		return false
+	}
+	return true
+}
+
+// MaxLen records a problem when s has more than n characters.
+func (c *Collector) MaxLen(path, s string, n int) {
+	if utf8.RuneCountInString(s) > n {
+		c.Add(path, "must be at most "+strconv.Itoa(n)+" characters")
+	}
+}
+
+// RequiredMaxLen checks that s is present and at most n characters long.
+func (c *Collector) RequiredMaxLen(path, s string, n int) {
+	if c.Required(path, s) {
+		c.MaxLen(path, s, n)
+	}
+}
+
+// OneOf records a problem when s is not one of allowed. An empty s is
+// recorded as missing when required is true and passes otherwise.
+func OneOf[S ~string](c *Collector, path string, s S, required bool, allowed ...S) {
+	if s == "" {
+		if required {
+			c.Add(path, "is required")
+		}
+		return
+	}
+	for _, a := range allowed {
+		if s == a {
+			return
+		}
+	}
+	parts := make([]string, len(allowed))
+	for i, a := range allowed {
+		parts[i] = string(a)
+	}
+	c.Add(path, "must be one of "+strings.Join(parts, ", "))
+}
+
+// Positive records a problem when d is absent or not greater than zero.
+func (c *Collector) Positive(path string, d *types.Decimal) {
+	switch {
+	case d == nil || d.IsZero():
+		c.Add(path, "is required")
+	case d.Sign() <= 0:
+		c.Add(path, "must be greater than 0")
+	}
+}
+
+// NonNegative records a problem when d is present and below zero.
+func (c *Collector) NonNegative(path string, d *types.Decimal) {
+	if d != nil && !d.IsZero() && d.Sign() < 0 {
+		c.Add(path, "must not be negative")
+	}
+}
+
+// RequiredDecimal records "is required" when d is absent.
+func (c *Collector) RequiredDecimal(path string, d *types.Decimal) bool {
+	if d == nil || d.IsZero() {
+		c.Add(path, "is required")
+		return false
+	}
+	return true
+}
+
+// RequiredDate records a problem when d is zero or not a real day.
+func (c *Collector) RequiredDate(path string, d types.Date) {
+	switch {
+	case d.IsZero():
+		c.Add(path, "is required")
+	case !d.IsValid():
+		c.Add(path, "must be a valid date")
+	}
+}
+
+// Digits reports whether s is exactly n ASCII digits.
+func Digits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
