@@ -146,7 +146,8 @@ func WithoutValidation() Option {
 
 // WithNPICheckDigit makes validation check the Luhn check digit of every
 // NPI the client sends (pharmacy and prescriber), not only its length. It
-// is off by default because the documents' own sample NPIs fail the check.
+// is off by default because placeholder NPIs common in test data (such as
+// 1234567890) fail the check.
 func WithNPICheckDigit() Option {
 	return func(s *settings) { s.npiCheck = true }
 }

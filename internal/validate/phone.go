@@ -124,11 +124,10 @@ func phoneLayoutValid(groups, seps []string, country bool) bool {
 		}
 		before, after = before[:len(before)-1], after[1:]
 	}
-	if first == 0 {
-		if before != "" {
-			return false
-		}
-	} else if !plainSep(before) && !(paren && before == "") {
+	// Before the area code: nothing at the start (the checks above leave
+	// nothing else there), and after the country code one separator, or
+	// none before a parenthesis. The same after the area code.
+	if first == 1 && !plainSep(before) && !(paren && before == "") {
 		return false
 	}
 	if !plainSep(after) && !(paren && after == "") {

@@ -1,6 +1,9 @@
 package validate
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 const (
 	msgPhoneChars    = "must be a US phone number of digits, spaces, hyphens, dots, parentheses and a leading +1; letters and extensions are not accepted"
@@ -142,12 +145,12 @@ func TestCollectorPhone(t *testing.T) {
 		{in: "614-555-0100 x12", want: "must be 10 digits"},
 		{in: "123-456-7890", want: "must be 10 digits"},
 	}
-	runCollector(t, Options{}, (*Collector).Phone, append(cases,
-		collectorCase{in: "", want: "is required"},
-		collectorCase{in: "  ", want: "is required"},
-	))
-	runCollector(t, Options{}, (*Collector).OptionalPhone, append(cases,
-		collectorCase{in: ""},
-		collectorCase{in: "  ", want: "must be 10 digits"},
-	))
+	runCollector(t, Options{}, (*Collector).Phone, slices.Concat(cases, []collectorCase{
+		{in: "", want: "is required"},
+		{in: "  ", want: "is required"},
+	}))
+	runCollector(t, Options{}, (*Collector).OptionalPhone, slices.Concat(cases, []collectorCase{
+		{in: ""},
+		{in: "  ", want: "must be 10 digits"},
+	}))
 }

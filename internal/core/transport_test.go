@@ -1,0 +1,508 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testBase = "https://api.rxdelivery.test/prefix"
+
+// newTestBackend returns an omni backend on an httpmock transport.
+func newTestBackend(t *testing.T, cfg Config) (*Backend, *httpmock.MockTransport) {
+	t.Helper()
+	mock := httpmock.NewMockTransport()
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Transport: mock}
+	}
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, 5*time.Second
+	}
+	if cfg.RetryMax == 0 {
+		cfg.RetryMax = 3
+	}
+	cfg.Validate = true
+	b, err := NewShared(cfg).NewBackend(Omni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	return b, mock
+}
+
+// sequence answers with each responder in turn and counts the attempts.
+type sequence struct {
+	mu       sync.Mutex
+	steps    []httpmock.Responder
+	attempts int
+	bodies   [][]byte
+	times    []time.Time
+}
+
+func (s *sequence) responder(req *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+	}
+	s.bodies = append(s.bodies, body)
+	s.times = append(s.times, time.Now())
+	i := s.attempts
+	s.attempts++
+	if i >= len(s.steps) {
+		i = len(s.steps) - 1
+	}
+	return s.steps[i](req)
+}
+
+func (s *sequence) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.attempts
+}
+
+func withHeader(status int, body, key, value string) httpmock.Responder {
+	return func(*http.Request) (*http.Response, error) {
+		r := httpmock.NewStringResponse(status, body)
+		r.Header.Set(key, value)
+		return r, nil
+	}
+}
+
+func ok(body string) httpmock.Responder { return httpmock.NewStringResponder(200, body) }
+
+type out struct {
+	ID string `json:"id"`
+}
+
+func TestRetryAfterSecondsThenSuccess(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{
+		withHeader(429, `{"error":{"message":"slow down"}}`, "Retry-After", "1"),
+		ok(`{"id":"r1"}`),
+	}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
+	var o out
+	start := time.Now()
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &o)
+	elapsed := time.Since(start)
+	require.NoError(t, err)
+	assert.Equal(t, "r1", o.ID)
+	assert.Equal(t, 2, seq.count())
+	assert.GreaterOrEqual(t, seq.times[1].Sub(seq.times[0]), time.Second, "waited for Retry-After")
+	assert.Less(t, elapsed, 3*time.Second)
+}
+
+func TestRetryAfterHTTPDateThenSuccess(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	// Whole seconds: the HTTP date has no fraction, so the wait is 1s to 2s.
+	at := time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+	seq := &sequence{steps: []httpmock.Responder{
+		withHeader(429, `{"error":{"message":"slow down"}}`, "Retry-After", at),
+		ok(`{"id":"r1"}`),
+	}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
+	var o out
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &o)
+	require.NoError(t, err)
+	assert.Equal(t, 2, seq.count())
+	wait := seq.times[1].Sub(seq.times[0])
+	assert.GreaterOrEqual(t, wait, 900*time.Millisecond)
+	assert.Less(t, wait, 3*time.Second)
+}
+
+func TestGetRetriesServerErrors(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{
+		httpmock.NewStringResponder(500, `{"error":{"message":"boom"}}`),
+		httpmock.NewStringResponder(500, `{"error":{"message":"boom"}}`),
+		ok(`{"id":"r1"}`),
+	}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
+	var o out
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &o)
+	require.NoError(t, err)
+	assert.Equal(t, "r1", o.ID)
+	assert.Equal(t, 3, seq.count())
+}
+
+func TestGetGivesUpAfterRetryMax(t *testing.T) {
+	b, mock := newTestBackend(t, Config{RetryMax: 2})
+	seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(502, `{"error":{"message":"upstream"}}`)}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 502, apiErr.StatusCode)
+	assert.Equal(t, "upstream", apiErr.Message)
+	assert.ErrorIs(t, err, ErrUnavailable)
+	assert.NotErrorIs(t, err, ErrUnknownOutcome, "a read has no outcome to lose")
+	assert.Equal(t, 3, seq.count())
+}
+
+func TestWriteAnswered500IsAttemptedOnce(t *testing.T) {
+	for _, status := range []int{500, 502, 504} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			b, mock := newTestBackend(t, Config{})
+			seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(status, `{"error":{"message":"oops"}}`)}}
+			mock.RegisterResponder("POST", testBase+"/api/v1/requests", seq.responder)
+			_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/requests", Body: map[string]string{"a": "b"}, Write: true}, nil)
+			require.Error(t, err)
+			assert.Equal(t, 1, seq.count())
+			assert.ErrorIs(t, err, ErrUnknownOutcome)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.True(t, apiErr.UnknownOutcome)
+			assert.Contains(t, err.Error(), "outcome unknown")
+		})
+	}
+}
+
+func TestWriteRetriedOnRefusals(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{
+		httpmock.NewStringResponder(503, `{"error":{"message":"maintenance"}}`),
+		withHeader(429, `{}`, "Retry-After", "0"),
+		ok(`{"id":"o1"}`),
+	}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
+	var o out
+	payload := map[string]any{"patient": map[string]string{"first_name": "Jane"}, "fee": 5}
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: payload, Write: true}, &o)
+	require.NoError(t, err)
+	assert.Equal(t, "o1", o.ID)
+	require.Equal(t, 3, seq.count())
+	for i := 1; i < len(seq.bodies); i++ {
+		assert.Equal(t, seq.bodies[0], seq.bodies[i], "attempt %d body replayed intact", i+1)
+	}
+	assert.JSONEq(t, `{"patient":{"first_name":"Jane"},"fee":5}`, string(seq.bodies[0]))
+}
+
+func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(io.ErrUnexpectedEOF)}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, ErrUnknownOutcome)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, 1, seq.count())
+}
+
+func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
+	b, mock := newTestBackend(t, Config{RetryMax: 2})
+	dialErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(dialErr)}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	assert.NotErrorIs(t, err, ErrUnknownOutcome, "a failed dial never sent the request")
+	assert.Equal(t, 3, seq.count())
+}
+
+func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
+	b, mock := newTestBackend(t, Config{RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Second})
+	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{"error":{"code":"rate_limit_exceeded","message":"too many"}}`, "Retry-After", "120")}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
+	start := time.Now()
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
+	assert.Less(t, time.Since(start), time.Second)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 120*time.Second, apiErr.RetryAfter)
+	assert.Equal(t, "rate_limit_exceeded", apiErr.Code)
+	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.Equal(t, 1, seq.count())
+	assert.Contains(t, err.Error(), "retry after 2m0s")
+}
+
+func TestRetryAfterPastDeadlineReturnsAtOnce(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{}`, "Retry-After", "3")}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := b.Do(ctx, Call{Method: "GET", Path: "/api/v1/x"}, nil)
+	assert.Less(t, time.Since(start), 500*time.Millisecond)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 3*time.Second, apiErr.RetryAfter)
+	assert.Equal(t, 1, seq.count())
+}
+
+func TestContextCancelledDuringWait(t *testing.T) {
+	b, mock := newTestBackend(t, Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Minute})
+	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{}`, "Retry-After", "30")}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelledAt atomic.Int64
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		cancelledAt.Store(time.Now().UnixNano())
+		cancel()
+	}()
+	_, err := b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
+	returned := time.Now()
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, returned.Sub(time.Unix(0, cancelledAt.Load())), 50*time.Millisecond)
+	assert.NotErrorIs(t, err, ErrUnknownOutcome, "cancelled while waiting after a 429: nothing was applied")
+	assert.Equal(t, 1, seq.count())
+}
+
+func TestContextAlreadyDoneSendsNothing(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.NotErrorIs(t, err, ErrUnknownOutcome)
+	assert.Equal(t, 0, mock.GetTotalCallCount())
+}
+
+func TestHeadersAndURL(t *testing.T) {
+	b, mock := newTestBackend(t, Config{UserAgent: "acme/1 " + DefaultUserAgent})
+	var got *http.Request
+	var body []byte
+	mock.RegisterResponder("POST", testBase+"/api/v1/requests", func(r *http.Request) (*http.Response, error) {
+		got = r
+		body, _ = io.ReadAll(r.Body)
+		return httpmock.NewStringResponse(200, `{"id":"x"}`), nil
+	})
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/requests", Query: "a=1", Body: struct {
+		Name string `json:"name"`
+	}{"Jane"}, Write: true}, &out{})
+	require.NoError(t, err)
+	assert.Equal(t, "https://api.rxdelivery.test/prefix/api/v1/requests?a=1", got.URL.String())
+	assert.Equal(t, "Basic "+base64.URLEncoding.EncodeToString([]byte("k:s")), got.Header.Get("Authorization"))
+	assert.Equal(t, "application/json", got.Header.Get("Accept"))
+	assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
+	assert.Equal(t, "acme/1 rxdelivery-go/"+Version, got.Header.Get("User-Agent"))
+	assert.Equal(t, `{"name":"Jane"}`, string(body))
+}
+
+func TestNoContentTypeWithoutBody(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	var got http.Header
+	mock.RegisterResponder("DELETE", testBase+"/api/v1/requests/r1", func(r *http.Request) (*http.Response, error) {
+		got = r.Header
+		return httpmock.NewStringResponse(204, ""), nil
+	})
+	resp, err := b.Do(context.Background(), Call{Method: "DELETE", Path: "/api/v1/requests/r1", Write: true}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 204, resp.StatusCode)
+	assert.Empty(t, got.Get("Content-Type"))
+}
+
+func TestErrorBodyShapes(t *testing.T) {
+	cases := []struct {
+		name                   string
+		status                 int
+		body                   string
+		id, typ, code, message string
+		is                     []error
+	}{
+		{"omni", 422, `{"error":{"id":"req_1","type":"unable_to_cancel","message":"orders are not in a cancellable status"}}`,
+			"req_1", "unable_to_cancel", "", "orders are not in a cancellable status", []error{ErrBadRequest, ErrUnableToCancel}},
+		{"delivery", 400, `{"error":{"message":"Order is not in a cancellable status"}}`,
+			"", "", "", "Order is not in a cancellable status", []error{ErrBadRequest, ErrUnableToCancel}},
+		{"tracking", 404, `{"error":{"code":"not_found","message":"subscription not found"}}`,
+			"", "", "not_found", "subscription not found", []error{ErrNotFound}},
+		{"pricing", 502, `{"error":{"message":"pricing could not be retrieved from the provider"}}`,
+			"", "", "", "pricing could not be retrieved from the provider", []error{ErrUnavailable}},
+		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{ErrUnauthorized}},
+		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "42", "", "", "no", []error{ErrForbidden}},
+		{"html", 500, `<html>oops</html>`, "", "", "", "", nil},
+		{"empty", 503, ``, "", "", "", "", []error{ErrUnavailable}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b, mock := newTestBackend(t, Config{RetryMax: -1})
+			mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewStringResponder(tc.status, tc.body))
+			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, tc.status, apiErr.StatusCode)
+			assert.Equal(t, "GET", apiErr.Method)
+			assert.Equal(t, "/api/v1/x", apiErr.Path)
+			assert.Equal(t, tc.id, apiErr.ID)
+			assert.Equal(t, tc.typ, apiErr.Type)
+			assert.Equal(t, tc.code, apiErr.Code)
+			assert.Equal(t, tc.message, apiErr.Message)
+			assert.Equal(t, tc.body, string(apiErr.Body))
+			for _, s := range tc.is {
+				assert.ErrorIs(t, err, s)
+			}
+			assert.Contains(t, err.Error(), "GET /api/v1/x: "+strconv.Itoa(tc.status))
+		})
+	}
+}
+
+func TestHugeErrorBodyIsBounded(t *testing.T) {
+	b, mock := newTestBackend(t, Config{RetryMax: -1})
+	huge := bytes.Repeat([]byte("x"), 8<<20)
+	mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewBytesResponder(500, huge))
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Len(t, apiErr.Body, maxKeptBody)
+	assert.Less(t, len(err.Error()), 200)
+}
+
+func TestMalformedSuccessBody(t *testing.T) {
+	for name, body := range map[string]string{"truncated": `{"id":"r`, "garbage": `<html>`, "empty": ``, "wrong type": `{"id":5}`} {
+		t.Run(name, func(t *testing.T) {
+			b, mock := newTestBackend(t, Config{})
+			mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", httpmock.NewStringResponder(200, body))
+			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
+			var de *DecodeError
+			require.ErrorAs(t, err, &de)
+			assert.ErrorIs(t, err, ErrMalformedResponse)
+			assert.NotErrorIs(t, err, ErrUnknownOutcome)
+			assert.Contains(t, err.Error(), "GET /api/v1/requests/r1: 200 OK: malformed response body")
+		})
+	}
+}
+
+func TestMalformedBodyOfWriteIsUnknownOutcome(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", httpmock.NewStringResponder(200, `{"order":`))
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
+	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, ErrUnknownOutcome)
+}
+
+func TestRawMessageOut(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	mock.RegisterResponder("GET", testBase+"/api/v1/p", httpmock.NewStringResponder(200, `{"any":[1,2]}`))
+	var raw json.RawMessage
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/p"}, &raw)
+	require.NoError(t, err)
+	assert.Equal(t, `{"any":[1,2]}`, string(raw))
+
+	mock.RegisterResponder("GET", testBase+"/api/v1/bad", httpmock.NewStringResponder(200, `{"any":`))
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/bad"}, &raw)
+	assert.ErrorIs(t, err, ErrMalformedResponse)
+}
+
+func TestMissingBaseURLAndCredentials(t *testing.T) {
+	s := NewShared(Config{})
+	b, err := s.NewBackend(Delivery, "", Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	assert.ErrorIs(t, err, ErrNoBaseURL)
+	assert.Contains(t, err.Error(), "WithDeliveryURL")
+	assert.Contains(t, err.Error(), "RXDELIVERY_DELIVERY_URL")
+
+	b, err = s.NewBackend(Tracking, "https://t.example", Credentials{}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), "no credentials for the tracking interface")
+}
+
+func TestBaseURLRules(t *testing.T) {
+	s := NewShared(Config{})
+	good := map[string]string{
+		"https://api.example.com":        "https://api.example.com",
+		"https://api.example.com/":       "https://api.example.com",
+		"http://127.0.0.1:8787/omni/":    "http://127.0.0.1:8787/omni",
+		"http://localhost:1/x":           "http://localhost:1/x",
+		"http://[::1]:9/pricing":         "http://[::1]:9/pricing",
+		"https://api.example.com/a%20b/": "https://api.example.com/a%20b",
+	}
+	for in, want := range good {
+		b, err := s.NewBackend(Omni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, b.BaseURL(), in)
+	}
+	for _, bad := range []string{"http://api.example.com", "ftp://x", "/relative", "https://u:p@x.example", "https://x.example?q=1", "http://10.0.0.1"} {
+		_, err := s.NewBackend(Omni, bad, Credentials{Key: "k", Secret: "s"}, nil)
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, bad)
+		assert.Contains(t, err.Error(), "WithOmniURL")
+		assert.NotContains(t, err.Error(), "u:p")
+	}
+}
+
+func TestAuthAlphabet(t *testing.T) {
+	s := NewShared(Config{})
+	creds := Credentials{Key: "k>?", Secret: "s~~?"}
+	raw := []byte("k>?:s~~?")
+	require.NotEqual(t, base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw), "the test value must tell the alphabets apart")
+	for iface, enc := range map[Interface]*base64.Encoding{Omni: base64.URLEncoding, Delivery: base64.URLEncoding, Pricing: base64.URLEncoding, Tracking: base64.StdEncoding} {
+		b, err := s.NewBackend(iface, "https://x.example", creds, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "Basic "+enc.EncodeToString(raw), b.auth, iface.String())
+	}
+	b, err := s.NewBackend(Omni, "https://x.example", creds, base64.RawStdEncoding)
+	require.NoError(t, err)
+	assert.Equal(t, "Basic "+base64.RawStdEncoding.EncodeToString(raw), b.auth)
+}
+
+// TestPoolReusesConnections checks, against a real loopback server, that
+// sequential calls share one keep-alive connection and that giving up on
+// a call does not close the pool's idle connections.
+func TestPoolReusesConnections(t *testing.T) {
+	var conns atomic.Int32
+	var n atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(500)
+			return
+		}
+		n.Add(1)
+		_, _ = w.Write([]byte(`{"id":"x"}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	b, err := s.NewBackend(Omni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	for i := 0; i < 20; i++ {
+		_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/ok"}, &out{})
+		require.NoError(t, err)
+		if i == 10 {
+			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/fail"}, nil)
+			require.Error(t, err)
+		}
+	}
+	assert.Equal(t, int32(20), n.Load())
+	assert.Equal(t, int32(1), conns.Load())
+}
+
+func TestDialFailureAgainstClosedPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	b, err := s.NewBackend(Delivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Query: "secret=1", Body: map[string]int{}, Write: true}, nil)
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	assert.NotErrorIs(t, err, ErrUnknownOutcome)
+	assert.NotContains(t, err.Error(), "secret=1")
+}

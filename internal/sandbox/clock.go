@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is the sandbox's source of time. Every timestamp the sandbox writes
+// and every scheduled transition (scenario steps, order progression, tracking
+// events) is measured on it.
+//
+// A *ManualClock drives the sandbox synchronously: ManualClock.Advance
+// applies every transition that became due before it returns. Any other
+// Clock is assumed to move with real time; the sandbox then runs one
+// background goroutine that wakes when the next transition is due, and
+// Sandbox.Close stops it.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+}
+
+// RealClock is the wall clock. It is the default Clock of a Sandbox.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// DefaultManualStart is the time a ManualClock starts at when NewManualClock
+// is given the zero time.
+var DefaultManualStart = time.Date(2025, time.January, 6, 14, 0, 0, 0, time.UTC)
+
+// ManualClock is a Clock that moves only when told to, so tests advance time
+// instead of sleeping. It is safe for concurrent use and may be shared by
+// several sandboxes.
+type ManualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	nextID int
+	hooks  map[int]func()
+}
+
+// NewManualClock returns a ManualClock reading start, or DefaultManualStart
+// when start is the zero time.
+func NewManualClock(start time.Time) *ManualClock {
+	if start.IsZero() {
+		start = DefaultManualStart
+	}
+	return &ManualClock{now: start, hooks: map[int]func(){}}
+}
+
+// Now returns the clock's current time.
+func (c *ManualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d (a negative d does not move it) and
+// then, before returning, lets every sandbox using the clock apply the
+// transitions that are now due, in time order, and deliver the tracking
+// notifications they cause.
+func (c *ManualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	if d > 0 {
+		c.now = c.now.Add(d)
+	}
+	hooks := make([]func(), 0, len(c.hooks))
+	for _, h := range c.hooks {
+		hooks = append(hooks, h)
+	}
+	c.mu.Unlock()
+	for _, h := range hooks {
+		h()
+	}
+}
+
+// register adds a function called after every Advance and returns the
+// function that removes it.
+func (c *ManualClock) register(f func()) (unregister func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hooks == nil {
+		c.hooks = map[int]func(){}
+	}
+	id := c.nextID
+	c.nextID++
+	c.hooks[id] = f
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.hooks, id)
+	}
+}

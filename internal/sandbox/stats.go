@@ -1,0 +1,147 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// Stats is a snapshot of what the sandbox has seen, for tests.
+type Stats struct {
+	// RequestsCreated counts omni requests created.
+	RequestsCreated int
+	// RequestsCancelled counts successful omni cancels (204).
+	RequestsCancelled int
+	// OrdersCreated counts delivery orders created.
+	OrdersCreated int
+	// OrdersCancelled counts successful delivery order cancels (204).
+	OrdersCancelled int
+	// SubscriptionsCreated and SubscriptionsUpdated count tracking
+	// subscribe calls answered 201 and 200.
+	SubscriptionsCreated, SubscriptionsUpdated int
+	// QuotesServed counts pricing quote calls answered 200.
+	QuotesServed int
+	// FaultsApplied counts calls an injected fault applied to.
+	FaultsApplied int
+
+	// CreateBodies counts successful creates (omni requests and delivery
+	// orders) per exact body: the key is the interface name, a space and the
+	// SHA-256 of the body in hex. A count above 1 means the same create was
+	// received and carried out more than once.
+	CreateBodies map[string]int
+	// DuplicateCreates counts creates whose exact body had already created
+	// something.
+	DuplicateCreates int
+
+	// Calls lists the calls served, oldest first (capped by
+	// Config.MaxCalls).
+	Calls []Call
+	// Notifications lists the tracking notification deliveries attempted,
+	// oldest first.
+	Notifications []NotificationAttempt
+}
+
+// Call is one HTTP call the sandbox served.
+type Call struct {
+	// Interface is the interface the path belongs to ("" for an unknown
+	// prefix).
+	Interface Interface
+	// Method is the HTTP method.
+	Method string
+	// Path is the request path, without the query.
+	Path string
+	// Route is the matched route template with the interface prefix, such
+	// as "/delivery/api/v1/orders/:id", or "(unknown)".
+	Route string
+	// Status is the status answered; 0 when the connection was dropped.
+	Status int
+	// Fault names the injected fault applied ("" when none), such as
+	// "rate_limit" or "cut_after".
+	Fault string
+}
+
+// NotificationAttempt is one tracking notification the sandbox tried to
+// deliver.
+type NotificationAttempt struct {
+	// TrackingNumber is the subscription's tracking number.
+	TrackingNumber string
+	// Status is the tracking status notified.
+	Status string
+	// ListenerURL is where the notification was sent.
+	ListenerURL string
+	// StatusCode is the listener's answer, 0 when there was none.
+	StatusCode int
+	// Err describes a transport failure or an invalid URL ("" when the
+	// listener answered).
+	Err string
+	// At is the notification's timestamp on the sandbox clock.
+	At time.Time
+}
+
+// CallsTo counts the calls with the given method ("" for any) whose path
+// starts with pathPrefix.
+func (st Stats) CallsTo(method, pathPrefix string) int {
+	n := 0
+	for _, c := range st.Calls {
+		if (method == "" || strings.EqualFold(method, c.Method)) && strings.HasPrefix(c.Path, pathPrefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// Stats returns a copy of the sandbox's counters and logs.
+func (s *Sandbox) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.CreateBodies = make(map[string]int, len(s.stats.CreateBodies))
+	for k, v := range s.stats.CreateBodies {
+		st.CreateBodies[k] = v
+	}
+	st.Calls = append([]Call(nil), s.stats.Calls...)
+	st.Notifications = append([]NotificationAttempt(nil), s.stats.Notifications...)
+	return st
+}
+
+// ResetStats zeroes the counters and empties the logs; the sandbox's
+// resources (requests, orders, subscriptions) stay.
+func (s *Sandbox) ResetStats() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats = Stats{CreateBodies: map[string]int{}}
+}
+
+// recordCreateLocked counts a successful create of body. The caller holds
+// s.mu.
+func (s *Sandbox) recordCreateLocked(iface Interface, body []byte) {
+	sum := sha256.Sum256(body)
+	key := string(iface) + " " + hex.EncodeToString(sum[:])
+	s.stats.CreateBodies[key]++
+	if s.stats.CreateBodies[key] > 1 {
+		s.stats.DuplicateCreates++
+	}
+}
+
+// recordCall logs a served call.
+func (s *Sandbox) recordCall(c Call) {
+	if s.logger != nil {
+		s.logger.Info("sandbox call", "interface", string(c.Interface), "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats.Calls = append(s.stats.Calls, c)
+	if over := len(s.stats.Calls) - s.maxCalls; over > 0 {
+		s.stats.Calls = append(s.stats.Calls[:0:0], s.stats.Calls[over:]...)
+	}
+}
+
+// recordNotificationLocked logs a notification attempt. The caller holds
+// s.mu.
+func (s *Sandbox) recordNotificationLocked(a NotificationAttempt) {
+	s.stats.Notifications = append(s.stats.Notifications, a)
+	if over := len(s.stats.Notifications) - s.maxCalls; over > 0 {
+		s.stats.Notifications = append(s.stats.Notifications[:0:0], s.stats.Notifications[over:]...)
+	}
+}

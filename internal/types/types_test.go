@@ -1,0 +1,128 @@
+package types
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecimalParseAndText(t *testing.T) {
+	for _, s := range []string{"0", "5.00", "-0.5", "12", "1e3", "1.25E-2", "100.10"} {
+		d, err := NewDecimal(s)
+		require.NoError(t, err, s)
+		assert.Equal(t, s, d.String())
+		b, err := json.Marshal(d)
+		require.NoError(t, err)
+		assert.Equal(t, s, string(b), "written as a JSON number, verbatim")
+	}
+	for _, s := range []string{"", "+1", " 1", "1.", ".5", "01", "1e", "abc", "NaN", "1,00", "0x10"} {
+		_, err := NewDecimal(s)
+		assert.ErrorIs(t, err, ErrInvalidDecimal, s)
+	}
+	assert.Panics(t, func() { MustDecimal("x") })
+	assert.Equal(t, "5.00", DecimalFromCents(500).String())
+	assert.Equal(t, "0.05", DecimalFromCents(5).String())
+	assert.Equal(t, "-12.34", DecimalFromCents(-1234).String())
+	assert.Equal(t, "42", DecimalFromInt(42).String())
+}
+
+func TestDecimalCompare(t *testing.T) {
+	assert.Equal(t, 0, MustDecimal("0.00").Sign())
+	assert.Equal(t, 0, MustDecimal("-0").Sign())
+	assert.Equal(t, 0, MustDecimal("0e5").Sign())
+	assert.Equal(t, 1, MustDecimal("0.01").Sign())
+	assert.Equal(t, -1, MustDecimal("-2").Sign())
+	assert.Equal(t, 0, Decimal{}.Sign())
+	assert.True(t, Decimal{}.IsZero())
+	assert.False(t, MustDecimal("0").IsZero())
+	assert.Equal(t, 0, MustDecimal("16").Cmp(MustDecimal("16.000")))
+	assert.Equal(t, -1, MustDecimal("15.99").Cmp(MustDecimal("16")))
+	assert.Equal(t, 1, MustDecimal("1e2").Cmp(MustDecimal("99.9")))
+	assert.InDelta(t, 5.25, MustDecimal("5.25").Float64(), 1e-12)
+	assert.Equal(t, "5.25", MustDecimal("5.25").Rat().FloatString(2))
+}
+
+func TestDecimalUnmarshal(t *testing.T) {
+	var v struct {
+		A Decimal  `json:"a"`
+		B Decimal  `json:"b"`
+		C *Decimal `json:"c"`
+		D Decimal  `json:"d"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"a":5.00,"b":"12.50","c":null,"d":1e2}`), &v))
+	assert.Equal(t, "5.00", v.A.String())
+	assert.Equal(t, "12.50", v.B.String())
+	assert.Nil(t, v.C)
+	assert.Equal(t, "1e2", v.D.String())
+	assert.Error(t, json.Unmarshal([]byte(`{"a":"five"}`), &v))
+	assert.Error(t, json.Unmarshal([]byte(`{"a":true}`), &v))
+	var d Decimal
+	require.NoError(t, d.UnmarshalText([]byte("3.10")))
+	assert.Equal(t, "3.10", d.String())
+	txt, _ := d.MarshalText()
+	assert.Equal(t, "3.10", string(txt))
+	assert.Error(t, d.UnmarshalText([]byte("x")))
+}
+
+func TestDate(t *testing.T) {
+	d, err := ParseDate("1980-02-29")
+	require.NoError(t, err)
+	assert.Equal(t, Date{1980, time.February, 29}, d)
+	assert.True(t, d.IsValid())
+	assert.False(t, Date{1981, time.February, 29}.IsValid())
+	assert.False(t, Date{}.IsValid())
+	assert.True(t, Date{}.IsZero())
+	_, err = ParseDate("1981-02-29")
+	assert.ErrorIs(t, err, ErrInvalidDate)
+	b, err := json.Marshal(Date{7, time.March, 5})
+	require.NoError(t, err)
+	assert.Equal(t, `"0007-03-05"`, string(b))
+	var got Date
+	require.NoError(t, json.Unmarshal([]byte(`"2024-05-01T10:00:00Z"`), &got))
+	assert.Equal(t, "2024-05-01", got.String())
+	require.NoError(t, json.Unmarshal([]byte(`null`), &got))
+	assert.Equal(t, "2024-05-01", got.String())
+	assert.Error(t, json.Unmarshal([]byte(`5`), &got))
+	assert.Equal(t, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), got.In(time.UTC))
+	txt, _ := got.MarshalText()
+	assert.Equal(t, "2024-05-01", string(txt))
+}
+
+func TestTimeTolerant(t *testing.T) {
+	cases := map[string]time.Time{
+		`"2024-05-01T10:11:12Z"`:           time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
+		`"2024-05-01T10:11:12.123456Z"`:    time.Date(2024, 5, 1, 10, 11, 12, 123456000, time.UTC),
+		`"2024-05-01T10:11:12.123456"`:     time.Date(2024, 5, 1, 10, 11, 12, 123456000, time.UTC),
+		`"2024-05-01T10:11:12-0400"`:       time.Date(2024, 5, 1, 14, 11, 12, 0, time.UTC),
+		`"2024-05-01 10:11:12 -0400"`:      time.Date(2024, 5, 1, 14, 11, 12, 0, time.UTC),
+		`"2024-05-01T10:11:12\u002B00:00"`: time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
+		`"Wed, 01 May 2024 10:11:12 GMT"`:  time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
+	}
+	for in, want := range cases {
+		var v Time
+		require.NoError(t, json.Unmarshal([]byte(in), &v), in)
+		assert.True(t, v.Valid(), in)
+		assert.True(t, want.Equal(v.Time), "%s: %s", in, v.Time)
+	}
+	var odd Time
+	require.NoError(t, json.Unmarshal([]byte(`"tomorrow afternoon"`), &odd))
+	assert.False(t, odd.Valid())
+	assert.Equal(t, "tomorrow afternoon", odd.Raw)
+	b, _ := json.Marshal(odd)
+	assert.Equal(t, `"tomorrow afternoon"`, string(b))
+	var num Time
+	require.NoError(t, json.Unmarshal([]byte(`12345`), &num))
+	assert.Equal(t, "12345", num.Raw)
+	var null Time
+	require.NoError(t, json.Unmarshal([]byte(`null`), &null))
+	assert.True(t, null.IsZero())
+	b, _ = json.Marshal(null)
+	assert.Equal(t, "null", string(b))
+	assert.Equal(t, "", null.String())
+	nt := NewTime(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	assert.Equal(t, "2024-01-02T03:04:05Z", nt.String())
+	assert.Equal(t, "2024-01-02T03:04:05Z", Time{Time: nt.Time}.String())
+}

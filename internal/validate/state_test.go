@@ -1,0 +1,99 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestIsState(t *testing.T) {
+	fifty := strings.Fields(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD
+		MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT
+		VA WA WV WI WY`)
+	if len(fifty) != 50 {
+		t.Fatalf("test lists %d states", len(fifty))
+	}
+	others := []string{"DC", "AS", "GU", "MP", "PR", "VI", "UM", "FM", "MH", "PW", "AA", "AE", "AP"}
+	all := append(fifty, others...)
+	for _, s := range all {
+		if !IsState(s) {
+			t.Errorf("IsState(%q) = false", s)
+		}
+		if err := CheckState(s); err != nil {
+			t.Errorf("CheckState(%q) = %v", s, err)
+		}
+	}
+	if len(states) != len(all) {
+		t.Errorf("IsState accepts %d codes, want %d", len(states), len(all))
+	}
+	for _, s := range []string{"", "O", "OHIO", "XX", "CZ", "CM", "PI", "TT", "oh", "Oh", "oH", " OH", "OH ", "O H", "ıd"} {
+		if IsState(s) {
+			t.Errorf("IsState(%q) = true", s)
+		}
+	}
+}
+
+func TestCheckState(t *testing.T) {
+	const unknown = "must be a two-letter USPS state, territory or military code"
+	const lower = "must be a two-letter USPS code in upper case"
+	cases := []struct{ in, err string }{
+		{"OH", ""},
+		{"oh", lower},
+		{"Dc", lower},
+		{"aP", lower},
+		{"", unknown},
+		{"XX", unknown},
+		{"xx", unknown},
+		{"Ohio", unknown},
+		{" OH", unknown},
+		{"ıd", unknown},
+		{"O", unknown},
+	}
+	for _, tc := range cases {
+		err := CheckState(tc.in)
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("CheckState(%q) = %v, want nil", tc.in, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("CheckState(%q) = %v, want %q", tc.in, err, tc.err)
+			continue
+		}
+		assertNotQuoted(t, err.Error(), tc.in)
+	}
+}
+
+func TestCollectorState(t *testing.T) {
+	runCollector(t, Options{}, (*Collector).State, []collectorCase{
+		{in: "OH"},
+		{in: "PR"},
+		{in: "", want: "is required"},
+		{in: "  ", want: "is required"},
+		{in: "oh", want: "must be a two-letter USPS code in upper case"},
+		{in: "Ohio", want: "must be a two-letter USPS state, territory or military code"},
+	})
+}
+
+// TestCollectorKeepsEveryProblem checks the checks together on one
+// Collector: each problem is recorded at its own path, in call order.
+func TestCollectorKeepsEveryProblem(t *testing.T) {
+	var c Collector
+	c.NDC("prescriptions[0].ndc", "1234-5678-90")
+	c.NPI("pharmacy.npi", "12345")
+	c.NCPDP("pharmacy.ncpdp", "1234567")
+	c.Phone("recipient.mobile_phone_number", "")
+	c.OptionalPhone("recipient.home_phone_number", "")
+	c.ZIP("recipient.address.zipcode", "43210-1234")
+	c.State("recipient.address.state", "Ohio")
+	err := c.Err()
+	want := "rxdelivery: invalid params: " +
+		"prescriptions[0].ndc: must be 11 digits without hyphens; NormalizeNDC converts this form; " +
+		"pharmacy.npi: must be 10 digits; " +
+		"recipient.mobile_phone_number: is required; " +
+		"recipient.address.zipcode: must be 5 or 9 digits without a hyphen; NormalizeZIP converts this form; " +
+		"recipient.address.state: must be a two-letter USPS state, territory or military code"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

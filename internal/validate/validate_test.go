@@ -1,0 +1,79 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/types"
+)
+
+type level string
+
+func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
+	var c Collector
+	assert.NoError(t, c.Err())
+	c.Required("a", " ")
+	c.RequiredMaxLen("b", "toolong", 3)
+	c.RequiredMaxLen("b2", "", 3)
+	c.MaxLen("c", "ééé", 3) // runes, not bytes: passes
+	OneOf(&c, "d", level("x"), true, "ondemand", "shipping")
+	OneOf(&c, "e", level(""), true, "ondemand")
+	OneOf(&c, "f", level(""), false, "ondemand")
+	OneOf(&c, "g", level("ondemand"), true, "ondemand")
+	c.Positive("h", nil)
+	c.Positive("i", ptr(types.MustDecimal("0.00")))
+	c.Positive("j", ptr(types.MustDecimal("0.01")))
+	c.NonNegative("k", ptr(types.MustDecimal("-1")))
+	c.NonNegative("l", nil)
+	assert.False(t, c.RequiredDecimal("m", nil))
+	assert.True(t, c.RequiredDecimal("n", ptr(types.MustDecimal("1"))))
+	c.RequiredDate("o", types.Date{})
+	c.RequiredDate("p", types.Date{Year: 2023, Month: time.February, Day: 29})
+	c.RequiredDate("q", types.Date{Year: 2024, Month: time.February, Day: 29})
+	c.AddErr("r", nil)
+	c.AddErr("s", errors.New("is odd"))
+	c.Merge("t", nil)
+	c.Merge("u", errors.New("plain"))
+	c.Merge("v", &ValidationError{Problems: []Problem{{Path: "w", Message: "m1"}, {Path: "[0].x", Message: "m2"}, {Message: "m3"}}})
+	c.Add("", "whole value")
+
+	err := c.Err()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.ErrorIs(t, err, ErrInvalidParams)
+	got := map[string]string{}
+	for _, p := range ve.Problems {
+		got[p.Path] = p.Message
+	}
+	assert.Equal(t, map[string]string{
+		"a": "is required", "b": "must be at most 3 characters", "b2": "is required",
+		"d": "must be one of ondemand, shipping", "e": "is required",
+		"h": "is required", "i": "must be greater than 0", "k": "must not be negative",
+		"m": "is required", "o": "is required", "p": "must be a valid date",
+		"s": "is odd", "u": "plain", "v.w": "m1", "v[0].x": "m2", "v": "m3", "": "whole value",
+	}, got)
+	assert.Equal(t, c.Len(), len(ve.Problems))
+	assert.True(t, ve.Has("v.w"))
+	assert.False(t, ve.Has("zzz"))
+	assert.Contains(t, err.Error(), "rxdelivery: invalid params: a: is required; b: must be at most 3 characters")
+	assert.Equal(t, "whole value", Problem{Message: "whole value"}.String())
+}
+
+func TestPathHelpers(t *testing.T) {
+	assert.Equal(t, "a.b", Join("a", "b"))
+	assert.Equal(t, "b", Join("", "b"))
+	assert.Equal(t, "a", Join("a", ""))
+	assert.Equal(t, "a[2]", Join("a", "[2]"))
+	assert.Equal(t, "payers[3]", Index("payers", 3))
+	assert.True(t, Digits("0123", 4))
+	assert.False(t, Digits("01a3", 4))
+	assert.False(t, Digits("012", 4))
+	assert.Equal(t, "rxdelivery: invalid params: x: y", fmt.Sprint(&ValidationError{Problems: []Problem{{"x", "y"}}}))
+}
+
+func ptr[T any](v T) *T { return &v }
