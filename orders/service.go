@@ -1,6 +1,15 @@
 package orders
 
-import "github.com/rxdelivery/rxdelivery-go/internal/core"
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
 
 // Service calls the orders endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
@@ -11,3 +20,141 @@ type Service struct {
 // New returns a Service on backend b. It is meant for rxdelivery.NewClient;
 // programs get a Service from the client.
 func New(b *core.Backend) *Service { return &Service{b: b} }
+
+const ordersPath = "/api/v1/orders"
+
+// Create creates a delivery order (POST /api/v1/orders) and returns it as
+// the platform answered: ID, Status, Pickup, Delivery, Return,
+// Cancellation and ETA.
+//
+// p is validated first (unless the client was built WithoutValidation);
+// an invalid p returns a *rxdelivery.ValidationError and nothing is sent.
+// Create is a side-effecting write: it is retried only where the platform
+// provably did not act, and a failure that may have created the order
+// matches rxdelivery.ErrUnknownOutcome — look the order up (by
+// ExternalReferenceNumber) before creating it again.
+func (s *Service) Create(ctx context.Context, p *CreateParams) (*Order, error) {
+	if err := core.Check(s.b, p, (*CreateParams).validate); err != nil {
+		return nil, err
+	}
+	return s.doOrder(ctx, core.Call{Method: http.MethodPost, Path: ordersPath, Body: p, Write: true})
+}
+
+// Cancel cancels an order (DELETE /api/v1/orders/:id). Only orders in
+// status new or submitted to courier can be cancelled; for any other the
+// platform answers 400 and Cancel returns an *rxdelivery.APIError that
+// matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
+func (s *Service) Cancel(ctx context.Context, id string) error {
+	if err := requireID("id", id); err != nil {
+		return err
+	}
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: orderPath(id), Write: true}, nil)
+	return err
+}
+
+// Get returns an order with every field (GET /api/v1/orders/:id).
+func (s *Service) Get(ctx context.Context, id string) (*Order, error) {
+	if err := requireID("id", id); err != nil {
+		return nil, err
+	}
+	return s.doOrder(ctx, core.Call{Method: http.MethodGet, Path: orderPath(id)})
+}
+
+// getManyQuery is the query of GetMany: ids[]=a&ids[]=b.
+type getManyQuery struct {
+	IDs []string `url:"ids,brackets"`
+}
+
+// GetMany returns several orders (GET /api/v1/orders?ids[]=…), in the
+// order the platform lists them. The response's array is read whether it
+// is keyed orders (the document's sample) or objects (its schema table).
+// At least one id is required, and none may be empty.
+func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
+	var c validate.Collector
+	if len(ids) == 0 {
+		c.Add("ids", "is required (at least one order id)")
+	}
+	for i, id := range ids {
+		if strings.TrimSpace(id) == "" {
+			c.Add(validate.Index("ids", i), "is required")
+		}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	q, err := core.Query(getManyQuery{IDs: ids})
+	if err != nil {
+		return nil, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
+	}
+	var env listEnvelope
+	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: ordersPath, Query: q}, &env); err != nil {
+		return nil, err
+	}
+	return env.list(), nil
+}
+
+// AddPrescription adds a prescription to an order (POST
+// /api/v1/orders/:id/prescriptions) and returns the order as the platform
+// answered: ID, Status, Pickup, Delivery and Return. The prescription's
+// rules are those of order creation; it is validated first. It is a
+// side-effecting write, retried only where the platform provably did not
+// act.
+func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription) (*Order, error) {
+	if err := requireID("id", orderID); err != nil {
+		return nil, err
+	}
+	if err := core.Check(s.b, p, (*Prescription).validate); err != nil {
+		return nil, err
+	}
+	return s.doOrder(ctx, core.Call{
+		Method: http.MethodPost, Path: orderPath(orderID) + "/prescriptions", Body: p, Write: true,
+	})
+}
+
+// RemovePrescription removes the prescription numbered rxNumber from an
+// order (DELETE /api/v1/orders/:id/prescriptions/:rx_number). It is a
+// side-effecting write, retried only where the platform provably did not
+// act.
+func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string) error {
+	if err := requireID("id", orderID); err != nil {
+		return err
+	}
+	if err := requireID("rx_number", rxNumber); err != nil {
+		return err
+	}
+	path := orderPath(orderID) + "/prescriptions/" + url.PathEscape(rxNumber)
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: path, Write: true}, nil)
+	return err
+}
+
+// doOrder performs c and returns the order of its { "order": … } answer.
+// A 2xx answer without an order is a *core.DecodeError: for a write, the
+// order may exist without the caller knowing its id.
+func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
+	var env orderEnvelope
+	resp, err := s.b.Do(ctx, c, &env)
+	if err != nil {
+		return nil, err
+	}
+	if env.Order == nil {
+		return nil, &core.DecodeError{
+			StatusCode: resp.StatusCode, Method: c.Method, Path: c.Path,
+			Err: errMissingOrder, UnknownOutcome: c.Write,
+		}
+	}
+	return env.Order, nil
+}
+
+var errMissingOrder = errors.New(`the body has no "order" object`)
+
+// orderPath returns the path of order id, escaped.
+func orderPath(id string) string { return ordersPath + "/" + url.PathEscape(id) }
+
+// requireID refuses an empty path identifier, whatever the validation
+// setting: a request with an empty id would address another endpoint.
+func requireID(path, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return &validate.ValidationError{Problems: []validate.Problem{{Path: path, Message: "is required"}}}
+	}
+	return nil
+}

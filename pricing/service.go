@@ -1,6 +1,11 @@
 package pricing
 
-import "github.com/rxdelivery/rxdelivery-go/internal/core"
+import (
+	"context"
+	"net/http"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+)
 
 // Service calls the pricing endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
@@ -11,3 +16,35 @@ type Service struct {
 // New returns a Service on backend b. It is meant for rxdelivery.NewClient;
 // programs get a Service from the client.
 func New(b *core.Backend) *Service { return &Service{b: b} }
+
+// quotesEnvelope is the body of a quote answer: {"quotes": [...]}.
+type quotesEnvelope struct {
+	Quotes []Quote `json:"quotes"`
+}
+
+// Quote returns the delivery price quotes for a package between two ZIP
+// codes (POST /pricing/v1/quotes). A valid request that no quote matches
+// gives an empty, non-nil slice and no error.
+//
+// ZIP codes are sent as 5 digits: a ZIP+4 such as "43210-1234" or
+// "432101234" is cut to "43210" on a copy; p itself is never changed. A
+// quote only informs a decision: it creates no request, reserves no rate
+// and buys no label. The call has no side effect, so it is retried like a
+// read on 429, 5xx and transport failures.
+//
+// When the provider gives no reliable price the platform answers 502: the
+// error is an *rxdelivery.APIError whose Message can be shown to a user and
+// that matches rxdelivery.ErrUnavailable.
+func (s *Service) Quote(ctx context.Context, p *QuoteParams) ([]Quote, error) {
+	if err := core.Check(s.b, p, (*QuoteParams).validate); err != nil {
+		return nil, err
+	}
+	var env quotesEnvelope
+	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: "/pricing/v1/quotes", Body: p.wire()}, &env); err != nil {
+		return nil, err
+	}
+	if env.Quotes == nil {
+		env.Quotes = []Quote{}
+	}
+	return env.Quotes, nil
+}

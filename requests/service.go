@@ -1,6 +1,17 @@
 package requests
 
-import "github.com/rxdelivery/rxdelivery-go/internal/core"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
 
 // Service calls the requests endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
@@ -11,3 +22,204 @@ type Service struct {
 // New returns a Service on backend b. It is meant for rxdelivery.NewClient;
 // programs get a Service from the client.
 func New(b *core.Backend) *Service { return &Service{b: b} }
+
+const basePath = "/api/v1/requests"
+
+// Create submits a new request (POST /api/v1/requests) and returns it as
+// the platform created it, without an order yet.
+//
+// p is validated first (unless the client was built without validation),
+// and nothing is sent when it is invalid. TestMeta is refused, with an
+// error matching both rxdelivery.ErrSandboxOnly and *ValidationError, when
+// the client is not in sandbox mode, whether or not validation is on.
+//
+// Create is a side-effecting write: it is retried only after 429 or 503 or
+// a failed connection. Any other failure that may have reached the
+// platform matches rxdelivery.ErrUnknownOutcome; look the request up by its
+// external reference number before creating it again.
+func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error) {
+	if err := s.checkCreate(p); err != nil {
+		return nil, err
+	}
+	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true}
+	var env requestEnvelope
+	resp, err := s.b.Do(ctx, c, &env)
+	if err != nil {
+		return nil, err
+	}
+	if env.Request == nil {
+		return nil, missing(c, resp, "request")
+	}
+	return env.Request, nil
+}
+
+// checkCreate runs the validation (when on) and the sandbox rule on
+// test_meta (always).
+func (s *Service) checkCreate(p *CreateParams) error {
+	err := core.Check(s.b, p, (*CreateParams).validate)
+	if p == nil || p.TestMeta == nil || s.b.Sandbox() {
+		return err
+	}
+	ve := &validate.ValidationError{}
+	if err != nil && !errors.As(err, &ve) {
+		return err
+	}
+	ve.Problems = append(ve.Problems, validate.Problem{
+		Path:    "test_meta",
+		Message: "is accepted only by a client in sandbox mode (WithSandbox)",
+	})
+	return &sandboxOnlyError{ve: ve}
+}
+
+// sandboxOnlyError is the refusal of test_meta by a client that is not in
+// sandbox mode. It reads and unwraps as its *validate.ValidationError and
+// also matches core.ErrSandboxOnly.
+type sandboxOnlyError struct {
+	ve *validate.ValidationError
+}
+
+func (e *sandboxOnlyError) Error() string        { return e.ve.Error() }
+func (e *sandboxOnlyError) Unwrap() error        { return e.ve }
+func (e *sandboxOnlyError) Is(target error) bool { return target == core.ErrSandboxOnly }
+
+// Cancel cancels the request id and those of its orders that are in a
+// cancellable status (DELETE /api/v1/requests/:id). When its orders are not
+// cancellable the platform refuses, and the error matches
+// rxdelivery.ErrUnableToCancel.
+//
+// Cancel is a side-effecting write, retried only where the platform
+// provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
+func (s *Service) Cancel(ctx context.Context, id string) error {
+	if err := checkID("id", id); err != nil {
+		return err
+	}
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true}, nil)
+	return err
+}
+
+// Get returns the request id with its order and status
+// (GET /api/v1/requests/:id).
+func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, err
+	}
+	c := core.Call{Method: http.MethodGet, Path: idPath(id)}
+	var env requestEnvelope
+	resp, err := s.b.Do(ctx, c, &env)
+	if err != nil {
+		return nil, err
+	}
+	if env.Request == nil {
+		return nil, missing(c, resp, "request")
+	}
+	return env.Request, nil
+}
+
+// GetMany returns the requests ids in one call
+// (GET /api/v1/requests/?ids[]=…), in the order the platform lists them. An
+// empty list, or an empty id in it, is refused before anything is sent.
+func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) {
+	var vc validate.Collector
+	if len(ids) == 0 {
+		vc.Add("ids", "is required: at least one request id")
+	}
+	for i, id := range ids {
+		if err := checkID(validate.Index("ids", i), id); err != nil {
+			vc.Merge("", err)
+		}
+	}
+	if err := vc.Err(); err != nil {
+		return nil, err
+	}
+	q, err := core.Query(idsQuery{IDs: ids})
+	if err != nil {
+		return nil, &core.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
+	}
+	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q}
+	var env manyEnvelope
+	resp, err := s.b.Do(ctx, c, &env)
+	if err != nil {
+		return nil, err
+	}
+	if env.Requests == nil {
+		return nil, missing(c, resp, "requests")
+	}
+	out := make([]Request, 0, len(*env.Requests))
+	for _, it := range *env.Requests {
+		if it.r != nil {
+			out = append(out, *it.r)
+		}
+	}
+	return out, nil
+}
+
+// idsQuery encodes as ids[]=a&ids[]=b.
+type idsQuery struct {
+	IDs []string `url:"ids,brackets"`
+}
+
+// checkID refuses an id that would not name one request in a path: empty,
+// blank, "." or "..". It applies whether or not validation is on.
+func checkID(path, id string) error {
+	var c validate.Collector
+	if c.Required(path, id) && (id == "." || id == "..") {
+		c.Add(path, "must be a request id")
+	}
+	return c.Err()
+}
+
+func idPath(id string) string { return basePath + "/" + url.PathEscape(id) }
+
+// missing is the error for a 2xx answer that lacks the documented member.
+func missing(c core.Call, resp *core.Response, member string) error {
+	return &core.DecodeError{
+		StatusCode:     resp.StatusCode,
+		Method:         c.Method,
+		Path:           c.Path,
+		Err:            errors.New("the response has no " + member),
+		UnknownOutcome: c.Write,
+	}
+}
+
+// requestEnvelope is the { "request": ... } wrapper of one request.
+type requestEnvelope struct {
+	Request *Request `json:"request"`
+}
+
+// manyEnvelope is the { "requests": [ { "request": ... }, ... ] } answer of
+// GetMany. Requests is nil when the member is absent.
+type manyEnvelope struct {
+	Requests *[]manyItem `json:"requests"`
+}
+
+// manyItem is one entry of GetMany's list: { "request": ... } as the
+// document shows, or a bare request object, read tolerantly. A null entry
+// leaves r nil and is skipped.
+type manyItem struct {
+	r *Request
+}
+
+func (m *manyItem) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if inner, ok := probe["request"]; ok && strings.HasPrefix(string(bytes.TrimSpace(inner)), "{") {
+		var env requestEnvelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			return err
+		}
+		m.r = env.Request
+		return nil
+	}
+	var r Request
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	m.r = &r
+	return nil
+}

@@ -29,7 +29,8 @@ const subscriptionsPath = "/tracking/v1/subscriptions"
 // status changes; NewHandler serves that URL.
 //
 // Any 2xx answer is a success. The returned Subscription's Created field is
-// true when the platform answered 201 Created. Because the call is a
+// true when the platform answered 201 Created. An answer without a body
+// (204) gives an empty Subscription. Because the call is a
 // create-or-update, it is retried like a read on 429, 5xx and transport
 // failures.
 func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams) (*Subscription, error) {

@@ -270,9 +270,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		return nil, &ConfigError{Message: c.Method + " " + c.Path + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
-	if b.auth != "" {
-		h["Authorization"] = []string{b.auth}
-	}
+	h["Authorization"] = []string{b.auth}
 	h["Accept"] = acceptJSON
 	h["User-Agent"] = []string{b.s.userAgent}
 	if body != nil {
@@ -296,7 +294,9 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := newAPIError(b.iface, c.Method, c.Path, resp.StatusCode, resp.Header, data, b.s.now())
-		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode)
+		// A body that names a definite refusal settles the outcome whatever
+		// the status.
+		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(ErrUnableToCancel)
 		return nil, e
 	}
 	r := &Response{StatusCode: resp.StatusCode, Header: resp.Header}

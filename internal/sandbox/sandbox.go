@@ -140,7 +140,8 @@ type Sandbox struct {
 	subs     map[string]*subscription
 	tracks   map[string]*trackingHistory
 	faults   []*faultState
-	counter  int
+	counter  int // ids
+	sigSeq   int // signature URL tokens
 	lookup   lookupCache
 	stats    Stats
 }

@@ -133,7 +133,7 @@ func (s *Sandbox) recordCall(c Call) {
 	defer s.mu.Unlock()
 	s.stats.Calls = append(s.stats.Calls, c)
 	if over := len(s.stats.Calls) - s.maxCalls; over > 0 {
-		s.stats.Calls = append(s.stats.Calls[:0:0], s.stats.Calls[over:]...)
+		s.stats.Calls = s.stats.Calls[over:]
 	}
 }
 
@@ -142,6 +142,6 @@ func (s *Sandbox) recordCall(c Call) {
 func (s *Sandbox) recordNotificationLocked(a NotificationAttempt) {
 	s.stats.Notifications = append(s.stats.Notifications, a)
 	if over := len(s.stats.Notifications) - s.maxCalls; over > 0 {
-		s.stats.Notifications = append(s.stats.Notifications[:0:0], s.stats.Notifications[over:]...)
+		s.stats.Notifications = s.stats.Notifications[over:]
 	}
 }

@@ -1,0 +1,407 @@
+package orders
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// ServiceLevel is how an order is carried: by a courier the same day
+// (sameday), by a courier on demand (ondemand), or by a ground carrier
+// (shipping).
+//
+// The platform creates a same-day order when the service_level field is
+// absent, so ServiceLevelSameday is the empty string and CreateParams
+// leaves the field out of the body for it. The documents show no
+// "sameday" value on the wire; Validate refuses any value other than the
+// three constants.
+type ServiceLevel string
+
+// The service levels of an order.
+const (
+	// ServiceLevelSameday is a same-day courier delivery. It is the empty
+	// value: the service_level field is left out of the body.
+	ServiceLevelSameday ServiceLevel = ""
+	// ServiceLevelOndemand is an on-demand courier delivery.
+	ServiceLevelOndemand ServiceLevel = "ondemand"
+	// ServiceLevelShipping is a shipment by a ground carrier; the order
+	// then needs a Shipping input.
+	ServiceLevelShipping ServiceLevel = "shipping"
+)
+
+// String returns the level's wire value, or "sameday" for the absent
+// value, for logs and messages.
+func (l ServiceLevel) String() string {
+	if l == ServiceLevelSameday {
+		return "sameday"
+	}
+	return string(l)
+}
+
+// Status is the current state of an order. Decoding keeps a value the SDK
+// does not know verbatim, so a new platform status never fails a call.
+type Status string
+
+// The order statuses of the document.
+const (
+	// StatusNew is an order the platform accepted and has not yet handed to
+	// a courier.
+	StatusNew Status = "new"
+	// StatusSubmittedToCourier is an order handed to a courier. The
+	// delivery document's sample writes it "submitted to courier"; both
+	// spellings decode to this constant.
+	StatusSubmittedToCourier Status = "submitted_to_courier"
+	// StatusPickedUp is an order the courier picked up at the pharmacy.
+	StatusPickedUp Status = "picked_up"
+	// StatusDelivered is an order delivered to the recipient.
+	StatusDelivered Status = "delivered"
+	// StatusDeliveryAttempted is an order whose delivery failed.
+	StatusDeliveryAttempted Status = "delivery_attempted"
+	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
+	StatusReturnedToPharmacy Status = "returned_to_pharmacy"
+	// StatusCancelled is a cancelled order.
+	StatusCancelled Status = "cancelled"
+)
+
+var knownStatuses = []Status{
+	StatusNew, StatusSubmittedToCourier, StatusPickedUp, StatusDelivered,
+	StatusDeliveryAttempted, StatusReturnedToPharmacy, StatusCancelled,
+}
+
+// Known reports whether s is one of the statuses of the document.
+func (s Status) Known() bool {
+	for _, k := range knownStatuses {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Cancellable reports whether an order in status s can be cancelled: only
+// new orders and orders submitted to a courier can.
+func (s Status) Cancellable() bool {
+	return s == StatusNew || s == StatusSubmittedToCourier
+}
+
+// UnmarshalJSON reads a status. A known status written with spaces or in
+// another case ("submitted to courier") becomes its constant; any other
+// value is kept verbatim.
+func (s *Status) UnmarshalJSON(b []byte) error {
+	v, ok := enumText(b)
+	if !ok {
+		return nil
+	}
+	norm := Status(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), " ", "_"))
+	if norm.Known() {
+		*s = norm
+		return nil
+	}
+	*s = Status(v)
+	return nil
+}
+
+// enumText returns the text of a JSON enum value: a string's text, or the
+// literal of any other value, so that an odd value is kept rather than
+// failing the call. It reports false for null.
+func enumText(b []byte) (string, bool) {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return "", false
+	}
+	var v string
+	if json.Unmarshal(b, &v) == nil {
+		return v, true
+	}
+	return string(b), true
+}
+
+// Initiator is the source of an order request.
+type Initiator string
+
+// InitiatorPharmacy is the only initiator the document allows.
+const InitiatorPharmacy Initiator = "pharmacy"
+
+// Gender is the patient's gender, required on orders.
+type Gender string
+
+// The genders of the document.
+const (
+	// GenderMale is male.
+	GenderMale Gender = "male"
+	// GenderFemale is female.
+	GenderFemale Gender = "female"
+	// GenderUnspecified is for a patient whose gender is not given.
+	GenderUnspecified Gender = "unspecified"
+)
+
+// Refrigeration is how a prescription must be kept during transport.
+type Refrigeration string
+
+// The refrigeration values of the document.
+const (
+	// RefrigerationNone needs no cold chain.
+	RefrigerationNone Refrigeration = "none"
+	// RefrigerationFridge must be kept refrigerated.
+	RefrigerationFridge Refrigeration = "fridge"
+	// RefrigerationFrozen must be kept frozen.
+	RefrigerationFrozen Refrigeration = "frozen"
+)
+
+// CoverageType is the rank of a payer for a prescription.
+type CoverageType string
+
+// The coverage types of the document.
+const (
+	// CoverageTypePrimary is the primary payer.
+	CoverageTypePrimary CoverageType = "primary"
+	// CoverageTypeSecondary is the secondary payer.
+	CoverageTypeSecondary CoverageType = "secondary"
+	// CoverageTypeTertiary is the tertiary payer.
+	CoverageTypeTertiary CoverageType = "tertiary"
+)
+
+// Carrier is the ground carrier of a shipping order. The document writes
+// carrier names as neutral words (POSTAL for the postal service, PARCELA
+// and PARCELB for two parcel carriers); the constants hold those words.
+type Carrier string
+
+// The carriers of the document.
+const (
+	// CarrierPostal is the postal service.
+	CarrierPostal Carrier = "POSTAL"
+	// CarrierParcelA is the first parcel carrier.
+	CarrierParcelA Carrier = "PARCELA"
+	// CarrierParcelB is the second parcel carrier.
+	CarrierParcelB Carrier = "PARCELB"
+)
+
+// CarrierService is a carrier's service (speed) for a shipping order. Each
+// service belongs to one carrier; see Carrier.
+type CarrierService string
+
+// The carrier services of the document.
+const (
+	// CarrierServiceParcelAGround is PARCELA Ground.
+	CarrierServiceParcelAGround CarrierService = "PARCELA Ground"
+	// CarrierServiceParcelA2ndDayAir is PARCELA 2nd Day Air; it offers
+	// Saturday delivery.
+	CarrierServiceParcelA2ndDayAir CarrierService = "PARCELA 2nd Day Air"
+	// CarrierServiceParcelANextDayAir is PARCELA Next Day Air; it offers
+	// Saturday delivery.
+	CarrierServiceParcelANextDayAir CarrierService = "PARCELA Next Day Air"
+	// CarrierServiceParcelB2Day is PARCELB 2 Day.
+	CarrierServiceParcelB2Day CarrierService = "PARCELB 2 Day"
+	// CarrierServiceParcelBStandardOvernight is PARCELB Standard Overnight.
+	CarrierServiceParcelBStandardOvernight CarrierService = "PARCELB Standard Overnight"
+	// CarrierServiceParcelBPriorityOvernight is PARCELB Priority Overnight.
+	CarrierServiceParcelBPriorityOvernight CarrierService = "PARCELB Priority Overnight"
+	// CarrierServiceParcelBGround is PARCELB Ground.
+	CarrierServiceParcelBGround CarrierService = "PARCELB Ground"
+	// CarrierServiceParcelBHomeDelivery is PARCELB Home Delivery.
+	CarrierServiceParcelBHomeDelivery CarrierService = "PARCELB Home Delivery"
+	// CarrierServicePostalPriorityMail is POSTAL Priority Mail.
+	CarrierServicePostalPriorityMail CarrierService = "POSTAL Priority Mail"
+	// CarrierServicePostalPriorityMailExpress is POSTAL Priority Mail
+	// Express.
+	CarrierServicePostalPriorityMailExpress CarrierService = "POSTAL Priority Mail Express"
+	// CarrierServicePostalFirstClassMail is POSTAL First Class Mail; the
+	// package must weigh under 1 pound.
+	CarrierServicePostalFirstClassMail CarrierService = "POSTAL First Class Mail"
+)
+
+// Signature is the signature a carrier collects at delivery.
+type Signature string
+
+// The signatures of the document. Every carrier supports SignatureNone;
+// see Carrier.SupportsSignature for the others.
+const (
+	// SignatureNone collects no signature.
+	SignatureNone Signature = "none"
+	// SignatureRequired has anyone sign (PARCELB: indirect signature).
+	SignatureRequired Signature = "required"
+	// SignatureAdultRequired has an adult sign (POSTAL: over 21).
+	SignatureAdultRequired Signature = "adult_required"
+	// SignaturePatient has the patient sign (POSTAL: patient over 21;
+	// PARCELB: direct signature). PARCELA does not offer it.
+	SignaturePatient Signature = "patient_signature"
+)
+
+// PackageCode is a carrier's predefined package. When set, the carrier's
+// default dimensions for it replace any given dimensions.
+type PackageCode string
+
+// The package codes of the document, by carrier. PARCELA has none.
+const (
+	// PackagePostalSmallFlatRateBox is a POSTAL small flat rate box.
+	PackagePostalSmallFlatRateBox PackageCode = "postal_small_flat_rate_box"
+	// PackagePostalMediumFlatRateBox is a POSTAL medium flat rate box.
+	PackagePostalMediumFlatRateBox PackageCode = "postal_medium_flat_rate_box"
+	// PackagePostalLargeFlatRateBox is a POSTAL large flat rate box.
+	PackagePostalLargeFlatRateBox PackageCode = "postal_large_flat_rate_box"
+	// PackageParcelBEnvelopeOneRate is a PARCELB one-rate envelope.
+	PackageParcelBEnvelopeOneRate PackageCode = "parcelb_envelope_onerate"
+	// PackageParcelBSmallBoxOneRate is a PARCELB one-rate small box.
+	PackageParcelBSmallBoxOneRate PackageCode = "parcelb_small_box_onerate"
+	// PackageParcelBMediumBoxOneRate is a PARCELB one-rate medium box.
+	PackageParcelBMediumBoxOneRate PackageCode = "parcelb_medium_box_onerate"
+	// PackageParcelBLargeBoxOneRate is a PARCELB one-rate large box.
+	PackageParcelBLargeBoxOneRate PackageCode = "parcelb_large_box_onerate"
+	// PackageParcelBExtraLargeBoxOneRate is a PARCELB one-rate extra large
+	// box.
+	PackageParcelBExtraLargeBoxOneRate PackageCode = "parcelb_extra_large_box_onerate"
+)
+
+// WeightUnit is the unit of a package weight.
+type WeightUnit string
+
+// The weight units of the document.
+const (
+	// WeightUnitOunce is the avoirdupois ounce (16 to the pound).
+	WeightUnitOunce WeightUnit = "ounce"
+	// WeightUnitPound is the avoirdupois pound.
+	WeightUnitPound WeightUnit = "pound"
+)
+
+// DimensionUnit is the unit of package dimensions.
+type DimensionUnit string
+
+// DimensionUnitInch is the only dimension unit the document allows.
+const DimensionUnitInch DimensionUnit = "inch"
+
+// ETAType says which event an ETA estimates.
+type ETAType string
+
+// The ETA types of the document.
+const (
+	// ETATypePickup estimates the courier's arrival at the pharmacy.
+	ETATypePickup ETAType = "pickup"
+	// ETATypeDelivery estimates the arrival at the recipient.
+	ETATypeDelivery ETAType = "delivery"
+)
+
+// CancellationReason is the short phrase that says why an order was
+// cancelled. The document says its list can change: a reason the SDK has no
+// constant for decodes verbatim.
+type CancellationReason string
+
+// The cancellation reasons the document lists.
+const (
+	ReasonPatientNoLongerWants           CancellationReason = "Patient no longer wants"
+	ReasonPatientCameToPickup            CancellationReason = "Patient came to pickup"
+	ReasonMedicationNotReady             CancellationReason = "Medication not ready for delivery"
+	ReasonNoCoverage                     CancellationReason = "No Coverage at this time"
+	ReasonCopayUnpaid                    CancellationReason = "Copay Unpaid"
+	ReasonCourierCompanyReassignment     CancellationReason = "Courier Company Reassignment"
+	ReasonPharmacyClosed                 CancellationReason = "Pharmacy Closed"
+	ReasonPharmacyClosedForLunch         CancellationReason = "Pharmacy Closed for Lunch"
+	ReasonPharmacyTooBusy                CancellationReason = "Pharmacy too busy"
+	ReasonPharmacyUnwillingToParticipate CancellationReason = "Pharmacy Unwilling to Participate"
+	ReasonPharmacyWillingToParticipate   CancellationReason = "Pharmacy Willing to Participate"
+	ReasonOutOfStock                     CancellationReason = "Out of Stock"
+	ReasonUnwillingToGiveToDriver        CancellationReason = "Unwilling to give to driver"
+	ReasonDriverUnwillingToWait          CancellationReason = "Driver unwilling to wait"
+	ReasonUnknown                        CancellationReason = "Unknown Reason"
+	ReasonPickupAddressInaccessible      CancellationReason = "Pickup Address Inaccessible"
+	ReasonPickupAddressIncorrect         CancellationReason = "Pickup Address Incorrect"
+	ReasonColdChainViolation             CancellationReason = "Cold Chain Violation"
+	ReasonPickupContactUnavailable       CancellationReason = "Pickup Contact Unavailable"
+	ReasonDeliveryJobExpired             CancellationReason = "Delivery Job Expired"
+	ReasonExcessiveCourierDelay          CancellationReason = "Excessive Courier Delay"
+	ReasonCourierInitiatedCancellation   CancellationReason = "Courier Initiated Cancellation"
+	ReasonDuplicateJobCancellation       CancellationReason = "Duplicate Job Cancellation"
+	ReasonDeliveryAlreadyCompleted       CancellationReason = "Delivery Already Completed"
+	ReasonDeliveryContentsDamaged        CancellationReason = "Delivery Contents Damaged"
+	ReasonDeliveryContentsIncorrect      CancellationReason = "Delivery Contents Incorrect"
+	ReasonNotReadyForPickup              CancellationReason = "Not Ready for Pickup"
+	ReasonOrderCanceled                  CancellationReason = "Order Canceled"
+	ReasonIncompleteOrderContents        CancellationReason = "Incomplete Order Contents"
+	ReasonOrderNotFound                  CancellationReason = "Order Not Found"
+	ReasonWaitTimeExceededAtPickup       CancellationReason = "Wait Time Exceeded at Pickup"
+	ReasonItemNotAsDescribed             CancellationReason = "Item Not As Described"
+	ReasonOther                          CancellationReason = "Other"
+)
+
+// CancellationReasons lists the reasons the document names, in its order.
+// The platform may send others.
+func CancellationReasons() []CancellationReason {
+	return []CancellationReason{
+		ReasonPatientNoLongerWants, ReasonPatientCameToPickup, ReasonMedicationNotReady,
+		ReasonNoCoverage, ReasonCopayUnpaid, ReasonCourierCompanyReassignment,
+		ReasonPharmacyClosed, ReasonPharmacyClosedForLunch, ReasonPharmacyTooBusy,
+		ReasonPharmacyUnwillingToParticipate, ReasonPharmacyWillingToParticipate,
+		ReasonOutOfStock, ReasonUnwillingToGiveToDriver, ReasonDriverUnwillingToWait,
+		ReasonUnknown, ReasonPickupAddressInaccessible, ReasonPickupAddressIncorrect,
+		ReasonColdChainViolation, ReasonPickupContactUnavailable, ReasonDeliveryJobExpired,
+		ReasonExcessiveCourierDelay, ReasonCourierInitiatedCancellation,
+		ReasonDuplicateJobCancellation, ReasonDeliveryAlreadyCompleted,
+		ReasonDeliveryContentsDamaged, ReasonDeliveryContentsIncorrect,
+		ReasonNotReadyForPickup, ReasonOrderCanceled, ReasonIncompleteOrderContents,
+		ReasonOrderNotFound, ReasonWaitTimeExceededAtPickup, ReasonItemNotAsDescribed,
+		ReasonOther,
+	}
+}
+
+// Known reports whether r is one of the reasons the document lists.
+func (r CancellationReason) Known() bool {
+	for _, k := range CancellationReasons() {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
+
+// IdentificationQualifier is the code of the kind of identification
+// collected from a recipient at delivery.
+type IdentificationQualifier string
+
+// The identification qualifier codes of the document.
+const (
+	QualifierMilitaryID            IdentificationQualifier = "01"
+	QualifierStateIssuedID         IdentificationQualifier = "02"
+	QualifierUniqueSystemID        IdentificationQualifier = "03"
+	QualifierPermanentResidentCard IdentificationQualifier = "04"
+	QualifierPassportID            IdentificationQualifier = "05"
+	QualifierDriversLicenseID      IdentificationQualifier = "06"
+	QualifierSocialSecurityNumber  IdentificationQualifier = "07"
+	QualifierTribalID              IdentificationQualifier = "08"
+)
+
+var qualifierDescriptions = map[IdentificationQualifier]string{
+	QualifierMilitaryID:            "Military ID",
+	QualifierStateIssuedID:         "State Issued ID",
+	QualifierUniqueSystemID:        "Unique System ID",
+	QualifierPermanentResidentCard: "Permanent Resident Card",
+	QualifierPassportID:            "Passport ID",
+	QualifierDriversLicenseID:      "Driver's License ID",
+	QualifierSocialSecurityNumber:  "Social Security Number",
+	QualifierTribalID:              "Tribal ID",
+}
+
+// Description returns the document's name for the code, such as
+// "Driver's License ID", or "" for a code it does not list.
+func (q IdentificationQualifier) Description() string {
+	if d, ok := qualifierDescriptions[q]; ok {
+		return d
+	}
+	return ""
+}
+
+// UnmarshalJSON reads a qualifier code. A code sent as a JSON number (6)
+// is read as its two-digit form ("06"); any other value is kept verbatim.
+func (q *IdentificationQualifier) UnmarshalJSON(b []byte) error {
+	v, ok := enumText(b)
+	if !ok {
+		return nil
+	}
+	if len(v) == 1 && v[0] >= '0' && v[0] <= '9' {
+		v = "0" + v
+	}
+	*q = IdentificationQualifier(v)
+	return nil
+}
+
+// RelationshipOther is the relationship value that comes with an
+// other_relationship_description.
+const RelationshipOther = "Other"

@@ -1,0 +1,183 @@
+package orders
+
+import (
+	"encoding/json"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/types"
+)
+
+// Order is a delivery order as the platform returns it.
+//
+// Responses carry different subsets: the create response has ID, Status,
+// Pickup, Delivery, Return, Cancellation and ETA; the add-prescription
+// response has ID, Status, Pickup, Delivery and Return; Get and GetMany
+// return every field. Shipping orders have Shipping set and Pickup,
+// Delivery and ETA nil; same-day and on-demand orders have Shipping nil.
+type Order struct {
+	// ID identifies the order.
+	ID string `json:"id"`
+	// Status is the current state. A status the SDK does not know is kept
+	// verbatim; see Status.Known.
+	Status Status `json:"status"`
+	// ExternalReferenceNumber is the caller's reference, or "".
+	ExternalReferenceNumber string `json:"external_reference_number"`
+	// Pickup is set once the courier picked the order up. Not returned
+	// for shipping orders.
+	Pickup *Pickup `json:"pickup"`
+	// Delivery is set once a delivery was made or attempted. Not returned
+	// for shipping orders.
+	Delivery *Delivery `json:"delivery"`
+	// Return is set once the order was brought back to the pharmacy.
+	Return *Return `json:"return"`
+	// Shipping holds the carrier data of a shipping order; nil for
+	// same-day and on-demand orders.
+	Shipping *Shipping `json:"shipping"`
+	// Cancellation is set when the order was cancelled.
+	Cancellation *Cancellation `json:"cancellation"`
+	// ETA is the latest estimate of arrival; nil when none is available
+	// yet, and for shipping orders.
+	ETA *ETA `json:"eta"`
+}
+
+// Pickup is when the courier picked the order up at the pharmacy.
+type Pickup struct {
+	// OccurredAt is the time of the pickup.
+	OccurredAt types.Time `json:"occurred_at"`
+}
+
+// Return is when the order was brought back to the pharmacy.
+type Return struct {
+	// OccurredAt is the time of the return.
+	OccurredAt types.Time `json:"occurred_at"`
+}
+
+// Delivery is the outcome of a courier's delivery or delivery attempt.
+type Delivery struct {
+	// OccurredAt is the time of the delivery or attempt.
+	OccurredAt types.Time `json:"occurred_at"`
+	// SignatureURL downloads the signature image. It is authenticated only
+	// briefly and a new one is issued on every retrieval: fetch it soon
+	// after getting the order. Only set when the delivery succeeded.
+	SignatureURL string `json:"signature_url"`
+	// SignedBy is the name of the recipient who signed; only set when the
+	// delivery succeeded.
+	SignedBy string `json:"signed_by"`
+	// Relationship is the patient's relationship to the recipient; only
+	// set for successful same-day deliveries. See RelationshipOther.
+	Relationship string `json:"relationship"`
+	// OtherRelationshipDescription describes the relationship when it is
+	// RelationshipOther (same-day orders).
+	OtherRelationshipDescription string `json:"other_relationship_description"`
+	// FailureReason says why the delivery failed; only set when it did.
+	FailureReason string `json:"failure_reason"`
+	// RecipientIdentification is the identification collected at
+	// delivery, or nil.
+	RecipientIdentification *RecipientIdentification `json:"recipient_identification"`
+}
+
+// Succeeded reports whether the delivery succeeded: a failure reason is
+// set only on an unsuccessful attempt.
+func (d *Delivery) Succeeded() bool { return d != nil && d.FailureReason == "" }
+
+// RecipientIdentification is the identification a courier collected from
+// the recipient.
+type RecipientIdentification struct {
+	// Number is the identifier captured, such as a driver license number.
+	Number string `json:"number"`
+	// Type is a human-readable name of the identification type.
+	Type string `json:"type"`
+	// Qualifier is the code of the identification type.
+	Qualifier IdentificationQualifier `json:"qualifier"`
+	// JurisdictionCode is the issuer's code (a two-letter state), used
+	// only for a driver license or a state issued ID.
+	JurisdictionCode string `json:"jurisdiction_code"`
+}
+
+// Shipping is the carrier data of a shipping order.
+type Shipping struct {
+	// TrackingNumber is the carrier's tracking number.
+	TrackingNumber string `json:"tracking_number"`
+	// TrackingURL is the carrier's tracking page.
+	TrackingURL string `json:"tracking_url"`
+	// Carrier is the carrier used.
+	Carrier Carrier `json:"carrier"`
+	// CarrierService is the carrier service used.
+	CarrierService CarrierService `json:"carrier_service"`
+	// LabelPDF is the URL (or path) of the label PDF to put on the package.
+	LabelPDF string `json:"label_pdf"`
+	// Cost is the shipping cost.
+	Cost types.Decimal `json:"cost"`
+	// SaturdayDelivery reports whether Saturday delivery was requested.
+	SaturdayDelivery bool `json:"saturday_delivery"`
+	// Delivery is set once the carrier delivered the package.
+	Delivery *ShippingDelivery `json:"delivery"`
+}
+
+// ShippingDelivery is when a carrier delivered a shipping order.
+type ShippingDelivery struct {
+	// OccurredAt is the time of the delivery.
+	OccurredAt types.Time `json:"occurred_at"`
+}
+
+// Cancellation is when and why an order was cancelled.
+type Cancellation struct {
+	// OccurredAt is the time of the cancellation.
+	OccurredAt types.Time `json:"occurred_at"`
+	// Reason is the short phrase the platform gives. It is read from
+	// either cancellation_reason (the document's schema table) or reason
+	// (its sample body); a reason the SDK has no constant for is kept
+	// verbatim.
+	Reason CancellationReason `json:"cancellation_reason"`
+}
+
+// UnmarshalJSON reads a cancellation whose reason is keyed either
+// cancellation_reason or reason; when both are set, cancellation_reason
+// wins.
+func (c *Cancellation) UnmarshalJSON(b []byte) error {
+	var w struct {
+		OccurredAt         types.Time         `json:"occurred_at"`
+		CancellationReason CancellationReason `json:"cancellation_reason"`
+		Reason             CancellationReason `json:"reason"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	c.OccurredAt = w.OccurredAt
+	c.Reason = w.CancellationReason
+	if c.Reason == "" {
+		c.Reason = w.Reason
+	}
+	return nil
+}
+
+// ETA is an estimated time of arrival, for same-day and on-demand orders.
+type ETA struct {
+	// ArrivalAt is the estimated arrival. Once the order is delivered or
+	// returned it is the last estimate made before.
+	ArrivalAt types.Time `json:"arrival_at"`
+	// Type says whether the estimate is of the pickup or the delivery.
+	Type ETAType `json:"type"`
+}
+
+// orderEnvelope is the { "order": ... } wrapper of single-order responses.
+type orderEnvelope struct {
+	Order *Order `json:"order"`
+}
+
+// listEnvelope is the body of the get-many response: the document's
+// sample keys the array orders, its schema table objects; both are read.
+type listEnvelope struct {
+	Orders  []Order `json:"orders"`
+	Objects []Order `json:"objects"`
+}
+
+// list returns whichever array the body carried, orders first.
+func (e *listEnvelope) list() []Order {
+	if e.Orders != nil {
+		return e.Orders
+	}
+	if e.Objects != nil {
+		return e.Objects
+	}
+	return []Order{}
+}

@@ -1,0 +1,42 @@
+package pricing
+
+import "github.com/rxdelivery/rxdelivery-go/internal/types"
+
+// Provider is a pricing provider key. Values the platform adds later are
+// kept verbatim when decoding.
+type Provider string
+
+// The documented providers.
+const (
+	// ProviderAll asks for quotes of every provider; it is the default when
+	// QuoteParams.Providers is empty.
+	ProviderAll Provider = "all"
+	// ProviderPostal is the postal carrier, the only provider in version 1.
+	ProviderPostal Provider = "postal"
+)
+
+// ServiceLevel is a delivery service key. Values the platform adds later
+// are kept verbatim when decoding.
+type ServiceLevel string
+
+// The documented service levels.
+const (
+	// ServiceLevelAll asks for quotes of every service level; it is the
+	// default when QuoteParams.ServiceLevel is empty. It is a filter value
+	// only and does not appear in quotes.
+	ServiceLevelAll ServiceLevel = "all"
+	// ServiceLevelGround is the postal carrier's ground service, the only
+	// service in version 1.
+	ServiceLevelGround ServiceLevel = "ground_service"
+)
+
+// Quote is one delivery price. It does not reserve the rate or promise that
+// a later label purchase costs the same.
+type Quote struct {
+	// Provider is the provider key, such as "postal".
+	Provider Provider `json:"provider"`
+	// Service is the service key, such as "ground_service".
+	Service ServiceLevel `json:"service"`
+	// PriceUSD is the price in US dollars, exact.
+	PriceUSD types.Decimal `json:"price_usd"`
+}

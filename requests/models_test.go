@@ -1,0 +1,168 @@
+package requests_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+func TestParseETA(t *testing.T) {
+	may1 := rxdelivery.Date{Year: 2024, Month: time.May, Day: 1}
+	cases := []struct {
+		in       string
+		wantTime string // RFC 3339 in UTC, or "" for none
+		wantDate rxdelivery.Date
+	}{
+		{"2024-05-01T16:00:00-04:00", "2024-05-01T20:00:00Z", may1},
+		{"2024-05-01T23:30:00.123456-04:00", "2024-05-02T03:30:00.123456Z", may1}, // the date as written
+		{"2024-05-01T16:00:00Z", "2024-05-01T16:00:00Z", may1},
+		{"2024-05-01 16:00:00", "2024-05-01T16:00:00Z", may1},
+		{"2024-05-01 2:00pm-4:00pm EDT", "", may1},
+		{" 2024-05-01 2:00pm-4:00pm EDT", "", may1},
+		{"2024-05-01", "", may1},
+		{"2024-05-01T2pm", "", may1},
+		{"2024-02-30 2:00pm-4:00pm EST", "", rxdelivery.Date{}},
+		{"2024-05-012", "", rxdelivery.Date{}},
+		{"May 1, 2:00pm-4:00pm EDT", "", rxdelivery.Date{}},
+		{"soon", "", rxdelivery.Date{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			e := requests.ParseETA(tc.in)
+			assert.Equal(t, tc.in, e.Raw)
+			assert.Equal(t, tc.in, e.String())
+			assert.Equal(t, tc.wantDate, e.Date)
+			assert.False(t, e.IsZero())
+			if tc.wantTime == "" {
+				assert.False(t, e.HasTime())
+				assert.True(t, e.Time.IsZero())
+				return
+			}
+			require.True(t, e.HasTime())
+			assert.Equal(t, tc.wantTime, e.Time.UTC().Format(time.RFC3339Nano))
+		})
+	}
+}
+
+func TestETAJSON(t *testing.T) {
+	var r struct {
+		ETA requests.ETA `json:"delivery_eta"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"delivery_eta":"2024-05-01 2:00pm-4:00pm EDT"}`), &r))
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"delivery_eta":"2024-05-01 2:00pm-4:00pm EDT"}`, string(b))
+
+	// A value that is not a string is kept verbatim.
+	require.NoError(t, json.Unmarshal([]byte(`{"delivery_eta":1714574400}`), &r))
+	assert.Equal(t, "1714574400", r.ETA.Raw)
+	assert.False(t, r.ETA.HasTime())
+
+	// null leaves the field as it was.
+	require.NoError(t, json.Unmarshal([]byte(`{"delivery_eta":null}`), &r))
+	assert.Equal(t, "1714574400", r.ETA.Raw)
+
+	var zero requests.ETA
+	assert.True(t, zero.IsZero())
+	b, err = json.Marshal(zero)
+	require.NoError(t, err)
+	assert.Equal(t, "null", string(b))
+
+	b, err = json.Marshal(requests.ETA{Time: time.Date(2024, 5, 1, 20, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	assert.Equal(t, `"2024-05-01T20:00:00Z"`, string(b))
+}
+
+func TestOrderStatusDecoding(t *testing.T) {
+	cases := []struct {
+		in   string
+		want requests.OrderStatus
+	}{
+		{`"new"`, requests.OrderNew},
+		{`"submitted_to_courier"`, requests.OrderSubmittedToCourier},
+		{`"submitted to courier"`, requests.OrderSubmittedToCourier},
+		{`"Submitted To Courier"`, requests.OrderSubmittedToCourier},
+		{`"picked up"`, requests.OrderPickedUp},
+		{`"delivered"`, requests.OrderDelivered},
+		{`"delivery_attempted"`, requests.OrderDeliveryAttempted},
+		{`"returned_to_pharmacy"`, requests.OrderReturnedToPharmacy},
+		{`"cancelled"`, requests.OrderCancelled},
+		{`"in transit"`, "in transit"}, // unknown: verbatim
+		{`"Out_For_Delivery"`, "Out_For_Delivery"},
+		{`7`, "7"},
+		{`"caf\u00e9"`, "café"},
+	}
+	for _, tc := range cases {
+		var s requests.OrderStatus
+		require.NoError(t, json.Unmarshal([]byte(tc.in), &s), tc.in)
+		assert.Equal(t, tc.want, s, tc.in)
+	}
+	s := requests.OrderDelivered
+	require.NoError(t, json.Unmarshal([]byte(`null`), &s))
+	assert.Equal(t, requests.OrderDelivered, s)
+	assert.False(t, requests.OrderStatus("in transit").Known())
+}
+
+func TestEnumsAreTolerant(t *testing.T) {
+	var st requests.Status
+	require.NoError(t, json.Unmarshal([]byte(`{"name":3,"detail":{"x":1}}`), &st))
+	assert.Equal(t, requests.StatusName("3"), st.Name)
+	assert.Equal(t, requests.StatusDetail(`{"x":1}`), st.Detail)
+
+	var d requests.Delivery
+	require.NoError(t, json.Unmarshal([]byte(`{"relationship":"Spouse","recipient_identification":{"qualifier":6}}`), &d))
+	assert.Equal(t, requests.Relationship("Spouse"), d.Relationship)
+	require.NotNil(t, d.RecipientIdentification)
+	assert.Equal(t, requests.IDQualifier("6"), d.RecipientIdentification.Qualifier)
+	assert.False(t, d.RecipientIdentification.Qualifier.Known())
+
+	require.NoError(t, json.Unmarshal([]byte(`{"relationship":1}`), &d))
+	assert.Equal(t, requests.Relationship("1"), d.Relationship)
+}
+
+func TestQualifierDescriptions(t *testing.T) {
+	want := map[requests.IDQualifier]string{
+		requests.QualifierMilitaryID:            "Military ID",
+		requests.QualifierStateIssuedID:         "State Issued ID",
+		requests.QualifierUniqueSystemID:        "Unique System ID",
+		requests.QualifierPermanentResidentCard: "Permanent Resident Card",
+		requests.QualifierPassportID:            "Passport ID",
+		requests.QualifierDriversLicenseID:      "Driver's License ID",
+		requests.QualifierSocialSecurityNumber:  "Social Security Number",
+		requests.QualifierTribalID:              "Tribal ID",
+	}
+	codes := []string{"01", "02", "03", "04", "05", "06", "07", "08"}
+	require.Len(t, want, len(codes))
+	for _, code := range codes {
+		q := requests.IDQualifier(code)
+		assert.Equal(t, want[q], q.Description(), code)
+		assert.True(t, q.Known(), code)
+	}
+	assert.Empty(t, requests.IDQualifier("09").Description())
+	assert.False(t, requests.IDQualifier("").Known())
+}
+
+func TestDropoffAddressEncodesEachForm(t *testing.T) {
+	b, err := json.Marshal(requests.NewDropoffPlace("ChIJ123"))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"place_id":"ChIJ123"}`, string(b))
+
+	b, err = json.Marshal(requests.NewDropoffAddress(requests.Address{Street1: "1 A St", City: "Columbus", State: "OH", Zipcode: "43210"}))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"street1":"1 A St","city":"Columbus","state":"OH","zipcode":"43210"}`, string(b))
+}
+
+func TestRequestRoundTrip(t *testing.T) {
+	in := `{"id":"r1","external_reference_number":"x","created_at":"2024-05-01T13:45:10Z","order":null,"delivery_eta":"2024-05-01 2:00pm-4:00pm EDT"}`
+	var r requests.Request
+	require.NoError(t, json.Unmarshal([]byte(in), &r))
+	out, err := json.Marshal(r)
+	require.NoError(t, err)
+	assert.JSONEq(t, in, string(out))
+}

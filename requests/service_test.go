@@ -1,0 +1,752 @@
+package requests_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+const (
+	createURL = testutil.OmniURL + "/api/v1/requests"
+	reqID     = "req_01HZX5A7K3M9"
+	reqURL    = testutil.OmniURL + "/api/v1/requests/" + reqID
+	manyURL   = testutil.OmniURL + "/api/v1/requests/"
+)
+
+var wantAuth = "Basic " + base64.URLEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
+
+// assertHeaders pins the headers every call sends; Content-Type only goes
+// with a body.
+func assertHeaders(t *testing.T, got testutil.Captured, withBody bool) {
+	t.Helper()
+	assert.Equal(t, []string{wantAuth}, got.Header.Values("Authorization"))
+	assert.Equal(t, "application/json", got.Header.Get("Accept"))
+	assert.True(t, strings.HasPrefix(got.Header.Get("User-Agent"), "rxdelivery-go/"), got.Header.Get("User-Agent"))
+	if withBody {
+		assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
+	} else {
+		assert.Empty(t, got.Header.Get("Content-Type"))
+		assert.Empty(t, got.Body)
+	}
+}
+
+func utc(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// createParams matches testdata/omni/request_create_request.json.
+func createParams() *requests.CreateParams {
+	return &requests.CreateParams{
+		Identifier:              "prog_01HZX4T9Q2",
+		ExternalReferenceNumber: "rx-1001",
+		NDC:                     "00002143380",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "1234567"},
+		Pickup: &requests.PickupParams{
+			Name:        "Main Street Pharmacy",
+			PhoneNumber: "6145550100",
+			Address:     requests.Address{Street1: "200 Main St", City: "Columbus", State: "OH", Zipcode: "43210"},
+		},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: "6145550123",
+			Address: requests.NewDropoffAddress(requests.Address{
+				Street1: "100 High St", Street2: "Apt 4B", City: "Columbus", State: "OH", Zipcode: "432101234",
+			}),
+		},
+		Patient: requests.PatientParams{
+			FirstName:   "Jane",
+			LastName:    "Doe",
+			Gender:      requests.GenderFemale,
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+	}
+}
+
+// placeParams matches testdata/omni/request_create_place_id_request.json.
+func placeParams() *requests.CreateParams {
+	return &requests.CreateParams{
+		Identifier:              "prog_01HZX4T9Q2",
+		ExternalReferenceNumber: "rx-1002",
+		NameOfPickup:            "Amoxicillin 500 mg capsules",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "1234567"},
+		Dropoff: requests.DropoffParams{
+			Name:        "John Roe",
+			PhoneNumber: "6145550124",
+			Address:     requests.NewDropoffPlace("ChIJd8BlQ2BZwokRAFUEcm_qrcA"),
+		},
+		Patient: requests.PatientParams{
+			FirstName:   "John",
+			LastName:    "Roe",
+			DateOfBirth: rxdelivery.Date{Year: 1975, Month: time.November, Day: 3},
+		},
+	}
+}
+
+// remittanceParams matches testdata/omni/request_create_remittance_request.json.
+func remittanceParams() *requests.CreateParams {
+	return &requests.CreateParams{
+		Identifier:              "prog_01HZX4T9Q2",
+		ExternalReferenceNumber: "rx-1003",
+		NDC:                     "00002143380",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "1234567"},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: "6145550123",
+			Address: requests.DropoffAddress{
+				Street1: "100 High St", City: "Columbus", State: "OH", Zipcode: "43210",
+			},
+		},
+		Patient: requests.PatientParams{
+			FirstName:   "Jane",
+			LastName:    "Doe",
+			Gender:      requests.GenderUnspecified,
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+		Remittance: &requests.RemittanceParams{
+			Contact: &requests.Contact{MobilePhoneNumber: "6145550123", Email: "jane.doe@example.com"},
+			Payments: []requests.Payment{
+				{Fee: rxdelivery.MustDecimal("5.00"), Kind: requests.PaymentDeliveryFee},
+				{Fee: rxdelivery.MustDecimal("12.50"), Kind: requests.PaymentCopay},
+			},
+		},
+		TestMeta: &requests.TestMeta{Scenario: requests.ScenarioSuccessfulDelivery, DurationBetween: 5},
+	}
+}
+
+func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
+	cases := []struct {
+		name    string
+		params  *requests.CreateParams
+		fixture string
+	}{
+		{"full address with pickup", createParams(), "omni/request_create_request.json"},
+		{"place id dropoff with name_of_pickup", placeParams(), "omni/request_create_place_id_request.json"},
+		{"remittance and test_meta", remittanceParams(), "omni/request_create_remittance_request.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock := testutil.NewMock(t)
+			var rec testutil.Recorder
+			mock.RegisterResponder(http.MethodPost, createURL,
+				rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
+
+			got, err := c.Requests.Create(context.Background(), tc.params)
+			require.NoError(t, err)
+
+			assert.Equal(t, 1, mock.GetTotalCallCount())
+			sent := rec.Last(t)
+			assert.Equal(t, http.MethodPost, sent.Method)
+			assert.Equal(t, createURL, sent.URL)
+			assertHeaders(t, sent, true)
+			assert.JSONEq(t, string(testutil.Fixture(t, tc.fixture)), string(sent.Body))
+
+			assert.Equal(t, reqID, got.ID)
+			assert.Equal(t, "rx-1001", got.ExternalReferenceNumber)
+			assert.True(t, got.CreatedAt.Valid())
+			assert.True(t, utc("2024-05-01T13:45:10.123Z").Equal(got.CreatedAt.Time))
+			assert.Equal(t, "2024-05-01T13:45:10.123Z", got.CreatedAt.Raw)
+			assert.Nil(t, got.Order)
+			assert.Nil(t, got.Status)
+			assert.True(t, got.DeliveryETA.IsZero())
+		})
+	}
+}
+
+func TestCreateSendsMoneyAsExactNumbers(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, createURL,
+		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
+	_, err := c.Requests.Create(context.Background(), remittanceParams())
+	require.NoError(t, err)
+	body := string(rec.Last(t).Body)
+	assert.Contains(t, body, `"fee":5.00,`)
+	assert.Contains(t, body, `"fee":12.50,`)
+	assert.Contains(t, body, `"date_of_birth":"1980-02-29"`)
+	assert.Contains(t, body, `"duration_between":5`)
+}
+
+func TestCreateOmitsDefaultDuration(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, createURL,
+		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
+	p := createParams()
+	p.TestMeta = &requests.TestMeta{Scenario: requests.ScenarioIncompleteRequest}
+	_, err := c.Requests.Create(context.Background(), p)
+	require.NoError(t, err)
+	body := string(rec.Last(t).Body)
+	assert.Contains(t, body, `"test_meta":{"scenario":"incomplete_request"}`)
+}
+
+func TestCreateRefusesInvalidParamsWithoutSending(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
+
+	p := createParams()
+	p.Dropoff.Address.Zipcode = "4321"
+	p.Patient.FirstName = ""
+	_, err := c.Requests.Create(context.Background(), p)
+	var ve *rxdelivery.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
+	assert.True(t, ve.Has("dropoff.address.zipcode"))
+	assert.True(t, ve.Has("patient.first_name"))
+	assert.NotContains(t, err.Error(), "4321", "messages never quote values")
+
+	_, err = c.Requests.Create(context.Background(), nil)
+	require.ErrorAs(t, err, &ve)
+
+	assert.Equal(t, 0, mock.GetTotalCallCount())
+}
+
+func TestCreateWithoutValidationSends(t *testing.T) {
+	c, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
+	p := createParams()
+	p.Dropoff.Address.Zipcode = "4321"
+	_, err := c.Requests.Create(context.Background(), p)
+	require.NoError(t, err)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+
+	// A nil params value is refused whatever the setting.
+	_, err = c.Requests.Create(context.Background(), nil)
+	assert.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+}
+
+func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
+	cases := []struct {
+		name string
+		opts []rxdelivery.Option
+	}{
+		{"validation on", []rxdelivery.Option{rxdelivery.WithSandbox(false)}},
+		{"validation off", []rxdelivery.Option{rxdelivery.WithSandbox(false), rxdelivery.WithoutValidation()}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mock := testutil.NewMock(t, tc.opts...)
+			mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
+
+			_, err := c.Requests.Create(context.Background(), remittanceParams())
+			require.Error(t, err)
+			assert.ErrorIs(t, err, rxdelivery.ErrSandboxOnly)
+			assert.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
+			var ve *rxdelivery.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Len(t, ve.Problems, 1)
+			assert.Equal(t, "test_meta", ve.Problems[0].Path)
+			assert.Contains(t, err.Error(), "test_meta: ")
+			assert.Contains(t, err.Error(), "sandbox")
+			assert.Equal(t, 0, mock.GetTotalCallCount())
+		})
+	}
+
+	t.Run("with other problems", func(t *testing.T) {
+		c, mock := testutil.NewMock(t, rxdelivery.WithSandbox(false))
+		p := remittanceParams()
+		p.Identifier = ""
+		_, err := c.Requests.Create(context.Background(), p)
+		assert.ErrorIs(t, err, rxdelivery.ErrSandboxOnly)
+		var ve *rxdelivery.ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, []string{"identifier", "test_meta"}, paths(ve))
+		assert.Equal(t, 0, mock.GetTotalCallCount())
+	})
+
+	t.Run("no test_meta is sent outside sandbox", func(t *testing.T) {
+		c, mock := testutil.NewMock(t, rxdelivery.WithSandbox(false))
+		mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
+		_, err := c.Requests.Create(context.Background(), createParams())
+		require.NoError(t, err)
+		assert.Equal(t, 1, mock.GetTotalCallCount())
+	})
+}
+
+func TestCreate500IsAttemptedOnceAndUnknown(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodPost, createURL,
+		testutil.BytesResponder(500, []byte(`{"error":{"id":"err_1","type":"internal_error","message":"Something went wrong"}}`)))
+
+	_, err := c.Requests.Create(context.Background(), createParams())
+	require.Error(t, err)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	var apiErr *rxdelivery.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 500, apiErr.StatusCode)
+	assert.Equal(t, http.MethodPost, apiErr.Method)
+	assert.Equal(t, "/api/v1/requests", apiErr.Path)
+	assert.Equal(t, "internal_error", apiErr.Type)
+}
+
+func TestCreate503ThenSuccessRetries(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, createURL, rec.Wrap(
+		testutil.BytesResponder(503, []byte(`{"error":{"type":"maintenance","message":"down for maintenance"}}`)).
+			Then(testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))))
+
+	got, err := c.Requests.Create(context.Background(), createParams())
+	require.NoError(t, err)
+	assert.Equal(t, reqID, got.ID)
+	assert.Equal(t, 2, mock.GetTotalCallCount())
+	reqs := rec.Requests()
+	require.Len(t, reqs, 2)
+	assert.JSONEq(t, string(testutil.Fixture(t, "omni/request_create_request.json")), string(reqs[1].Body),
+		"the retried body is replayed intact")
+}
+
+func TestCreate422(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 422, "omni/request_error_unprocessable.json"))
+
+	_, err := c.Requests.Create(context.Background(), createParams())
+	var apiErr *rxdelivery.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+	assert.ErrorIs(t, err, rxdelivery.ErrBadRequest)
+	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.Equal(t, 422, apiErr.StatusCode)
+	assert.Equal(t, "err_01HZX9Q7R8S9", apiErr.ID)
+	assert.Equal(t, "invalid_parameter", apiErr.Type)
+	assert.Equal(t, "dropoff.address.zipcode is outside the delivery area", apiErr.Message)
+}
+
+func TestCreateAnswerWithoutRequest(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodPost, createURL, testutil.BytesResponder(200, []byte(`{"ok":true}`)))
+
+	_, err := c.Requests.Create(context.Background(), createParams())
+	var de *rxdelivery.DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.Equal(t, 200, de.StatusCode)
+	assert.Equal(t, "/api/v1/requests", de.Path)
+}
+
+func TestCancel(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodDelete, reqURL, rec.Wrap(httpmock.NewBytesResponder(204, nil)))
+
+	require.NoError(t, c.Requests.Cancel(context.Background(), reqID))
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+	sent := rec.Last(t)
+	assert.Equal(t, http.MethodDelete, sent.Method)
+	assert.Equal(t, reqURL, sent.URL)
+	assertHeaders(t, sent, false)
+}
+
+func TestCancelUnableToCancel(t *testing.T) {
+	// The document does not give the status of unable_to_cancel: the
+	// error type decides, whatever the status.
+	for _, status := range []int{400, 403, 409, 422} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			c, mock := testutil.NewMock(t)
+			mock.RegisterResponder(http.MethodDelete, reqURL, testutil.FixtureResponder(t, status, "omni/request_error_unable_to_cancel.json"))
+
+			err := c.Requests.Cancel(context.Background(), reqID)
+			var apiErr *rxdelivery.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.ErrorIs(t, err, rxdelivery.ErrUnableToCancel)
+			assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+			assert.Equal(t, status, apiErr.StatusCode)
+			assert.Equal(t, reqID, apiErr.ID)
+			assert.Equal(t, "unable_to_cancel", apiErr.Type)
+			assert.Equal(t, "Orders are not in a cancellable status", apiErr.Message)
+			assert.Equal(t, http.MethodDelete, apiErr.Method)
+			assert.Equal(t, "/api/v1/requests/"+reqID, apiErr.Path)
+			assert.Equal(t, 1, mock.GetTotalCallCount())
+		})
+	}
+}
+
+func TestCancel404IsNotUnableToCancel(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodDelete, reqURL, testutil.FixtureResponder(t, 404, "omni/request_error_not_found.json"))
+	err := c.Requests.Cancel(context.Background(), reqID)
+	assert.ErrorIs(t, err, rxdelivery.ErrNotFound)
+	assert.NotErrorIs(t, err, rxdelivery.ErrUnableToCancel)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+}
+
+func TestBadIDsAreRefusedWithoutSending(t *testing.T) {
+	for _, opts := range [][]rxdelivery.Option{nil, {rxdelivery.WithoutValidation()}} {
+		c, mock := testutil.NewMock(t, opts...)
+		for _, id := range []string{"", "  ", ".", ".."} {
+			err := c.Requests.Cancel(context.Background(), id)
+			var ve *rxdelivery.ValidationError
+			require.ErrorAs(t, err, &ve, "Cancel(%q)", id)
+			assert.Equal(t, []string{"id"}, paths(ve))
+
+			_, err = c.Requests.Get(context.Background(), id)
+			require.ErrorAs(t, err, &ve, "Get(%q)", id)
+			assert.Equal(t, []string{"id"}, paths(ve))
+		}
+		assert.Equal(t, 0, mock.GetTotalCallCount())
+	}
+}
+
+func TestGetEscapesTheID(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterNoResponder(rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_order_new.json")))
+	_, err := c.Requests.Get(context.Background(), "a/b c?d")
+	require.NoError(t, err)
+	assert.Equal(t, testutil.OmniURL+"/api/v1/requests/a%2Fb%20c%3Fd", rec.Last(t).URL)
+}
+
+func TestGet(t *testing.T) {
+	cases := []struct {
+		fixture string
+		check   func(t *testing.T, r *requests.Request)
+	}{
+		{"omni/request_order_new.json", func(t *testing.T, r *requests.Request) {
+			o := r.Order
+			require.NotNil(t, o)
+			assert.Equal(t, "ord_01HZX5B2P8QW", o.ID)
+			assert.Equal(t, requests.OrderNew, o.Status)
+			assert.Empty(t, o.CourierCompany)
+			assert.Empty(t, o.ExternalReferenceNumber)
+			assert.Nil(t, o.Pickup)
+			assert.Nil(t, o.Delivery)
+			assert.Nil(t, o.Return)
+			assert.Empty(t, o.CancelledBy)
+			assert.Empty(t, o.CancellationReason)
+			assert.Empty(t, o.StatusNote)
+			assert.True(t, o.StatusNoteUpdatedAt.IsZero())
+			require.NotNil(t, r.Status)
+			assert.Equal(t, requests.StatusRequestReceived, r.Status.Name)
+			assert.Empty(t, r.Status.Detail)
+			// delivery_eta as an ISO 8601 timestamp.
+			assert.Equal(t, "2024-05-01T16:00:00-04:00", r.DeliveryETA.Raw)
+			assert.True(t, r.DeliveryETA.HasTime())
+			assert.True(t, utc("2024-05-01T20:00:00Z").Equal(r.DeliveryETA.Time))
+			assert.Equal(t, rxdelivery.Date{Year: 2024, Month: time.May, Day: 1}, r.DeliveryETA.Date)
+		}},
+		{"omni/request_order_submitted.json", func(t *testing.T, r *requests.Request) {
+			require.NotNil(t, r.Order)
+			assert.Equal(t, requests.OrderSubmittedToCourier, r.Order.Status, "spaces decode to the constant")
+			assert.True(t, r.Order.Status.Known())
+			assert.Equal(t, "Acme Courier", r.Order.CourierCompany)
+			// delivery_eta as free text: kept raw, leading date parsed.
+			assert.Equal(t, "2024-05-01 2:00pm-4:00pm EDT", r.DeliveryETA.Raw)
+			assert.Equal(t, "2024-05-01 2:00pm-4:00pm EDT", r.DeliveryETA.String())
+			assert.False(t, r.DeliveryETA.HasTime())
+			assert.Equal(t, rxdelivery.Date{Year: 2024, Month: time.May, Day: 1}, r.DeliveryETA.Date)
+		}},
+		{"omni/request_order_delivered.json", func(t *testing.T, r *requests.Request) {
+			o := r.Order
+			require.NotNil(t, o)
+			assert.Equal(t, requests.OrderDelivered, o.Status)
+			require.NotNil(t, o.Pickup)
+			assert.True(t, utc("2024-05-01T14:30:00Z").Equal(o.Pickup.OccurredAt.Time))
+			require.NotNil(t, o.Delivery)
+			d := o.Delivery
+			assert.True(t, utc("2024-05-01T15:20:45Z").Equal(d.OccurredAt.Time))
+			assert.Equal(t, "https://files.rxdelivery.test/signatures/sig_01HZX6?expires=1714578045&signature=abc123", d.SignatureURL)
+			assert.Equal(t, "Richard Doe", d.SignedBy)
+			assert.Equal(t, requests.RelationshipOther, d.Relationship)
+			assert.Equal(t, "Neighbor", d.OtherRelationshipDescription)
+			assert.Empty(t, d.FailureReason)
+			require.NotNil(t, d.RecipientIdentification)
+			id := d.RecipientIdentification
+			assert.Equal(t, "D1234567", id.Number)
+			assert.Equal(t, "Driver's License", id.Type)
+			assert.Equal(t, requests.QualifierDriversLicenseID, id.Qualifier)
+			assert.Equal(t, "Driver's License ID", id.Qualifier.Description())
+			assert.Equal(t, "OH", id.JurisdictionCode)
+			assert.Nil(t, o.Return)
+			assert.Equal(t, "Left with neighbor at front door", o.StatusNote)
+			assert.Equal(t, "2024-05-01T15:21:02.123456Z", o.StatusNoteUpdatedAt.Raw)
+			assert.True(t, utc("2024-05-01T15:21:02.123456Z").Equal(o.StatusNoteUpdatedAt.Time))
+			assert.Equal(t, 123456000, o.StatusNoteUpdatedAt.Nanosecond())
+		}},
+		{"omni/request_order_delivery_attempted.json", func(t *testing.T, r *requests.Request) {
+			o := r.Order
+			require.NotNil(t, o)
+			assert.Equal(t, requests.OrderDeliveryAttempted, o.Status)
+			require.NotNil(t, o.Delivery)
+			assert.Equal(t, "Recipient not available", o.Delivery.FailureReason)
+			assert.Empty(t, o.Delivery.SignatureURL)
+			assert.Empty(t, o.Delivery.SignedBy)
+			assert.Empty(t, o.Delivery.Relationship)
+			assert.Nil(t, o.Delivery.RecipientIdentification)
+			assert.Nil(t, o.Return)
+			assert.True(t, r.DeliveryETA.IsZero())
+		}},
+		{"omni/request_order_returned.json", func(t *testing.T, r *requests.Request) {
+			o := r.Order
+			require.NotNil(t, o)
+			assert.Equal(t, requests.OrderReturnedToPharmacy, o.Status)
+			require.NotNil(t, o.Delivery)
+			assert.Equal(t, "Address not found", o.Delivery.FailureReason)
+			require.NotNil(t, o.Return)
+			assert.True(t, utc("2024-05-01T17:05:30Z").Equal(o.Return.OccurredAt.Time))
+			assert.Equal(t, "Returned to pharmacy counter", o.StatusNote)
+			assert.Equal(t, 1000, o.StatusNoteUpdatedAt.Nanosecond())
+		}},
+		{"omni/request_order_cancelled.json", func(t *testing.T, r *requests.Request) {
+			o := r.Order
+			require.NotNil(t, o)
+			assert.Equal(t, requests.OrderCancelled, o.Status)
+			assert.Equal(t, "pharmacy", o.CancelledBy)
+			assert.Equal(t, "Patient picked up at the pharmacy", o.CancellationReason)
+			require.NotNil(t, r.Status)
+			assert.Equal(t, requests.StatusRequestIncomplete, r.Status.Name)
+			assert.Equal(t, requests.DetailPatientPickedUp, r.Status.Detail)
+		}},
+		{"omni/request_incomplete.json", func(t *testing.T, r *requests.Request) {
+			assert.Equal(t, "req_01HZX7C4D5E6", r.ID)
+			assert.Equal(t, "rx-1004", r.ExternalReferenceNumber)
+			assert.Nil(t, r.Order)
+			require.NotNil(t, r.Status)
+			assert.Equal(t, requests.StatusRequestIncomplete, r.Status.Name)
+			assert.Equal(t, requests.DetailPharmacyOutOfStock, r.Status.Detail)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fixture, func(t *testing.T) {
+			c, mock := testutil.NewMock(t)
+			var rec testutil.Recorder
+			mock.RegisterResponder(http.MethodGet, reqURL, rec.Wrap(testutil.FixtureResponder(t, 200, tc.fixture)))
+
+			r, err := c.Requests.Get(context.Background(), reqID)
+			require.NoError(t, err)
+			sent := rec.Last(t)
+			assert.Equal(t, http.MethodGet, sent.Method)
+			assert.Equal(t, reqURL, sent.URL)
+			assertHeaders(t, sent, false)
+			assert.Equal(t, 1, mock.GetTotalCallCount())
+
+			if tc.fixture != "omni/request_incomplete.json" {
+				assert.Equal(t, reqID, r.ID)
+				assert.Equal(t, "rx-1001", r.ExternalReferenceNumber)
+				assert.True(t, utc("2024-05-01T13:45:10.123Z").Equal(r.CreatedAt.Time))
+			}
+			tc.check(t, r)
+		})
+	}
+}
+
+func TestGetToleratesOddValues(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 200, "omni/request_tolerant.json"))
+
+	r, err := c.Requests.Get(context.Background(), reqID)
+	require.NoError(t, err)
+	assert.Equal(t, "req_01HZX8F7G8H9", r.ID)
+	assert.False(t, r.CreatedAt.Valid())
+	assert.Equal(t, "sometime on May 1st", r.CreatedAt.Raw)
+	require.NotNil(t, r.Order)
+	assert.Equal(t, requests.OrderStatus("out_for_delivery"), r.Order.Status)
+	assert.False(t, r.Order.Status.Known())
+	require.NotNil(t, r.Order.Pickup)
+	assert.True(t, r.Order.Pickup.OccurredAt.Valid(), "space-separated timestamp parses")
+	assert.Equal(t, "1714574400", r.Order.StatusNoteUpdatedAt.Raw)
+	assert.False(t, r.Order.StatusNoteUpdatedAt.Valid())
+	require.NotNil(t, r.Status)
+	assert.Equal(t, requests.StatusName("request_in_transit"), r.Status.Name)
+	assert.Equal(t, requests.StatusDetail("courier_assigned"), r.Status.Detail)
+	assert.Equal(t, "May 1, between 2 and 4pm", r.DeliveryETA.Raw)
+	assert.False(t, r.DeliveryETA.HasTime())
+	assert.True(t, r.DeliveryETA.Date.IsZero())
+}
+
+func TestGetErrors(t *testing.T) {
+	t.Run("404", func(t *testing.T) {
+		c, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 404, "omni/request_error_not_found.json"))
+		_, err := c.Requests.Get(context.Background(), reqID)
+		var apiErr *rxdelivery.APIError
+		require.ErrorAs(t, err, &apiErr)
+		assert.ErrorIs(t, err, rxdelivery.ErrNotFound)
+		assert.Equal(t, 404, apiErr.StatusCode)
+		assert.Equal(t, "not_found", apiErr.Type)
+		assert.Equal(t, "Request not found", apiErr.Message)
+		assert.Equal(t, "err_01HZX9M4N5P6", apiErr.ID)
+		assert.Equal(t, 1, mock.GetTotalCallCount(), "a 404 is not retried")
+	})
+	t.Run("500 on a read is retried", func(t *testing.T) {
+		c, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, reqURL,
+			testutil.BytesResponder(500, []byte(`{}`)).Then(testutil.FixtureResponder(t, 200, "omni/request_order_new.json")))
+		r, err := c.Requests.Get(context.Background(), reqID)
+		require.NoError(t, err)
+		assert.Equal(t, reqID, r.ID)
+		assert.Equal(t, 2, mock.GetTotalCallCount())
+	})
+	t.Run("answer without request", func(t *testing.T) {
+		c, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, reqURL, testutil.BytesResponder(200, []byte(`{"request":null}`)))
+		_, err := c.Requests.Get(context.Background(), reqID)
+		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	})
+	t.Run("not JSON", func(t *testing.T) {
+		c, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, reqURL, testutil.BytesResponder(200, []byte(`<html>`)))
+		_, err := c.Requests.Get(context.Background(), reqID)
+		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+	})
+}
+
+func TestGetMany(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodGet, manyURL, rec.Wrap(testutil.FixtureResponder(t, 200, "omni/requests_get_many.json")))
+
+	got, err := c.Requests.GetMany(context.Background(), []string{reqID, "req_01HZX7C4D5E6"})
+	require.NoError(t, err)
+	assert.Equal(t, 1, mock.GetTotalCallCount())
+	sent := rec.Last(t)
+	assert.Equal(t, http.MethodGet, sent.Method)
+	assert.Equal(t, manyURL+"?ids%5B%5D="+reqID+"&ids%5B%5D=req_01HZX7C4D5E6", sent.URL)
+	assertHeaders(t, sent, false)
+
+	require.Len(t, got, 2)
+	assert.Equal(t, reqID, got[0].ID)
+	assert.Equal(t, "rx-1001", got[0].ExternalReferenceNumber)
+	require.NotNil(t, got[0].Order)
+	assert.Equal(t, requests.OrderPickedUp, got[0].Order.Status)
+	assert.Equal(t, "Acme Courier", got[0].Order.CourierCompany)
+	require.NotNil(t, got[0].Order.Pickup)
+	assert.True(t, utc("2024-05-01T14:30:00Z").Equal(got[0].Order.Pickup.OccurredAt.Time))
+	require.NotNil(t, got[0].Status)
+	assert.Equal(t, requests.StatusRequestReceived, got[0].Status.Name)
+	assert.Equal(t, "2024-05-01 2:00pm-4:00pm EDT", got[0].DeliveryETA.Raw)
+
+	assert.Equal(t, "req_01HZX7C4D5E6", got[1].ID)
+	assert.Equal(t, "rx-1004", got[1].ExternalReferenceNumber)
+	assert.True(t, utc("2024-05-02T09:00:00Z").Equal(got[1].CreatedAt.Time))
+	assert.Nil(t, got[1].Order)
+	assert.Nil(t, got[1].Status)
+}
+
+func TestGetManyQueryKeepsOrderAndEscapes(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodGet, manyURL, rec.Wrap(testutil.BytesResponder(200, []byte(`{"requests":[]}`))))
+
+	got, err := c.Requests.GetMany(context.Background(), []string{"z", "a&b", "m"})
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	assert.NotNil(t, got)
+	assert.Equal(t, manyURL+"?ids%5B%5D=z&ids%5B%5D=a%26b&ids%5B%5D=m", rec.Last(t).URL)
+}
+
+func TestGetManyRefusesBadIDs(t *testing.T) {
+	cases := []struct {
+		ids  []string
+		want []string
+	}{
+		{nil, []string{"ids"}},
+		{[]string{}, []string{"ids"}},
+		{[]string{reqID, ""}, []string{"ids[1]"}},
+		{[]string{"", " ", ".."}, []string{"ids[0]", "ids[1]", "ids[2]"}},
+	}
+	for _, opts := range [][]rxdelivery.Option{nil, {rxdelivery.WithoutValidation()}} {
+		c, mock := testutil.NewMock(t, opts...)
+		for _, tc := range cases {
+			_, err := c.Requests.GetMany(context.Background(), tc.ids)
+			var ve *rxdelivery.ValidationError
+			require.ErrorAs(t, err, &ve, "%q", tc.ids)
+			assert.Equal(t, tc.want, paths(ve), "%q", tc.ids)
+		}
+		assert.Equal(t, 0, mock.GetTotalCallCount())
+	}
+}
+
+func TestGetManyToleratesItemShapes(t *testing.T) {
+	body := `{"requests":[{"request":{"id":"r1","order":null}},null,{"id":"r2","created_at":"2024-05-01T13:45:10Z"},{"request":{"id":"r3"},"extra":1}]}`
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodGet, manyURL, testutil.BytesResponder(200, []byte(body)))
+	got, err := c.Requests.GetMany(context.Background(), []string{"r1", "r2", "r3"})
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, "r1", got[0].ID)
+	assert.Equal(t, "r2", got[1].ID)
+	assert.True(t, got[1].CreatedAt.Valid())
+	assert.Equal(t, "r3", got[2].ID)
+}
+
+func TestGetManyBadAnswers(t *testing.T) {
+	for _, body := range []string{`{}`, `{"requests":{"id":"r1"}}`, `{"requests":[1]}`, `{"requests":[{"request":{"id":5}}]}`, `{"requests":[{"id":5}]}`} {
+		c, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, manyURL, testutil.BytesResponder(200, []byte(body)))
+		_, err := c.Requests.GetMany(context.Background(), []string{"r1"})
+		var de *rxdelivery.DecodeError
+		require.ErrorAs(t, err, &de, body)
+		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse, body)
+		assert.Equal(t, "/api/v1/requests/", de.Path)
+		assert.NotContains(t, err.Error(), "ids", "the query is never in an error")
+	}
+}
+
+func TestGetManyErrorBody(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodGet, manyURL, testutil.FixtureResponder(t, 422, "omni/request_error_unprocessable.json"))
+	_, err := c.Requests.GetMany(context.Background(), []string{"r1"})
+	var apiErr *rxdelivery.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.ErrorIs(t, err, rxdelivery.ErrBadRequest)
+	assert.Equal(t, "invalid_parameter", apiErr.Type)
+	assert.Equal(t, "/api/v1/requests/", apiErr.Path)
+}
+
+func TestNoBaseURL(t *testing.T) {
+	c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret)
+	require.NoError(t, err)
+	_, err = c.Requests.Get(context.Background(), reqID)
+	assert.ErrorIs(t, err, rxdelivery.ErrNoBaseURL)
+	var ce *rxdelivery.ConfigError
+	assert.True(t, errors.As(err, &ce))
+}
+
+func paths(ve *rxdelivery.ValidationError) []string {
+	out := make([]string, len(ve.Problems))
+	for i, p := range ve.Problems {
+		out[i] = p.Path
+	}
+	return out
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 200, "omni/request_order_delivered.json"))
+	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
+	const n = 16
+	errs := make(chan error, 2*n)
+	for i := 0; i < n; i++ {
+		go func() {
+			_, err := c.Requests.Get(context.Background(), reqID)
+			errs <- err
+		}()
+		go func() {
+			_, err := c.Requests.Create(context.Background(), createParams())
+			errs <- err
+		}()
+	}
+	for i := 0; i < 2*n; i++ {
+		require.NoError(t, <-errs)
+	}
+	assert.Equal(t, 2*n, mock.GetTotalCallCount())
+}
