@@ -121,16 +121,17 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		s.waitMin = s.waitMax
 	}
 	shared := core.NewShared(core.Config{
-		HTTPClient:      s.httpClient,
-		RetryMax:        s.retryMax,
-		RetryWaitMin:    s.waitMin,
-		RetryWaitMax:    s.waitMax,
-		Logger:          s.logger,
-		UserAgent:       ua,
-		Validate:        !s.noValidate,
-		ValidateOptions: validate.Options{NPICheckDigit: s.npiCheck},
-		Sandbox:         s.sandbox,
-		Now:             s.now,
+		HTTPClient:       s.httpClient,
+		RetryMax:         s.retryMax,
+		RetryWaitMin:     s.waitMin,
+		RetryWaitMax:     s.waitMax,
+		Logger:           s.logger,
+		UserAgent:        ua,
+		Validate:         !s.noValidate,
+		ValidateOptions:  validate.Options{NPICheckDigit: s.npiCheck},
+		Sandbox:          s.sandbox,
+		MaxResponseBytes: s.maxBody,
+		Now:              s.now,
 	})
 	var backends [len(core.Interfaces)]*core.Backend
 	for _, iface := range core.Interfaces {

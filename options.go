@@ -27,6 +27,7 @@ type settings struct {
 	noValidate bool
 	npiCheck   bool
 	sandbox    bool
+	maxBody    int64
 	now        func() time.Time
 }
 
@@ -150,6 +151,14 @@ func WithoutValidation() Option {
 // 1234567890) fail the check.
 func WithNPICheckDigit() Option {
 	return func(s *settings) { s.npiCheck = true }
+}
+
+// WithMaxResponseBytes bounds the body of a successful answer (default
+// 32 MiB); a longer one fails the call with an error matching
+// ErrMalformedResponse instead of growing the process's memory. Error
+// answers are always read to at most 64 KiB.
+func WithMaxResponseBytes(n int64) Option {
+	return func(s *settings) { s.maxBody = n }
 }
 
 // withClock replaces the clock, for tests of Retry-After dates.

@@ -20,11 +20,11 @@
 //
 //	order, err := client.Orders.Create(ctx, &orders.CreateParams{
 //		// ServiceLevel left empty: a same-day order.
-//		DeliveryFee: rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")),
-//		RxAmountDue: rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
+//		DeliveryFee:             rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")),
+//		RxAmountDue:             rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
 //		ExternalReferenceNumber: "rx-2024-0001",
-//		Pharmacy:  orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
-//		Recipient: orders.Recipient{Description: "Jane Doe", Address: addr},
+//		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
+//		Recipient:               orders.Recipient{Description: "Jane Doe", Address: addr},
 //		Patient: orders.Patient{
 //			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
 //			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},

@@ -171,13 +171,14 @@ type listEnvelope struct {
 	Objects []Order `json:"objects"`
 }
 
-// list returns whichever array the body carried, orders first.
-func (e *listEnvelope) list() []Order {
+// list returns whichever array the body carried, orders first, and
+// false when it carried neither.
+func (e *listEnvelope) list() ([]Order, bool) {
 	if e.Orders != nil {
-		return e.Orders
+		return e.Orders, true
 	}
 	if e.Objects != nil {
-		return e.Objects
+		return e.Objects, true
 	}
-	return []Order{}
+	return nil, false
 }

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
@@ -13,11 +14,11 @@ type CreateParams struct {
 	// ondemand or shipping.
 	ServiceLevel ServiceLevel `json:"service_level,omitempty"`
 	// ReadyAt is when the order is ready for the courier (on-demand
-	// orders in the document's example). Sent in RFC 3339 form with its
-	// offset; omitted when nil.
+	// orders in the document's example). It is sent in RFC 3339 form with
+	// its offset, and omitted when nil or zero.
 	ReadyAt *time.Time `json:"ready_at,omitempty"`
 	// ServiceDate is the date of the service (shipping orders in the
-	// document's example); omitted when nil.
+	// document's example); omitted when nil or zero.
 	ServiceDate *types.Date `json:"service_date,omitempty"`
 	// Initiator is the source of the request; optional, and when set it
 	// must be InitiatorPharmacy.
@@ -53,6 +54,20 @@ type CreateParams struct {
 	Prescriptions []Prescription `json:"prescriptions"`
 	// OtherItems are other items to deliver, typically over the counter.
 	OtherItems []OtherItem `json:"other_items,omitempty"`
+}
+
+// MarshalJSON encodes the body, leaving out a zero ReadyAt or ServiceDate
+// as if it were nil.
+func (p CreateParams) MarshalJSON() ([]byte, error) {
+	type plain CreateParams // plain has the fields, not this method
+	q := plain(p)
+	if q.ReadyAt != nil && q.ReadyAt.IsZero() {
+		q.ReadyAt = nil
+	}
+	if q.ServiceDate != nil && q.ServiceDate.IsZero() {
+		q.ServiceDate = nil
+	}
+	return json.Marshal(q)
 }
 
 // Pharmacy identifies the dispensing pharmacy of an order.

@@ -67,30 +67,38 @@ type getManyQuery struct {
 
 // GetMany returns several orders (GET /api/v1/orders?ids[]=…), in the
 // order the platform lists them. The response's array is read whether it
-// is keyed orders (the document's sample) or objects (its schema table).
-// At least one id is required, and none may be empty.
+// is keyed orders (the document's sample) or objects (its schema table); a
+// body with neither is a *rxdelivery.DecodeError. At least one id is
+// required, and none may be empty: such a list is refused before anything
+// is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
-	var c validate.Collector
+	var vc validate.Collector
 	if len(ids) == 0 {
-		c.Add("ids", "is required (at least one order id)")
+		vc.Add("ids", "is required (at least one order id)")
 	}
 	for i, id := range ids {
 		if strings.TrimSpace(id) == "" {
-			c.Add(validate.Index("ids", i), "is required")
+			vc.Add(validate.Index("ids", i), "is required")
 		}
 	}
-	if err := c.Err(); err != nil {
+	if err := vc.Err(); err != nil {
 		return nil, err
 	}
 	q, err := core.Query(getManyQuery{IDs: ids})
 	if err != nil {
 		return nil, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
 	}
+	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q}
 	var env listEnvelope
-	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: ordersPath, Query: q}, &env); err != nil {
+	resp, err := s.b.Do(ctx, c, &env)
+	if err != nil {
 		return nil, err
 	}
-	return env.list(), nil
+	list, ok := env.list()
+	if !ok {
+		return nil, missing(c, resp, `the body has no "orders" (or "objects") array`)
+	}
+	return list, nil
 }
 
 // AddPrescription adds a prescription to an order (POST
@@ -128,8 +136,7 @@ func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber stri
 }
 
 // doOrder performs c and returns the order of its { "order": … } answer.
-// A 2xx answer without an order is a *core.DecodeError: for a write, the
-// order may exist without the caller knowing its id.
+// A 2xx answer without an order is a *core.DecodeError.
 func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 	var env orderEnvelope
 	resp, err := s.b.Do(ctx, c, &env)
@@ -137,15 +144,20 @@ func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 		return nil, err
 	}
 	if env.Order == nil {
-		return nil, &core.DecodeError{
-			StatusCode: resp.StatusCode, Method: c.Method, Path: c.Path,
-			Err: errMissingOrder, UnknownOutcome: c.Write,
-		}
+		return nil, missing(c, resp, `the body has no "order" object`)
 	}
 	return env.Order, nil
 }
 
-var errMissingOrder = errors.New(`the body has no "order" object`)
+// missing returns the *core.DecodeError of a 2xx answer that lacks what
+// the endpoint returns. For a write it is of unknown outcome: the order may
+// have changed (or exist) without the caller knowing.
+func missing(c core.Call, resp *core.Response, what string) error {
+	return &core.DecodeError{
+		StatusCode: resp.StatusCode, Method: c.Method, Path: c.Path,
+		Err: errors.New(what), UnknownOutcome: c.Write,
+	}
+}
 
 // orderPath returns the path of order id, escaped.
 func orderPath(id string) string { return ordersPath + "/" + url.PathEscape(id) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -69,6 +70,16 @@ func TestCreate_SamedayLeavesServiceLevelOut(t *testing.T) {
 	assert.NotContains(t, m, "service_date")
 	assert.NotContains(t, m, "shipping")
 	assert.Equal(t, "sameday", orders.ServiceLevelSameday.String())
+
+	// Zero ready_at and service_date are left out like nil ones.
+	p := ondemandParams()
+	p.ReadyAt = &time.Time{}
+	p.ServiceDate = &rxdelivery.Date{}
+	b, err = json.Marshal(p)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "ready_at")
+	assert.NotContains(t, string(b), "service_date")
+	assert.Contains(t, string(b), `"service_level":"ondemand"`)
 	assert.Equal(t, "shipping", orders.ServiceLevelShipping.String())
 }
 
@@ -296,13 +307,25 @@ func TestGetMany(t *testing.T) {
 	}
 }
 
-func TestGetMany_EmptyBodyIsEmptyList(t *testing.T) {
-	client, mock := testutil.NewMock(t)
-	mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(`{}`)))
-	list, err := client.Orders.GetMany(context.Background(), []string{"ord_gone"})
-	require.NoError(t, err)
-	assert.NotNil(t, list)
-	assert.Empty(t, list)
+func TestGetMany_EmptyAndMissingArrays(t *testing.T) {
+	for _, body := range []string{`{"orders":[]}`, `{"objects":[]}`} {
+		client, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(body)))
+		list, err := client.Orders.GetMany(context.Background(), []string{"ord_gone"})
+		require.NoError(t, err, body)
+		assert.NotNil(t, list)
+		assert.Empty(t, list)
+	}
+	for _, body := range []string{`{}`, `{"orders":null}`, `{"order":{"id":"x"}}`} {
+		client, mock := testutil.NewMock(t)
+		mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(body)))
+		_, err := client.Orders.GetMany(context.Background(), []string{"ord_gone"})
+		var de *rxdelivery.DecodeError
+		require.ErrorAs(t, err, &de, body)
+		assert.Equal(t, "/api/v1/orders", de.Path)
+		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	}
 }
 
 func TestGetMany_RefusesMissingIDs(t *testing.T) {

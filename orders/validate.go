@@ -38,11 +38,8 @@ func (p *CreateParams) check(c *validate.Collector) {
 		known = false
 		c.Add("service_level", "must be ondemand or shipping, or empty for a same-day order")
 	}
-	if p.ReadyAt != nil && p.ReadyAt.IsZero() {
-		c.Add("ready_at", "must be a time (leave it nil to omit it)")
-	}
-	if p.ServiceDate != nil && !p.ServiceDate.IsValid() {
-		c.Add("service_date", "must be a valid date (leave it nil to omit it)")
+	if p.ServiceDate != nil && !p.ServiceDate.IsZero() && !p.ServiceDate.IsValid() {
+		c.Add("service_date", "must be a valid date")
 	}
 	validate.OneOf(c, "initiator", p.Initiator, false, InitiatorPharmacy)
 

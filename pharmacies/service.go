@@ -1,6 +1,16 @@
 package pharmacies
 
-import "github.com/rxdelivery/rxdelivery-go/internal/core"
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
 
 // Service calls the pharmacy lookup endpoints of the omni interface and the
 // delivery-information endpoint of the delivery interface. Get one from
@@ -12,3 +22,137 @@ type Service struct {
 // New returns a Service on the omni and delivery backends. It is meant for
 // rxdelivery.NewClient; programs get a Service from the client.
 func New(omni, delivery *core.Backend) *Service { return &Service{omni: omni, delivery: delivery} }
+
+// searchPath is the lookup's path; the document writes it with a trailing
+// slash.
+const searchPath = "/api/v1/pharmacies/"
+
+// Search returns one page of the pharmacies within a deliverable radius of
+// an origin address or place id (GET /api/v1/pharmacies/ on the omni
+// interface), preferred pharmacies first, then by increasing distance.
+// All walks every page.
+func (s *Service) Search(ctx context.Context, p *SearchParams) (*SearchPage, error) {
+	if err := core.Check(s.omni, p, (*SearchParams).validate); err != nil {
+		return nil, err
+	}
+	q, err := core.Query(p)
+	if err != nil {
+		return nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
+	}
+	var page SearchPage
+	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: searchPath, Query: q}, &page); err != nil {
+		return nil, err
+	}
+	if page.Pharmacies == nil {
+		page.Pharmacies = []Pharmacy{}
+	}
+	return &page, nil
+}
+
+// All returns an iterator over every pharmacy of a search, from p.Page
+// (page 1 when 0) to the last page the platform reports, in the platform's
+// order:
+//
+//	for ph, err := range client.Pharmacies.All(ctx, &pharmacies.SearchParams{PlaceID: id}) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(ph.Name, ph.DistanceFromOrigin)
+//	}
+//
+// Pages are fetched lazily, one at a time, when the loop reaches them: at
+// most one page is held in memory, and breaking out of the loop fetches no
+// further page. When a page fails (invalid params included) the error is
+// yielded once, with a zero Pharmacy, and the iteration ends. p is copied;
+// the caller may reuse it.
+func (s *Service) All(ctx context.Context, p *SearchParams) iter.Seq2[Pharmacy, error] {
+	return func(yield func(Pharmacy, error) bool) {
+		if p == nil {
+			yield(Pharmacy{}, &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}})
+			return
+		}
+		q := *p
+		if q.Page == 0 {
+			q.Page = 1
+		}
+		for {
+			page, err := s.Search(ctx, &q)
+			if err != nil {
+				yield(Pharmacy{}, err)
+				return
+			}
+			for _, ph := range page.Pharmacies {
+				if !yield(ph, nil) {
+					return
+				}
+			}
+			// An empty page ends the walk too, so that a platform that
+			// misreports total_pages cannot loop it forever.
+			if len(page.Pharmacies) == 0 || q.Page >= page.TotalPages {
+				return
+			}
+			q.Page++
+		}
+	}
+}
+
+// Get returns a pharmacy by its NCPDP identifier (7 digits) or NPI (10
+// digits) (GET /api/v1/pharmacies/:id on the omni interface). The answer
+// has no distance, so DistanceFromOrigin is nil.
+func (s *Service) Get(ctx context.Context, id string) (*Pharmacy, error) {
+	if err := checkID(s.omni, id); err != nil {
+		return nil, err
+	}
+	var ph Pharmacy
+	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id)}, &ph); err != nil {
+		return nil, err
+	}
+	return &ph, nil
+}
+
+// DeliveryInfo returns the delivery information of a pharmacy, by its NPI
+// or NCPDP identifier, for a dropoff address (GET /api/v1/pharmacies/:id on
+// the delivery interface).
+//
+// The document names the inputs (delivery.address, POD, package,
+// saturday.delivery) but neither where they go nor the answer's schema.
+// The SDK sends them as bracket-nested query parameters
+// (delivery[address][street]=…&POD=…&package=…&saturday[delivery]=true)
+// and returns the answer whole in DeliveryInfo.Raw, with the NPI, NCPDP and
+// name filled when the body carries them.
+func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams) (*DeliveryInfo, error) {
+	if err := checkID(s.delivery, id); err != nil {
+		return nil, err
+	}
+	if err := core.Check(s.delivery, p, (*DeliveryInfoParams).validate); err != nil {
+		return nil, err
+	}
+	q, err := core.Query(p.query())
+	if err != nil {
+		return nil, &core.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
+	}
+	var raw json.RawMessage
+	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q}, &raw); err != nil {
+		return nil, err
+	}
+	return newDeliveryInfo(raw), nil
+}
+
+func pharmacyPath(id string) string { return searchPath + url.PathEscape(id) }
+
+// checkID refuses an empty pharmacy id whatever the validation setting (a
+// request with an empty id would be a search), and, when the client
+// validates, an id that is neither an NCPDP identifier nor an NPI.
+func checkID(b *core.Backend, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return idProblem("is required")
+	}
+	if _, on := b.Validation(); on && !validate.Digits(id, 7) && !validate.Digits(id, 10) {
+		return idProblem("must be an NCPDP identifier (7 digits) or an NPI (10 digits)")
+	}
+	return nil
+}
+
+func idProblem(msg string) error {
+	return &validate.ValidationError{Problems: []validate.Problem{{Path: "id", Message: msg}}}
+}

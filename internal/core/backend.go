@@ -51,9 +51,18 @@ type Config struct {
 	ValidateOptions validate.Options
 	// Sandbox marks a sandbox environment, where test_meta may be sent.
 	Sandbox bool
+	// MaxResponseBytes bounds a successful answer's body; zero means
+	// DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
+
+// DefaultMaxResponseBytes bounds a successful answer's body, so a
+// misbehaving server cannot make a long-running process allocate without
+// limit. The largest documented answers (a page of 100 pharmacies, many
+// orders at once) are far below it.
+const DefaultMaxResponseBytes = 32 << 20
 
 // Shared is the transport every interface's Backend uses: one pooled
 // connection set, one retry policy, one logger.
@@ -65,6 +74,7 @@ type Shared struct {
 	validate    bool
 	vopts       validate.Options
 	sandbox     bool
+	maxBody     int64
 	now         func() time.Time
 }
 
@@ -96,6 +106,10 @@ func NewShared(cfg Config) *Shared {
 		vopts:     cfg.ValidateOptions,
 		sandbox:   cfg.Sandbox,
 		now:       cfg.Now,
+		maxBody:   cfg.MaxResponseBytes,
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxResponseBytes
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -303,8 +317,9 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return r, nil
 	}
+	lr := &limitedReader{r: resp.Body, n: b.s.maxBody}
 	if rm, ok := out.(*json.RawMessage); ok {
-		data, err := io.ReadAll(resp.Body)
+		data, err := io.ReadAll(lr)
 		if err == nil && !json.Valid(data) {
 			err = errors.New("not valid JSON")
 		}
@@ -314,13 +329,40 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		*rm = data
 		return r, nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err := json.NewDecoder(lr).Decode(out); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, b.decodeError(c, resp.StatusCode, err)
 	}
 	return r, nil
+}
+
+// errBodyTooLarge is the cause of a DecodeError for an answer over the
+// size limit.
+var errBodyTooLarge = errors.New("body exceeds the size limit")
+
+// limitedReader reads at most n bytes and fails, rather than ending
+// quietly, when the body is longer.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		var one [1]byte
+		if k, _ := l.r.Read(one[:]); k > 0 {
+			return 0, errBodyTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	k, err := l.r.Read(p)
+	l.n -= int64(k)
+	return k, err
 }
 
 var acceptJSON = []string{"application/json"}

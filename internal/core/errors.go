@@ -144,12 +144,18 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusBadGateway || e.StatusCode == http.StatusServiceUnavailable ||
 			e.StatusCode == http.StatusGatewayTimeout
 	case ErrUnableToCancel:
-		return e.Type == "unable_to_cancel" ||
-			(e.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(e.Message), "not in a cancellable status"))
+		return e.Type == "unable_to_cancel" || (e.StatusCode >= 400 && e.StatusCode < 500 && notCancellable(e.Message))
 	case ErrUnknownOutcome:
 		return e.UnknownOutcome
 	}
 	return false
+}
+
+// notCancellable reports whether a message says the resource is not in a
+// cancellable status, in either spelling.
+func notCancellable(msg string) bool {
+	msg = strings.ToLower(msg)
+	return strings.Contains(msg, "not in a cancellable status") || strings.Contains(msg, "not in a cancelable status")
 }
 
 // errorBody is the union of the interfaces' error body shapes.

@@ -506,3 +506,21 @@ func TestDialFailureAgainstClosedPort(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrUnknownOutcome)
 	assert.NotContains(t, err.Error(), "secret=1")
 }
+
+func TestSuccessBodyOverLimit(t *testing.T) {
+	b, mock := newTestBackend(t, Config{MaxResponseBytes: 1 << 10})
+	big := append(append([]byte(`{"id":"`), bytes.Repeat([]byte("a"), 4<<10)...), `"}`...)
+	mock.RegisterResponder("GET", testBase+"/big", httpmock.NewBytesResponder(200, big))
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
+	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, errBodyTooLarge)
+	var raw json.RawMessage
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &raw)
+	assert.ErrorIs(t, err, errBodyTooLarge)
+
+	exact := []byte(`{"id":"` + string(bytes.Repeat([]byte("a"), 1<<10-9)) + `"}`)
+	require.Len(t, exact, 1<<10)
+	mock.RegisterResponder("GET", testBase+"/exact", httpmock.NewBytesResponder(200, exact))
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/exact"}, &raw)
+	assert.NoError(t, err, "a body of exactly the limit is read whole")
+}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -199,6 +200,15 @@ func (s *Sandbox) applyFault(w *statusWriter, r *http.Request, iface Interface, 
 // sleep waits d of real time; it returns false when the client went away or
 // the sandbox closed first.
 func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
+	// The server notices a client that went away only once the request body
+	// has been read: read it now and hand the handler a copy.
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			return false
+		}
+		r.Body = io.NopCloser(bytes.NewReader(b))
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -230,9 +240,10 @@ func (s *Sandbox) writeFault(w *statusWriter, iface Interface, f Fault, rec *rec
 			status, body = rec.statusOr200(), rec.body.Bytes()
 		}
 		drop := f.Kind == FaultDrop || len(body) == 0 // nothing to cut short: drop
-		w.status = status
 		if drop {
-			w.status = 0
+			w.settle(0)
+		} else {
+			w.settle(status)
 		}
 		conn, buf, err := http.NewResponseController(w).Hijack()
 		if err != nil {

@@ -119,23 +119,30 @@ next:
 	return nil, nil
 }
 
-// statusWriter remembers the status written through it.
+// statusWriter reports the status of an answer once, before any byte of it
+// leaves, so that a client never sees an answer its call is not yet
+// recorded for.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	done     bool
+	onStatus func(status int)
+}
+
+// settle reports the status (0 for a dropped connection) the first time.
+func (w *statusWriter) settle(status int) {
+	if !w.done {
+		w.done = true
+		w.onStatus(status)
+	}
 }
 
 func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
+	w.settle(code)
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.settle(http.StatusOK)
 	return w.ResponseWriter.Write(b)
 }
 
@@ -145,7 +152,6 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ServeHTTP serves the four interfaces under their prefixes.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sw := &statusWriter{ResponseWriter: w}
 	iface, rest, known := splitInterface(r.URL.EscapedPath())
 	var rt *route
 	var params map[string]string
@@ -157,9 +163,10 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		routeName = iface.Prefix() + rt.name
 	}
 	f := s.takeFault(iface, r)
-	defer func() {
-		s.recordCall(Call{Interface: iface, Method: r.Method, Path: r.URL.Path, Route: routeName, Status: sw.status, Fault: f.name()})
-	}()
+	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) {
+		s.recordCall(Call{Interface: iface, Method: r.Method, Path: r.URL.Path, Route: routeName, Status: status, Fault: f.name()})
+	}}
+	defer sw.settle(0) // a handler that wrote nothing (client gone, connection dropped)
 	serve := func(w http.ResponseWriter) {
 		s.serve(&call{w: w, r: r, iface: iface, params: params}, known, rt)
 	}

@@ -83,12 +83,12 @@ type omniCreateIn struct {
 // ---- wire: output ----
 
 type omniRequestOut struct {
-	ID                      string             `json:"id"`
-	ExternalReferenceNumber string             `json:"external_reference_number"`
-	CreatedAt               string             `json:"created_at"`
-	Order                   *omniOrderOut      `json:"order"`
-	Status                  *omniStatusOut     `json:"status,omitempty"`
-	DeliveryETA             string             `json:"delivery_eta,omitempty"`
+	ID                      string         `json:"id"`
+	ExternalReferenceNumber string         `json:"external_reference_number"`
+	CreatedAt               string         `json:"created_at"`
+	Order                   *omniOrderOut  `json:"order"`
+	Status                  *omniStatusOut `json:"status,omitempty"`
+	DeliveryETA             string         `json:"delivery_eta,omitempty"`
 }
 
 type omniStatusOut struct {
@@ -97,17 +97,17 @@ type omniStatusOut struct {
 }
 
 type omniOrderOut struct {
-	ID                      string          `json:"id"`
-	CourierCompany          *string         `json:"courier_company"`
-	ExternalReferenceNumber *string         `json:"external_reference_number"`
-	Status                  string          `json:"status"`
-	Pickup                  *occurrenceOut  `json:"pickup"`
-	Delivery                *deliveryOut    `json:"delivery"`
-	Return                  *occurrenceOut  `json:"return"`
-	CancelledBy             *string         `json:"cancelled_by"`
-	CancellationReason      *string         `json:"cancellation_reason"`
-	StatusNote              *string         `json:"status_note"`
-	StatusNoteUpdatedAt     *string         `json:"status_note_updated_at"`
+	ID                      string         `json:"id"`
+	CourierCompany          *string        `json:"courier_company"`
+	ExternalReferenceNumber *string        `json:"external_reference_number"`
+	Status                  string         `json:"status"`
+	Pickup                  *occurrenceOut `json:"pickup"`
+	Delivery                *deliveryOut   `json:"delivery"`
+	Return                  *occurrenceOut `json:"return"`
+	CancelledBy             *string        `json:"cancelled_by"`
+	CancellationReason      *string        `json:"cancellation_reason"`
+	StatusNote              *string        `json:"status_note"`
+	StatusNoteUpdatedAt     *string        `json:"status_note_updated_at"`
 }
 
 type occurrenceOut struct {

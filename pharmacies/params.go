@@ -1,0 +1,121 @@
+package pharmacies
+
+import (
+	"strconv"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
+
+// MaxPageSize is the largest page size the search accepts; the platform's
+// default is 30.
+const MaxPageSize = 100
+
+// SearchParams are the query parameters of Search and All. Give exactly
+// one of OriginAddress and PlaceID.
+type SearchParams struct {
+	// OriginAddress is the dropoff street address in postal-service
+	// format, including the ZIP code, without business names or
+	// apartment, unit or suite numbers. The platform refuses an address
+	// without a ZIP code.
+	OriginAddress string `url:"origin_address,omitempty"`
+	// PlaceID is a map provider's place identifier of the dropoff, at most
+	// 255 characters.
+	PlaceID string `url:"place_id,omitempty"`
+	// Page is the page to fetch, from 1; 0 leaves it to the platform
+	// (page 1). All starts from it.
+	Page int `url:"page,omitempty"`
+	// PageSize is the number of results per page, 1 to 100; 0 leaves it
+	// to the platform (30).
+	PageSize int `url:"page_size,omitempty"`
+}
+
+// Validate checks p against the lookup's rules and returns a
+// *rxdelivery.ValidationError listing every problem, or nil.
+func (p *SearchParams) Validate() error { return p.validate(validate.Options{}) }
+
+func (p *SearchParams) validate(o validate.Options) error {
+	c := validate.Collector{Options: o}
+	switch {
+	case p.OriginAddress == "" && p.PlaceID == "":
+		c.Add("origin_address", "is required unless place_id is given")
+	case p.OriginAddress != "" && p.PlaceID != "":
+		c.Add("place_id", "must be empty when origin_address is given (give exactly one)")
+	}
+	c.MaxLen("place_id", p.PlaceID, 255)
+	if p.Page < 0 {
+		c.Add("page", "must be at least 1 (or 0 for the first page)")
+	}
+	if p.PageSize < 0 || p.PageSize > MaxPageSize {
+		c.Add("page_size", "must be between 1 and "+strconv.Itoa(MaxPageSize)+" (or 0 for the default)")
+	}
+	return c.Err()
+}
+
+// DeliveryInfoParams are the inputs of DeliveryInfo. They are sent as
+// query parameters, bracket-nested after the document's names:
+// delivery[address][street]=…, POD=…, package=…, saturday[delivery]=true.
+type DeliveryInfoParams struct {
+	// Address is the dropoff location (delivery.address); required.
+	Address DeliveryAddress
+	// POD is the proof-of-delivery (signature) method; empty leaves the
+	// pharmacy's configured method.
+	POD string
+	// Package is the package to ship in; optional.
+	Package string
+	// SaturdayDelivery asks for Saturday delivery (saturday.delivery);
+	// only PARCELA 2nd Day Air and PARCELA Next Day Air offer it. False is
+	// not sent.
+	SaturdayDelivery bool
+}
+
+// DeliveryAddress is the dropoff address of DeliveryInfo, in the delivery
+// interface's form (street, not street1).
+type DeliveryAddress struct {
+	// Street is the first line; required, at most 255 characters.
+	Street string `url:"street"`
+	// Street2 is the second line; optional, at most 255 characters.
+	Street2 string `url:"street2,omitempty"`
+	// City is required, at most 255 characters.
+	City string `url:"city"`
+	// State is the two-letter code; required.
+	State string `url:"state"`
+	// Zipcode is 5 or 9 digits; required.
+	Zipcode string `url:"zipcode"`
+}
+
+// Validate checks p against the delivery document's address rules and
+// returns a *rxdelivery.ValidationError listing every problem, or nil.
+func (p *DeliveryInfoParams) Validate() error { return p.validate(validate.Options{}) }
+
+func (p *DeliveryInfoParams) validate(o validate.Options) error {
+	c := validate.Collector{Options: o}
+	a := &p.Address
+	const path = "delivery.address"
+	c.RequiredMaxLen(validate.Join(path, "street"), a.Street, 255)
+	c.MaxLen(validate.Join(path, "street2"), a.Street2, 255)
+	c.RequiredMaxLen(validate.Join(path, "city"), a.City, 255)
+	c.State(validate.Join(path, "state"), a.State)
+	c.ZIP(validate.Join(path, "zipcode"), a.Zipcode)
+	return c.Err()
+}
+
+// deliveryInfoQuery is the wire form of DeliveryInfoParams.
+type deliveryInfoQuery struct {
+	Delivery struct {
+		Address DeliveryAddress `url:"address"`
+	} `url:"delivery"`
+	POD      string `url:"POD,omitempty"`
+	Package  string `url:"package,omitempty"`
+	Saturday struct {
+		Delivery bool `url:"delivery,omitempty"`
+	} `url:"saturday"`
+}
+
+func (p *DeliveryInfoParams) query() deliveryInfoQuery {
+	var q deliveryInfoQuery
+	q.Delivery.Address = p.Address
+	q.POD = p.POD
+	q.Package = p.Package
+	q.Saturday.Delivery = p.SaturdayDelivery
+	return q
+}
