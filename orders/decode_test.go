@@ -190,7 +190,7 @@ func TestDecode_DeliveredWithIdentification(t *testing.T) {
 	assertTime(t, "2024-05-02T15:41:07-04:00", d.OccurredAt)
 	assert.Equal(t, "https://files.rxdelivery.test/signatures/sig_8b21.png?expires=1714679167", d.SignatureURL)
 	assert.Equal(t, "Jane Doe", d.SignedBy)
-	assert.Equal(t, "Self", d.Relationship)
+	assert.Equal(t, orders.Relationship("Self"), d.Relationship)
 	assert.Empty(t, d.OtherRelationshipDescription)
 	assert.Empty(t, d.FailureReason)
 	require.NotNil(t, d.RecipientIdentification)
@@ -203,7 +203,7 @@ func TestDecode_DeliveredWithIdentification(t *testing.T) {
 }
 
 func TestDecode_Qualifiers(t *testing.T) {
-	want := map[orders.IdentificationQualifier]string{
+	want := map[orders.IDQualifier]string{
 		orders.QualifierMilitaryID: "Military ID", orders.QualifierStateIssuedID: "State Issued ID",
 		orders.QualifierUniqueSystemID: "Unique System ID", orders.QualifierPermanentResidentCard: "Permanent Resident Card",
 		orders.QualifierPassportID: "Passport ID", orders.QualifierDriversLicenseID: "Driver's License ID",
@@ -212,17 +212,17 @@ func TestDecode_Qualifiers(t *testing.T) {
 	for q, d := range want {
 		assert.Equal(t, d, q.Description())
 	}
-	assert.Empty(t, orders.IdentificationQualifier("99").Description())
+	assert.Empty(t, orders.IDQualifier("99").Description())
 
-	for raw, q := range map[string]orders.IdentificationQualifier{
+	for raw, q := range map[string]orders.IDQualifier{
 		`"02"`: orders.QualifierStateIssuedID, `2`: orders.QualifierStateIssuedID, `"2"`: orders.QualifierStateIssuedID,
 		`"X9"`: "X9", `12`: "12",
 	} {
-		var got orders.IdentificationQualifier
+		var got orders.IDQualifier
 		require.NoError(t, json.Unmarshal([]byte(raw), &got), raw)
 		assert.Equal(t, q, got, raw)
 	}
-	var got orders.IdentificationQualifier = "05"
+	var got orders.IDQualifier = "05"
 	require.NoError(t, json.Unmarshal([]byte(`null`), &got))
 	assert.Equal(t, orders.QualifierPassportID, got, "null leaves the value")
 }

@@ -1,9 +1,7 @@
 package orders
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
+	"github.com/rxdelivery/rxdelivery-go/internal/courier"
 )
 
 // ServiceLevel is how an order is carried: by a courier the same day
@@ -38,83 +36,30 @@ func (l ServiceLevel) String() string {
 	return string(l)
 }
 
-// Status is the current state of an order. Decoding keeps a value the SDK
-// does not know verbatim, so a new platform status never fails a call.
-type Status string
+// Status is the current state of an order, shared with the requests
+// package. Decoding keeps a value the SDK does not know verbatim, so a new
+// platform status never fails a call; "submitted to courier" (with spaces,
+// as in the document's sample) decodes to StatusSubmittedToCourier.
+type Status = courier.OrderStatus
 
 // The order statuses of the document.
 const (
 	// StatusNew is an order the platform accepted and has not yet handed to
 	// a courier.
-	StatusNew Status = "new"
-	// StatusSubmittedToCourier is an order handed to a courier. The
-	// delivery document's sample writes it "submitted to courier"; both
-	// spellings decode to this constant.
-	StatusSubmittedToCourier Status = "submitted_to_courier"
+	StatusNew = courier.OrderNew
+	// StatusSubmittedToCourier is an order handed to a courier.
+	StatusSubmittedToCourier = courier.OrderSubmittedToCourier
 	// StatusPickedUp is an order the courier picked up at the pharmacy.
-	StatusPickedUp Status = "picked_up"
+	StatusPickedUp = courier.OrderPickedUp
 	// StatusDelivered is an order delivered to the recipient.
-	StatusDelivered Status = "delivered"
+	StatusDelivered = courier.OrderDelivered
 	// StatusDeliveryAttempted is an order whose delivery failed.
-	StatusDeliveryAttempted Status = "delivery_attempted"
+	StatusDeliveryAttempted = courier.OrderDeliveryAttempted
 	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
-	StatusReturnedToPharmacy Status = "returned_to_pharmacy"
+	StatusReturnedToPharmacy = courier.OrderReturnedToPharmacy
 	// StatusCancelled is a cancelled order.
-	StatusCancelled Status = "cancelled"
+	StatusCancelled = courier.OrderCancelled
 )
-
-var knownStatuses = []Status{
-	StatusNew, StatusSubmittedToCourier, StatusPickedUp, StatusDelivered,
-	StatusDeliveryAttempted, StatusReturnedToPharmacy, StatusCancelled,
-}
-
-// Known reports whether s is one of the statuses of the document.
-func (s Status) Known() bool {
-	for _, k := range knownStatuses {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
-
-// Cancellable reports whether an order in status s can be cancelled: only
-// new orders and orders submitted to a courier can.
-func (s Status) Cancellable() bool {
-	return s == StatusNew || s == StatusSubmittedToCourier
-}
-
-// UnmarshalJSON reads a status. A known status written with spaces or in
-// another case ("submitted to courier") becomes its constant; any other
-// value is kept verbatim.
-func (s *Status) UnmarshalJSON(b []byte) error {
-	v, ok := enumText(b)
-	if !ok {
-		return nil
-	}
-	norm := Status(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(v)), " ", "_"))
-	if norm.Known() {
-		*s = norm
-		return nil
-	}
-	*s = Status(v)
-	return nil
-}
-
-// enumText returns the text of a JSON enum value: a string's text, or the
-// literal of any other value, so that an odd value is kept rather than
-// failing the call. It reports false for null.
-func enumText(b []byte) (string, bool) {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return "", false
-	}
-	var v string
-	if json.Unmarshal(b, &v) == nil {
-		return v, true
-	}
-	return string(b), true
-}
 
 // Initiator is the source of an order request.
 type Initiator string
@@ -352,56 +297,26 @@ func (r CancellationReason) Known() bool {
 	return false
 }
 
-// IdentificationQualifier is the code of the kind of identification
-// collected from a recipient at delivery.
-type IdentificationQualifier string
-
-// The identification qualifier codes of the document.
+// Identification qualifier codes.
 const (
-	QualifierMilitaryID            IdentificationQualifier = "01"
-	QualifierStateIssuedID         IdentificationQualifier = "02"
-	QualifierUniqueSystemID        IdentificationQualifier = "03"
-	QualifierPermanentResidentCard IdentificationQualifier = "04"
-	QualifierPassportID            IdentificationQualifier = "05"
-	QualifierDriversLicenseID      IdentificationQualifier = "06"
-	QualifierSocialSecurityNumber  IdentificationQualifier = "07"
-	QualifierTribalID              IdentificationQualifier = "08"
+	// QualifierMilitaryID is "01", a military ID.
+	QualifierMilitaryID = courier.QualifierMilitaryID
+	// QualifierStateIssuedID is "02", a state issued ID.
+	QualifierStateIssuedID = courier.QualifierStateIssuedID
+	// QualifierUniqueSystemID is "03", a unique system ID.
+	QualifierUniqueSystemID = courier.QualifierUniqueSystemID
+	// QualifierPermanentResidentCard is "04", a permanent resident card.
+	QualifierPermanentResidentCard = courier.QualifierPermanentResidentCard
+	// QualifierPassportID is "05", a passport.
+	QualifierPassportID = courier.QualifierPassportID
+	// QualifierDriversLicenseID is "06", a driver's license.
+	QualifierDriversLicenseID = courier.QualifierDriversLicenseID
+	// QualifierSocialSecurityNumber is "07", a social security number.
+	QualifierSocialSecurityNumber = courier.QualifierSocialSecurityNumber
+	// QualifierTribalID is "08", a tribal ID.
+	QualifierTribalID = courier.QualifierTribalID
 )
 
-var qualifierDescriptions = map[IdentificationQualifier]string{
-	QualifierMilitaryID:            "Military ID",
-	QualifierStateIssuedID:         "State Issued ID",
-	QualifierUniqueSystemID:        "Unique System ID",
-	QualifierPermanentResidentCard: "Permanent Resident Card",
-	QualifierPassportID:            "Passport ID",
-	QualifierDriversLicenseID:      "Driver's License ID",
-	QualifierSocialSecurityNumber:  "Social Security Number",
-	QualifierTribalID:              "Tribal ID",
-}
-
-// Description returns the document's name for the code, such as
-// "Driver's License ID", or "" for a code it does not list.
-func (q IdentificationQualifier) Description() string {
-	if d, ok := qualifierDescriptions[q]; ok {
-		return d
-	}
-	return ""
-}
-
-// UnmarshalJSON reads a qualifier code. A code sent as a JSON number (6)
-// is read as its two-digit form ("06"); any other value is kept verbatim.
-func (q *IdentificationQualifier) UnmarshalJSON(b []byte) error {
-	v, ok := enumText(b)
-	if !ok {
-		return nil
-	}
-	if len(v) == 1 && v[0] >= '0' && v[0] <= '9' {
-		v = "0" + v
-	}
-	*q = IdentificationQualifier(v)
-	return nil
-}
-
-// RelationshipOther is the relationship value that comes with an
-// other_relationship_description.
-const RelationshipOther = "Other"
+// RelationshipOther means the relationship is described in
+// Delivery.OtherRelationshipDescription.
+const RelationshipOther = courier.RelationshipOther

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"encoding/json"
+	"github.com/rxdelivery/rxdelivery-go/internal/courier"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 )
@@ -39,59 +40,25 @@ type Order struct {
 	ETA *ETA `json:"eta"`
 }
 
-// Pickup is when the courier picked the order up at the pharmacy.
-type Pickup struct {
-	// OccurredAt is the time of the pickup.
-	OccurredAt types.Time `json:"occurred_at"`
-}
-
-// Return is when the order was brought back to the pharmacy.
-type Return struct {
-	// OccurredAt is the time of the return.
-	OccurredAt types.Time `json:"occurred_at"`
-}
-
-// Delivery is the outcome of a courier's delivery or delivery attempt.
-type Delivery struct {
-	// OccurredAt is the time of the delivery or attempt.
-	OccurredAt types.Time `json:"occurred_at"`
-	// SignatureURL downloads the signature image. It is authenticated only
-	// briefly and a new one is issued on every retrieval: fetch it soon
-	// after getting the order. Only set when the delivery succeeded.
-	SignatureURL string `json:"signature_url"`
-	// SignedBy is the name of the recipient who signed; only set when the
-	// delivery succeeded.
-	SignedBy string `json:"signed_by"`
-	// Relationship is the patient's relationship to the recipient; only
-	// set for successful same-day deliveries. See RelationshipOther.
-	Relationship string `json:"relationship"`
-	// OtherRelationshipDescription describes the relationship when it is
-	// RelationshipOther (same-day orders).
-	OtherRelationshipDescription string `json:"other_relationship_description"`
-	// FailureReason says why the delivery failed; only set when it did.
-	FailureReason string `json:"failure_reason"`
-	// RecipientIdentification is the identification collected at
-	// delivery, or nil.
-	RecipientIdentification *RecipientIdentification `json:"recipient_identification"`
-}
-
-// Succeeded reports whether the delivery succeeded: a failure reason is
-// set only on an unsuccessful attempt.
-func (d *Delivery) Succeeded() bool { return d != nil && d.FailureReason == "" }
-
-// RecipientIdentification is the identification a courier collected from
-// the recipient.
-type RecipientIdentification struct {
-	// Number is the identifier captured, such as a driver license number.
-	Number string `json:"number"`
-	// Type is a human-readable name of the identification type.
-	Type string `json:"type"`
-	// Qualifier is the code of the identification type.
-	Qualifier IdentificationQualifier `json:"qualifier"`
-	// JurisdictionCode is the issuer's code (a two-letter state), used
-	// only for a driver license or a state issued ID.
-	JurisdictionCode string `json:"jurisdiction_code"`
-}
+// The courier-delivery models are shared with the requests package: both
+// documents describe them alike.
+type (
+	// Pickup is when the courier picked the order up at the pharmacy.
+	Pickup = courier.Pickup
+	// Return is when the order was brought back to the pharmacy.
+	Return = courier.Return
+	// Delivery is the outcome of a courier's delivery or delivery attempt.
+	Delivery = courier.Delivery
+	// Relationship is the relationship between the patient and the
+	// person who received a delivery.
+	Relationship = courier.Relationship
+	// RecipientIdentification is the identification a courier collected
+	// from the recipient.
+	RecipientIdentification = courier.RecipientIdentification
+	// IDQualifier is the code of the kind of identification collected
+	// from a recipient ("01" to "08").
+	IDQualifier = courier.IDQualifier
+)
 
 // Shipping is the carrier data of a shipping order.
 type Shipping struct {

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -45,7 +44,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams) (*Order, error) {
 // platform answers 400 and Cancel returns an *rxdelivery.APIError that
 // matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
 func (s *Service) Cancel(ctx context.Context, id string) error {
-	if err := requireID("id", id); err != nil {
+	if err := core.CheckID("id", id); err != nil {
 		return err
 	}
 	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: orderPath(id), Write: true}, nil)
@@ -54,7 +53,7 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 
 // Get returns an order with every field (GET /api/v1/orders/:id).
 func (s *Service) Get(ctx context.Context, id string) (*Order, error) {
-	if err := requireID("id", id); err != nil {
+	if err := core.CheckID("id", id); err != nil {
 		return nil, err
 	}
 	return s.doOrder(ctx, core.Call{Method: http.MethodGet, Path: orderPath(id)})
@@ -96,7 +95,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
 	}
 	list, ok := env.list()
 	if !ok {
-		return nil, missing(c, resp, `the body has no "orders" (or "objects") array`)
+		return nil, core.Missing(c, resp, `the body has no "orders" (or "objects") array`)
 	}
 	return list, nil
 }
@@ -108,7 +107,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
 // side-effecting write, retried only where the platform provably did not
 // act.
 func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription) (*Order, error) {
-	if err := requireID("id", orderID); err != nil {
+	if err := core.CheckID("id", orderID); err != nil {
 		return nil, err
 	}
 	if err := core.Check(s.b, p, (*Prescription).validate); err != nil {
@@ -124,10 +123,10 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 // side-effecting write, retried only where the platform provably did not
 // act.
 func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string) error {
-	if err := requireID("id", orderID); err != nil {
+	if err := core.CheckID("id", orderID); err != nil {
 		return err
 	}
-	if err := requireID("rx_number", rxNumber); err != nil {
+	if err := core.CheckID("rx_number", rxNumber); err != nil {
 		return err
 	}
 	path := orderPath(orderID) + "/prescriptions/" + url.PathEscape(rxNumber)
@@ -144,29 +143,12 @@ func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 		return nil, err
 	}
 	if env.Order == nil {
-		return nil, missing(c, resp, `the body has no "order" object`)
+		return nil, core.Missing(c, resp, `the body has no "order" object`)
 	}
 	return env.Order, nil
 }
 
-// missing returns the *core.DecodeError of a 2xx answer that lacks what
-// the endpoint returns. For a write it is of unknown outcome: the order may
-// have changed (or exist) without the caller knowing.
-func missing(c core.Call, resp *core.Response, what string) error {
-	return &core.DecodeError{
-		StatusCode: resp.StatusCode, Method: c.Method, Path: c.Path,
-		Err: errors.New(what), UnknownOutcome: c.Write,
-	}
-}
 
 // orderPath returns the path of order id, escaped.
 func orderPath(id string) string { return ordersPath + "/" + url.PathEscape(id) }
 
-// requireID refuses an empty path identifier, whatever the validation
-// setting: a request with an empty id would address another endpoint.
-func requireID(path, id string) error {
-	if strings.TrimSpace(id) == "" {
-		return &validate.ValidationError{Problems: []validate.Problem{{Path: path, Message: "is required"}}}
-	}
-	return nil
-}

@@ -6,7 +6,6 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
@@ -144,8 +143,8 @@ func pharmacyPath(id string) string { return searchPath + url.PathEscape(id) }
 // request with an empty id would be a search), and, when the client
 // validates, an id that is neither an NCPDP identifier nor an NPI.
 func checkID(b *core.Backend, id string) error {
-	if strings.TrimSpace(id) == "" {
-		return idProblem("is required")
+	if err := core.CheckID("id", id); err != nil {
+		return err
 	}
 	if _, on := b.Validation(); on && !validate.Digits(id, 7) && !validate.Digits(id, 10) {
 		return idProblem("must be an NCPDP identifier (7 digits) or an NPI (10 digits)")

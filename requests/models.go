@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/courier"
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 )
 
@@ -66,131 +67,49 @@ type Order struct {
 	StatusNoteUpdatedAt types.Time `json:"status_note_updated_at"`
 }
 
-// Pickup says when the item was picked up.
-type Pickup struct {
-	// OccurredAt is when the pickup occurred.
-	OccurredAt types.Time `json:"occurred_at"`
-}
-
-// Return says when the item was returned to the pharmacy.
-type Return struct {
-	// OccurredAt is when the return occurred.
-	OccurredAt types.Time `json:"occurred_at"`
-}
-
-// Delivery is the outcome of a delivery or a delivery attempt. The fields
-// describing a signature are set only for a successful delivery, and
-// FailureReason only for an unsuccessful one.
-type Delivery struct {
-	// OccurredAt is when the delivery or the attempt took place.
-	OccurredAt types.Time `json:"occurred_at"`
-	// SignatureURL downloads the signature image. It is authenticated
-	// only for a brief period and a new one is issued on every
-	// retrieval, so fetch it soon or get the request again. Set only for
-	// a successful delivery.
-	SignatureURL string `json:"signature_url"`
-	// SignedBy is the name of the recipient who signed. Set only for a
-	// successful delivery.
-	SignedBy string `json:"signed_by"`
-	// Relationship is the recipient's relationship to the patient. Set
-	// only for a successful same-day delivery.
-	Relationship Relationship `json:"relationship"`
-	// OtherRelationshipDescription describes the relationship when
-	// Relationship is RelationshipOther (same-day deliveries only).
-	OtherRelationshipDescription string `json:"other_relationship_description"`
-	// FailureReason says why the delivery failed. Set only for an
-	// unsuccessful delivery.
-	FailureReason string `json:"failure_reason"`
-	// RecipientIdentification is the identification collected at the
-	// point of delivery; nil when none was.
-	RecipientIdentification *RecipientIdentification `json:"recipient_identification"`
-}
-
-// Relationship is the relationship between the patient and the person who
-// received a delivery. Values other than the constants are kept as sent.
-type Relationship string
-
-// Relationship values the document shows.
-const (
-	// RelationshipOther means the relationship is described in
-	// Delivery.OtherRelationshipDescription.
-	RelationshipOther Relationship = "Other"
+// The courier-delivery models are shared with the orders package: both
+// documents describe them alike.
+type (
+	// Pickup says when the item was picked up.
+	Pickup = courier.Pickup
+	// Return says when the item was returned to the pharmacy.
+	Return = courier.Return
+	// Delivery is the outcome of a delivery or a delivery attempt.
+	Delivery = courier.Delivery
+	// Relationship is the relationship between the patient and the
+	// person who received a delivery.
+	Relationship = courier.Relationship
+	// RecipientIdentification is the identification document checked at
+	// the point of delivery.
+	RecipientIdentification = courier.RecipientIdentification
+	// IDQualifier is the code of a recipient identification type ("01"
+	// to "08").
+	IDQualifier = courier.IDQualifier
 )
 
-// UnmarshalJSON reads the relationship tolerantly: a JSON string as is, any
-// other value as its literal text, null as "".
-func (r *Relationship) UnmarshalJSON(b []byte) error {
-	if s, ok := enumText(b); ok {
-		*r = Relationship(s)
-	}
-	return nil
-}
-
-// RecipientIdentification is the identification document checked at the
-// point of delivery.
-type RecipientIdentification struct {
-	// Number is the identifier captured, such as a driver license number.
-	Number string `json:"number"`
-	// Type is the platform's human-readable description of the
-	// identification type.
-	Type string `json:"type"`
-	// Qualifier is the code of the identification type.
-	Qualifier IDQualifier `json:"qualifier"`
-	// JurisdictionCode is the issuing jurisdiction (a two-letter state
-	// code); used only for a driver license or a state issued ID.
-	JurisdictionCode string `json:"jurisdiction_code"`
-}
-
-// IDQualifier is the code of a recipient identification type ("01" to
-// "08"). A code the document does not list is kept as sent.
-type IDQualifier string
+// RelationshipOther means the relationship is described in
+// Delivery.OtherRelationshipDescription.
+const RelationshipOther = courier.RelationshipOther
 
 // Identification qualifier codes.
 const (
 	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID IDQualifier = "01"
+	QualifierMilitaryID = courier.QualifierMilitaryID
 	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID IDQualifier = "02"
+	QualifierStateIssuedID = courier.QualifierStateIssuedID
 	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID IDQualifier = "03"
+	QualifierUniqueSystemID = courier.QualifierUniqueSystemID
 	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard IDQualifier = "04"
+	QualifierPermanentResidentCard = courier.QualifierPermanentResidentCard
 	// QualifierPassportID is "05", a passport.
-	QualifierPassportID IDQualifier = "05"
+	QualifierPassportID = courier.QualifierPassportID
 	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID IDQualifier = "06"
+	QualifierDriversLicenseID = courier.QualifierDriversLicenseID
 	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber IDQualifier = "07"
+	QualifierSocialSecurityNumber = courier.QualifierSocialSecurityNumber
 	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID IDQualifier = "08"
+	QualifierTribalID = courier.QualifierTribalID
 )
-
-var qualifierDescriptions = map[IDQualifier]string{
-	QualifierMilitaryID:            "Military ID",
-	QualifierStateIssuedID:         "State Issued ID",
-	QualifierUniqueSystemID:        "Unique System ID",
-	QualifierPermanentResidentCard: "Permanent Resident Card",
-	QualifierPassportID:            "Passport ID",
-	QualifierDriversLicenseID:      "Driver's License ID",
-	QualifierSocialSecurityNumber:  "Social Security Number",
-	QualifierTribalID:              "Tribal ID",
-}
-
-// Description returns the document's name of the identification type, such
-// as "Driver's License ID" for "06", or "" for a code it does not list.
-func (q IDQualifier) Description() string { return qualifierDescriptions[q] }
-
-// Known reports whether q is one of the codes the document lists.
-func (q IDQualifier) Known() bool { return qualifierDescriptions[q] != "" }
-
-// UnmarshalJSON reads the code tolerantly: a JSON string as is, a number as
-// its literal text (6 stays "6"), and null as "".
-func (q *IDQualifier) UnmarshalJSON(b []byte) error {
-	if s, ok := enumText(b); ok {
-		*q = IDQualifier(s)
-	}
-	return nil
-}
 
 // Status is the status of a request (as opposed to that of its order).
 type Status struct {
@@ -217,7 +136,7 @@ const (
 // UnmarshalJSON reads the name tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
 func (n *StatusName) UnmarshalJSON(b []byte) error {
-	if s, ok := enumText(b); ok {
+	if s, ok := types.EnumText(b); ok {
 		*n = StatusName(s)
 	}
 	return nil
@@ -239,81 +158,36 @@ const (
 // UnmarshalJSON reads the detail tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
 func (d *StatusDetail) UnmarshalJSON(b []byte) error {
-	if s, ok := enumText(b); ok {
+	if s, ok := types.EnumText(b); ok {
 		*d = StatusDetail(s)
 	}
 	return nil
 }
 
-// OrderStatus is the state of an order. A value the document does not list
-// is kept as sent.
-type OrderStatus string
+// OrderStatus is the state of an order, shared with the orders package.
+// A value the document does not list is kept as sent; "submitted to
+// courier" (with spaces) decodes to OrderSubmittedToCourier.
+type OrderStatus = courier.OrderStatus
 
 // Order statuses the document lists.
 const (
 	// OrderNew is an order just created.
-	OrderNew OrderStatus = "new"
-	// OrderSubmittedToCourier is an order handed to a courier company. The
-	// platform has been seen to write it with spaces ("submitted to
-	// courier"); both forms decode to this constant.
-	OrderSubmittedToCourier OrderStatus = "submitted_to_courier"
+	OrderNew = courier.OrderNew
+	// OrderSubmittedToCourier is an order handed to a courier company.
+	OrderSubmittedToCourier = courier.OrderSubmittedToCourier
 	// OrderPickedUp is an order whose item was picked up.
-	OrderPickedUp OrderStatus = "picked_up"
+	OrderPickedUp = courier.OrderPickedUp
 	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered OrderStatus = "delivered"
+	OrderDelivered = courier.OrderDelivered
 	// OrderDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	OrderDeliveryAttempted OrderStatus = "delivery_attempted"
+	OrderDeliveryAttempted = courier.OrderDeliveryAttempted
 	// OrderReturnedToPharmacy is an order whose item went back to the
 	// pharmacy.
-	OrderReturnedToPharmacy OrderStatus = "returned_to_pharmacy"
+	OrderReturnedToPharmacy = courier.OrderReturnedToPharmacy
 	// OrderCancelled is a cancelled order.
-	OrderCancelled OrderStatus = "cancelled"
+	OrderCancelled = courier.OrderCancelled
 )
-
-var orderStatuses = map[OrderStatus]bool{
-	OrderNew: true, OrderSubmittedToCourier: true, OrderPickedUp: true, OrderDelivered: true,
-	OrderDeliveryAttempted: true, OrderReturnedToPharmacy: true, OrderCancelled: true,
-}
-
-// Known reports whether s is one of the statuses the document lists.
-func (s OrderStatus) Known() bool { return orderStatuses[s] }
-
-// UnmarshalJSON reads the status tolerantly. A listed status written with
-// spaces or in another case ("submitted to courier") becomes its constant;
-// any other string is kept verbatim, a value that is not a string is kept
-// as its literal text, and null gives "".
-func (s *OrderStatus) UnmarshalJSON(b []byte) error {
-	t, ok := enumText(b)
-	if !ok {
-		return nil
-	}
-	v := OrderStatus(t)
-	if !v.Known() {
-		if n := OrderStatus(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), " ", "_")); n.Known() {
-			v = n
-		}
-	}
-	*s = v
-	return nil
-}
-
-// enumText returns the text of a JSON enum value: a string's content, or
-// the literal of any other value. It reports false for null, which leaves
-// the field as it was.
-func enumText(b []byte) (string, bool) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		return "", false
-	}
-	if b[0] == '"' {
-		var s string
-		if json.Unmarshal(b, &s) == nil {
-			return s, true
-		}
-	}
-	return string(b), true
-}
 
 // ETA is a request's estimated delivery time. The platform writes it either
 // as free text holding a date, a time range and a time zone name
@@ -381,7 +255,7 @@ func (e ETA) MarshalJSON() ([]byte, error) {
 // leaves e unchanged, and a value that is not a string is kept verbatim in
 // Raw.
 func (e *ETA) UnmarshalJSON(b []byte) error {
-	t, ok := enumText(b)
+	t, ok := types.EnumText(b)
 	if !ok {
 		return nil
 	}

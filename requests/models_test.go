@@ -119,8 +119,8 @@ func TestEnumsAreTolerant(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"relationship":"Spouse","recipient_identification":{"qualifier":6}}`), &d))
 	assert.Equal(t, requests.Relationship("Spouse"), d.Relationship)
 	require.NotNil(t, d.RecipientIdentification)
-	assert.Equal(t, requests.IDQualifier("6"), d.RecipientIdentification.Qualifier)
-	assert.False(t, d.RecipientIdentification.Qualifier.Known())
+	assert.Equal(t, requests.QualifierDriversLicenseID, d.RecipientIdentification.Qualifier, "a bare digit reads as its two-digit code")
+	assert.True(t, d.RecipientIdentification.Qualifier.Known())
 
 	require.NoError(t, json.Unmarshal([]byte(`{"relationship":1}`), &d))
 	assert.Equal(t, requests.Relationship("1"), d.Relationship)

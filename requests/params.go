@@ -20,7 +20,7 @@ type CreateParams struct {
 	// characters.
 	ExternalReferenceNumber string `json:"external_reference_number"`
 	// NDC is the item's National Drug Code: exactly 11 digits, no
-	// hyphens (validate.NormalizeNDC converts the printed forms).
+	// hyphens (rxdelivery.NormalizeNDC converts the printed forms).
 	// Optional; when it is empty, NameOfPickup is required.
 	NDC string `json:"ndc,omitempty"`
 	// NameOfPickup names the item to pick up. Required when NDC is empty.
@@ -59,7 +59,7 @@ type PickupParams struct {
 	// characters.
 	Name string `json:"name"`
 	// PhoneNumber is the location's phone: required, exactly 10 digits
-	// (validate.NormalizePhone converts the usual written forms).
+	// (rxdelivery.NormalizePhone converts the usual written forms).
 	PhoneNumber string `json:"phone_number"`
 	// Address is the location's address. Required, complete.
 	Address Address `json:"address"`
@@ -89,7 +89,7 @@ type Address struct {
 	// State is the two-letter USPS code, upper case. Required.
 	State string `json:"state"`
 	// Zipcode is the ZIP code: required, 5 or 9 digits without a hyphen
-	// (validate.NormalizeZIP converts 43210-1234).
+	// (rxdelivery.NormalizeZIP converts 43210-1234).
 	Zipcode string `json:"zipcode"`
 }
 

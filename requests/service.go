@@ -48,7 +48,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error)
 		return nil, err
 	}
 	if env.Request == nil {
-		return nil, missing(c, resp, "request")
+		return nil, core.Missing(c, resp, "request")
 	}
 	return env.Request, nil
 }
@@ -90,7 +90,7 @@ func (e *sandboxOnlyError) Is(target error) bool { return target == core.ErrSand
 // Cancel is a side-effecting write, retried only where the platform
 // provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
 func (s *Service) Cancel(ctx context.Context, id string) error {
-	if err := checkID("id", id); err != nil {
+	if err := core.CheckID("id", id); err != nil {
 		return err
 	}
 	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true}, nil)
@@ -100,7 +100,7 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 // Get returns the request id with its order and status
 // (GET /api/v1/requests/:id).
 func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
-	if err := checkID("id", id); err != nil {
+	if err := core.CheckID("id", id); err != nil {
 		return nil, err
 	}
 	c := core.Call{Method: http.MethodGet, Path: idPath(id)}
@@ -110,7 +110,7 @@ func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
 		return nil, err
 	}
 	if env.Request == nil {
-		return nil, missing(c, resp, "request")
+		return nil, core.Missing(c, resp, "request")
 	}
 	return env.Request, nil
 }
@@ -124,7 +124,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) 
 		vc.Add("ids", "is required: at least one request id")
 	}
 	for i, id := range ids {
-		if err := checkID(validate.Index("ids", i), id); err != nil {
+		if err := core.CheckID(validate.Index("ids", i), id); err != nil {
 			vc.Merge("", err)
 		}
 	}
@@ -142,7 +142,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) 
 		return nil, err
 	}
 	if env.Requests == nil {
-		return nil, missing(c, resp, "requests")
+		return nil, core.Missing(c, resp, "requests")
 	}
 	out := make([]Request, 0, len(*env.Requests))
 	for _, it := range *env.Requests {
@@ -158,28 +158,8 @@ type idsQuery struct {
 	IDs []string `url:"ids,brackets"`
 }
 
-// checkID refuses an id that would not name one request in a path: empty,
-// blank, "." or "..". It applies whether or not validation is on.
-func checkID(path, id string) error {
-	var c validate.Collector
-	if c.Required(path, id) && (id == "." || id == "..") {
-		c.Add(path, "must be a request id")
-	}
-	return c.Err()
-}
-
 func idPath(id string) string { return basePath + "/" + url.PathEscape(id) }
 
-// missing is the error for a 2xx answer that lacks the documented member.
-func missing(c core.Call, resp *core.Response, member string) error {
-	return &core.DecodeError{
-		StatusCode:     resp.StatusCode,
-		Method:         c.Method,
-		Path:           c.Path,
-		Err:            errors.New("the response has no " + member),
-		UnknownOutcome: c.Write,
-	}
-}
 
 // requestEnvelope is the { "request": ... } wrapper of one request.
 type requestEnvelope struct {

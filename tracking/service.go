@@ -3,10 +3,8 @@ package tracking
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
 // Service calls the tracking endpoints. Get one from rxdelivery.Client; it is
@@ -61,8 +59,8 @@ type subscriptionQuery struct {
 // path "tracking_number", even when validation is turned off; nothing is
 // sent.
 func (s *Service) GetSubscription(ctx context.Context, trackingNumber string) (*Subscription, error) {
-	if strings.TrimSpace(trackingNumber) == "" {
-		return nil, &validate.ValidationError{Problems: []validate.Problem{{Path: "tracking_number", Message: "is required"}}}
+	if err := core.CheckID("tracking_number", trackingNumber); err != nil {
+		return nil, err
 	}
 	q, err := core.Query(subscriptionQuery{TrackingNumber: trackingNumber})
 	if err != nil {

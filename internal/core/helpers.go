@@ -1,6 +1,8 @@
 package core
 
 import (
+	"errors"
+
 	"github.com/google/go-querystring/query"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
@@ -30,4 +32,29 @@ func Query(v any) (string, error) {
 		return "", err
 	}
 	return vals.Encode(), nil
+}
+
+// CheckID refuses an identifier that would not name one resource in a
+// path: empty, blank, "." or "..". Services run it whatever the validation
+// setting, since a request with such an id would address another endpoint.
+// path is the JSON path reported, such as "id" or "ids[2]".
+func CheckID(path, id string) error {
+	var c validate.Collector
+	if c.Required(path, id) && (id == "." || id == "..") {
+		c.Add(path, "must be an identifier")
+	}
+	return c.Err()
+}
+
+// Missing is the error for a 2xx answer that lacks the member the
+// document promises, such as "order". For a write the outcome is unknown:
+// the platform accepted the call, but its answer cannot be read.
+func Missing(c Call, resp *Response, member string) error {
+	return &DecodeError{
+		StatusCode:     resp.StatusCode,
+		Method:         c.Method,
+		Path:           c.Path,
+		Err:            errors.New("the response has no " + member),
+		UnknownOutcome: c.Write,
+	}
 }

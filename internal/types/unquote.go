@@ -21,3 +21,20 @@ func unquoteJSON(b []byte) (string, bool) {
 	}
 	return s, true
 }
+
+// EnumText returns the text of a JSON enum value: a string's content, or
+// the literal of any other value, so that an odd value is kept rather than
+// failing the call. It reports false for null, which leaves the field as it
+// was.
+func EnumText(b []byte) (string, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return "", false
+	}
+	if b[0] == '"' {
+		if s, ok := unquoteJSON(b); ok {
+			return s, true
+		}
+	}
+	return string(b), true
+}
