@@ -148,7 +148,5 @@ func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 	return env.Order, nil
 }
 
-
 // orderPath returns the path of order id, escaped.
 func orderPath(id string) string { return ordersPath + "/" + url.PathEscape(id) }
-

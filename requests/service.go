@@ -160,7 +160,6 @@ type idsQuery struct {
 
 func idPath(id string) string { return basePath + "/" + url.PathEscape(id) }
 
-
 // requestEnvelope is the { "request": ... } wrapper of one request.
 type requestEnvelope struct {
 	Request *Request `json:"request"`
