@@ -1,0 +1,213 @@
+package rxdelivery_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// The examples in this file hold every Go block of the README, verbatim
+// (TestReadmeBlocksAreCompiled checks it), with the setup around them that
+// points the client at the sandbox simulator.
+
+// Example_quickstart is the README's quickstart.
+func Example_quickstart() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	for k, v := range map[string]string{
+		rxdelivery.EnvAPIKey: "key", rxdelivery.EnvAPISecret: "secret", rxdelivery.EnvSandbox: "1",
+		rxdelivery.EnvOmniURL: sb.Server.OmniURL(), rxdelivery.EnvDeliveryURL: sb.Server.DeliveryURL(),
+	} {
+		os.Setenv(k, v)
+		defer os.Unsetenv(k)
+	}
+	ctx := context.Background()
+
+	client, err := rxdelivery.NewClientFromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	dob, _ := rxdelivery.ParseDate("1980-02-29")
+	req, err := client.Requests.Create(ctx, &requests.CreateParams{
+		Identifier:              "program-123",
+		ExternalReferenceNumber: "rx-2024-000123",
+		NDC:                     "00002143380",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "5550001"},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: "6145550100",
+			Address: requests.NewDropoffAddress(requests.Address{
+				Street1: "123 Main St", City: "Columbus", State: "OH", Zipcode: "43210",
+			}),
+		},
+		Patient:  requests.PatientParams{FirstName: "Jane", LastName: "Doe", DateOfBirth: dob},
+		TestMeta: &requests.TestMeta{Scenario: requests.ScenarioSuccessfulDelivery, DurationBetween: 1},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("created", req.ID)
+
+	sb.Clock.Advance(4 * time.Second)
+	got, err := client.Requests.Get(ctx, req.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("order", got.Order.Status)
+	// Output:
+	// created req_000001
+	// order delivered
+}
+
+// Example_configuration is the README's configuration block.
+func Example_configuration() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	key, secret := "key", "secret"
+	trackingKey, trackingSecret := "key", "secret"
+	omniURL, deliveryURL, trackingURL := sb.Server.OmniURL(), sb.Server.DeliveryURL(), sb.Server.TrackingURL()
+
+	client, err := rxdelivery.NewClient(key, secret,
+		rxdelivery.WithOmniURL(omniURL),
+		rxdelivery.WithDeliveryURL(deliveryURL),
+		rxdelivery.WithCredentials(rxdelivery.Tracking, trackingKey, trackingSecret),
+		rxdelivery.WithTrackingURL(trackingURL),
+		rxdelivery.WithRetryWaitMax(10*time.Second),
+		rxdelivery.WithLogger(slog.Default()),
+		rxdelivery.WithUserAgent("acme-pharmacy/2.1"),
+	)
+
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = client.Pricing.Quote(context.Background(), nil)
+	fmt.Println(err)
+	// Output:
+	// rxdelivery: invalid params: params are required
+}
+
+// Example_errors is the README's error-handling block.
+func Example_errors() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	order, createErr := client.Orders.Create(ctx, testutil.SamedayOrder())
+	if createErr != nil {
+		log.Fatal(createErr)
+	}
+	orderID := order.ID
+	if setErr := sb.Server.SetOrderStatus(orderID, "picked_up"); setErr != nil {
+		log.Fatal(setErr)
+	}
+
+	err := client.Orders.Cancel(ctx, orderID)
+	var apiErr *rxdelivery.APIError
+	switch {
+	case err == nil:
+		fmt.Println("cancelled")
+	case errors.Is(err, rxdelivery.ErrUnableToCancel):
+		fmt.Println("too late to cancel: the courier has it")
+	case errors.Is(err, rxdelivery.ErrNotFound):
+		fmt.Println("no such order")
+	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
+		fmt.Println("no answer: get the order before trying again")
+	case errors.As(err, &apiErr):
+		fmt.Println("platform said", apiErr.StatusCode, apiErr.Message)
+	default:
+		fmt.Println("failed:", err)
+	}
+	// Output:
+	// too late to cancel: the courier has it
+}
+
+// Example_notifications is the README's notification handler.
+func Example_notifications() {
+	handler := tracking.NewHandler(func(ctx context.Context, n *tracking.Notification) error {
+		log.Printf("%s is now %s (at %s)", n.TrackingNumber, n.Status, n.StatusOccurredAt)
+		return nil
+	}, tracking.WithMaxBodyBytes(64<<10))
+	mux := http.NewServeMux()
+	mux.Handle("/hooks/tracking", handler)
+
+	log.SetOutput(os.Stdout)
+	log.SetFlags(0)
+	defer log.SetOutput(os.Stderr)
+	defer log.SetFlags(log.LstdFlags)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	body := `{"tracking_number":"9400100000000000000001","timestamp":"2026-03-02T09:00:00Z","carrier":"POSTAL",
+		"status":"Accepted","status_occurred_at":"2026-03-02T08:59:00Z"}`
+	resp, err := srv.Client().Post(srv.URL+"/hooks/tracking", "application/json", strings.NewReader(body))
+	if err != nil {
+		log.Fatal(err)
+	}
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode)
+	// Output:
+	// 9400100000000000000001 is now Accepted (at 2026-03-02T08:59:00Z)
+	// 204
+}
+
+// Example_normalizeRecord is the README's normalising of a pharmacy-system
+// record.
+func Example_normalizeRecord() {
+	rec := struct{ NDC, Phone, ZIP, State string }{"0002-1433-80", "(614) 555-0100", "43210-1234", "OH"}
+	ndc, err := rxdelivery.NormalizeNDC(rec.NDC)
+	if err != nil {
+		log.Fatalf("ndc: %v", err)
+	}
+	phone, err := rxdelivery.NormalizePhone(rec.Phone)
+	if err != nil {
+		log.Fatalf("phone: %v", err)
+	}
+	zip, err := rxdelivery.NormalizeZIP(rec.ZIP)
+	if err != nil {
+		log.Fatalf("zip: %v", err)
+	}
+	if !rxdelivery.IsState(rec.State) {
+		log.Fatalf("state: unknown code")
+	}
+	fmt.Println(ndc, phone, zip)
+
+	// The normalised values pass the order's validation.
+	p := testutil.SamedayOrder()
+	p.Prescriptions[0].NDC = ndc
+	p.Patient.MobilePhoneNumber = phone
+	p.Recipient.Address.Zipcode = zip
+	fmt.Println(p.Validate())
+	// Output:
+	// 00002143380 6145550100 432101234
+	// <nil>
+}
+
+// Example_validation shows one error listing every problem of a params
+// value, each with its JSON path.
+func Example_validation() {
+	p := testutil.SamedayOrder()
+	p.Recipient.Address.Zipcode = "4321"
+	p.Patient.MobilePhoneNumber = "614-555"
+	err := p.Validate()
+	fmt.Println(err)
+	var ve *rxdelivery.ValidationError
+	if errors.As(err, &ve) {
+		for _, pr := range ve.Problems {
+			fmt.Println(pr.Path)
+		}
+	}
+	// Output:
+	// rxdelivery: invalid params: recipient.address.zipcode: must be 5 or 9 digits; patient.mobile_phone_number: must be 10 digits
+	// recipient.address.zipcode
+	// patient.mobile_phone_number
+}
