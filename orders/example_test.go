@@ -1,0 +1,146 @@
+package orders_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+)
+
+func ExampleService_Create() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	// A same-day order: service_level left out, fee and copay required.
+	params := testutil.SamedayOrder()
+	order, err := client.Orders.Create(ctx, params)
+	if errors.Is(err, rxdelivery.ErrUnknownOutcome) {
+		// Never create again blindly: look for the order first.
+		log.Fatal("reconcile by external reference number before retrying")
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(order.ID, order.Status, order.ETA != nil)
+	// Output:
+	// ord_000001 new true
+}
+
+func ExampleService_Create_shipping() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	params := testutil.SamedayOrder()
+	params.ServiceLevel = orders.ServiceLevelShipping
+	params.DeliveryFee, params.RxAmountDue = nil, nil // same-day only
+	params.Patient.MobilePhoneNumber = "6145550100"   // shipping needs a patient phone
+	params.Shipping = &orders.ShippingParams{
+		Carrier:        orders.CarrierPostal,
+		CarrierService: orders.CarrierServicePostalPriorityMail,
+		Signature:      orders.SignatureRequired,
+		Weight:         orders.Weight{Unit: orders.WeightUnitOunce, Value: rxdelivery.MustDecimal("12")},
+		PackageCode:    orders.PackagePostalSmallFlatRateBox,
+	}
+	created, err := client.Orders.Create(ctx, params)
+	if err != nil {
+		log.Fatal(err)
+	}
+	order, err := client.Orders.Get(ctx, created.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(order.Shipping.Carrier, order.Shipping.TrackingNumber != "", order.Shipping.LabelPDF != "")
+	// Output:
+	// POSTAL true true
+}
+
+func ExampleService_Cancel() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	if err := client.Orders.Cancel(ctx, order.ID); err != nil {
+		log.Fatal(err)
+	}
+	got, err := client.Orders.Get(ctx, order.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.Status, got.Cancellation.Reason)
+
+	// Once the courier has it, the platform refuses.
+	again, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	if err != nil {
+		log.Fatal(err)
+	}
+	sb.Clock.Advance(2 * 30 * time.Second) // submitted to courier, then picked up
+	err = client.Orders.Cancel(ctx, again.ID)
+	fmt.Println(errors.Is(err, rxdelivery.ErrUnableToCancel))
+	// Output:
+	// cancelled Order Canceled
+	// true
+}
+
+func ExampleService_AddPrescription() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	rx := testutil.SamedayOrder().Prescriptions[0]
+	rx.Number = "RX100002"
+	rx.Refrigeration = orders.RefrigerationFridge
+	updated, err := client.Orders.AddPrescription(ctx, order.ID, &rx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(updated.ID, updated.Status)
+	if err := client.Orders.RemovePrescription(ctx, order.ID, "RX100002"); err != nil {
+		log.Fatal(err)
+	}
+	err = client.Orders.RemovePrescription(ctx, order.ID, "RX100002")
+	fmt.Println(errors.Is(err, rxdelivery.ErrNotFound))
+	// Output:
+	// ord_000001 new
+	// true
+}
+
+func ExampleService_GetMany() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	var ids []string
+	for i := 0; i < 2; i++ {
+		order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+		if err != nil {
+			log.Fatal(err)
+		}
+		ids = append(ids, order.ID)
+	}
+	sb.Clock.Advance(30 * time.Second)
+
+	list, err := client.Orders.GetMany(ctx, ids)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, o := range list {
+		fmt.Println(o.ID, o.Status)
+	}
+	// Output:
+	// ord_000001 submitted_to_courier
+	// ord_000002 submitted_to_courier
+}

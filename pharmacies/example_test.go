@@ -1,0 +1,92 @@
+package pharmacies_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+)
+
+func ExampleService_All() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	// All fetches pages as the loop asks for them; breaking stops it.
+	n, preferred := 0, 0
+	for ph, err := range client.Pharmacies.All(ctx, &pharmacies.SearchParams{
+		OriginAddress: "123 Main St, Columbus, OH 43210",
+		PageSize:      5,
+	}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+		if ph.Preferred {
+			preferred++
+		}
+	}
+	fmt.Println(n, "pharmacies,", preferred, "preferred")
+	// Output:
+	// 12 pharmacies, 3 preferred
+}
+
+func ExampleService_Search() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	page, err := client.Pharmacies.Search(ctx, &pharmacies.SearchParams{
+		OriginAddress: "123 Main St, Columbus, OH 43210",
+		PageSize:      5,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(page.Count, page.Page, page.TotalPages, len(page.Pharmacies))
+	first := page.Pharmacies[0]
+	fmt.Println(first.Preferred, first.DistanceFromOrigin != nil, first.PhoneNumber != "")
+	// Output:
+	// 12 1 3 5
+	// true true true
+}
+
+func ExampleService_Get() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	ph, err := client.Pharmacies.Get(ctx, "5550001")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ph.NCPDP, ph.DistanceFromOrigin == nil)
+	// Output:
+	// 5550001 true
+}
+
+func ExampleService_DeliveryInfo() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	info, err := client.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{
+		Address: pharmacies.DeliveryAddress{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The document does not show this answer's schema: read what you
+	// need from the raw body.
+	var body struct {
+		Deliverable bool `json:"deliverable"`
+	}
+	if err := info.Decode(&body); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(info.NCPDP, body.Deliverable)
+	// Output:
+	// 5550001 true
+}

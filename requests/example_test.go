@@ -1,0 +1,126 @@
+package requests_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+func exampleParams() *requests.CreateParams {
+	return &requests.CreateParams{
+		Identifier:              "program-123",
+		ExternalReferenceNumber: "rx-2026-000123",
+		NameOfPickup:            "Amoxicillin 500 mg",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "5550001"},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: "6145550100",
+			Address:     requests.NewDropoffPlace("ChIJd8BlQ2BZwokRAFUEcm_qrcA"),
+		},
+		Patient: requests.PatientParams{
+			FirstName: "Jane", LastName: "Doe", Gender: requests.GenderFemale,
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+		Remittance: &requests.RemittanceParams{
+			Contact:  &requests.Contact{MobilePhoneNumber: "6145550100"},
+			Payments: []requests.Payment{{Fee: rxdelivery.MustDecimal("4.99"), Kind: requests.PaymentDeliveryFee}},
+		},
+		TestMeta: &requests.TestMeta{Scenario: requests.ScenarioUnsuccessfulDelivery, DurationBetween: 60},
+	}
+}
+
+func ExampleService_Create() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	req, err := client.Requests.Create(ctx, exampleParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(req.ID, req.ExternalReferenceNumber, req.Order == nil)
+	// Output:
+	// req_000001 rx-2026-000123 true
+}
+
+func ExampleService_Get() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	req, err := client.Requests.Create(ctx, exampleParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// The unsuccessful_delivery scenario moves one step a minute.
+	for i := 0; i < 5; i++ {
+		sb.Clock.Advance(time.Minute)
+		got, err := client.Requests.Get(ctx, req.ID)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(got.Order.Status)
+		if got.Order.Delivery != nil && !got.Order.Delivery.Succeeded() {
+			fmt.Println("  failed:", got.Order.Delivery.FailureReason != "")
+		}
+	}
+	// Output:
+	// new
+	// submitted_to_courier
+	// picked_up
+	// delivery_attempted
+	//   failed: true
+	// returned_to_pharmacy
+	//   failed: true
+}
+
+func ExampleService_Cancel() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	req, err := client.Requests.Create(ctx, exampleParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	sb.Clock.Advance(3 * time.Minute) // picked up: too late to cancel
+
+	err = client.Requests.Cancel(ctx, req.ID)
+	var apiErr *rxdelivery.APIError
+	if errors.Is(err, rxdelivery.ErrUnableToCancel) && errors.As(err, &apiErr) {
+		fmt.Println(apiErr.Type, apiErr.ID == req.ID)
+	}
+	// Output:
+	// unable_to_cancel true
+}
+
+func ExampleService_GetMany() {
+	sb := testutil.StartSandbox()
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+	var ids []string
+	for i := 0; i < 3; i++ {
+		req, err := client.Requests.Create(ctx, exampleParams())
+		if err != nil {
+			log.Fatal(err)
+		}
+		ids = append(ids, req.ID)
+	}
+
+	reqs, err := client.Requests.GetMany(ctx, ids)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range reqs {
+		fmt.Println(r.ID)
+	}
+	// Output:
+	// req_000001
+	// req_000002
+	// req_000003
+}
