@@ -183,7 +183,7 @@ func (s *Sandbox) applyFault(w *statusWriter, r *http.Request, iface Interface, 
 			}
 			return
 		}
-		s.writeFault(w, iface, f, nil)
+		s.writeFault(w, r, iface, f, nil)
 		return
 	}
 	rec := &recorder{header: http.Header{}}
@@ -194,7 +194,7 @@ func (s *Sandbox) applyFault(w *statusWriter, r *http.Request, iface Interface, 
 		}
 		return
 	}
-	s.writeFault(w, iface, f, rec)
+	s.writeFault(w, r, iface, f, rec)
 }
 
 // sleep waits d of real time; it returns false when the client went away or
@@ -223,7 +223,7 @@ func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
 
 // writeFault writes the faulty answer. rec holds the real answer in After
 // mode, else it is nil.
-func (s *Sandbox) writeFault(w *statusWriter, iface Interface, f Fault, rec *recorder) {
+func (s *Sandbox) writeFault(w *statusWriter, r *http.Request, iface Interface, f Fault, rec *recorder) {
 	switch f.Kind {
 	case FaultMalformed:
 		body := []byte(`{"sandbox": "this body is malformed`)
@@ -245,6 +245,10 @@ func (s *Sandbox) writeFault(w *statusWriter, iface Interface, f Fault, rec *rec
 		} else {
 			w.settle(status)
 		}
+		// Read what is left of the request body first: closing a connection
+		// with unread input resets it, and the client would see the reset
+		// instead of the partial answer.
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
 		conn, buf, err := http.NewResponseController(w).Hijack()
 		if err != nil {
 			// Not hijackable (HTTP/2): abort the stream instead.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,6 +142,15 @@ func TestFaultAfterHandles(t *testing.T) {
 			assert.Equal(t, 1, h.srv.Stats().DuplicateCreates)
 		})
 	}
+}
+
+func TestFaultCutWithLargeUnreadBody(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.srv.InjectFault(Fault{Kind: FaultCut})
+	big := with(omniBody(), "identifier", strings.Repeat("x", 512<<10))
+	r, err := h.try(freshClient(), "POST", "/omni/api/v1/requests", big)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "the partial answer arrives, not a reset")
+	assert.Equal(t, http.StatusOK, r.status)
 }
 
 func TestFaultCutAfterEmptyAnswerDrops(t *testing.T) {

@@ -126,12 +126,12 @@ func TestRoutingStatuses(t *testing.T) {
 	}
 
 	for accept, want := range map[string]int{
-		"text/html":                           406,
-		"application/xml, text/plain":         406,
-		"*/*":                                 200,
-		"application/*":                       200,
+		"text/html":                          406,
+		"application/xml, text/plain":        406,
+		"*/*":                                200,
+		"application/*":                      200,
 		"text/html, application/json; q=0.9": 200,
-		"APPLICATION/JSON":                    200,
+		"APPLICATION/JSON":                   200,
 	} {
 		r := h.do("GET", "/omni/api/v1/pharmacies/5550001", nil, "Accept", accept)
 		assert.Equal(t, want, r.status, accept)
@@ -191,4 +191,22 @@ func TestHandlerWithoutServer(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	sb.Handler().ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
+}
+
+func TestServerURLs(t *testing.T) {
+	h := newHarness(t, Config{})
+	u := h.srv.URL()
+	assert.Equal(t, u+"/omni", h.srv.OmniURL())
+	assert.Equal(t, u+"/delivery", h.srv.DeliveryURL())
+	assert.Equal(t, u+"/tracking", h.srv.TrackingURL())
+	assert.Equal(t, u+"/pricing", h.srv.PricingURL())
+	assert.Equal(t, u+"/pricing", h.srv.BaseURL(Pricing))
+}
+
+func TestCentsEncoding(t *testing.T) {
+	for c, want := range map[cents]string{0: "0.00", 5: "0.05", 1234: "12.34", -250: "-2.50", 100000: "1000.00"} {
+		b, err := c.MarshalJSON()
+		require.NoError(t, err)
+		assert.Equal(t, want, string(b))
+	}
 }

@@ -207,7 +207,7 @@ func (s *Sandbox) checkOmniCreate(ck *checker, in *omniCreateIn) {
 	ck.present("identifier", in.Identifier, true)
 	ck.str("external_reference_number", in.ExternalReferenceNumber, true, 255)
 	ck.exact("ndc", in.NDC, false, 11)
-	if in.NDC == nil && !ck.present("name_of_pickup", in.NameOfPickup, false) {
+	if (in.NDC == nil || *in.NDC == "") && !ck.present("name_of_pickup", in.NameOfPickup, false) {
 		ck.add("name_of_pickup", "is required when ndc is not provided")
 	}
 	knownPharmacy := false

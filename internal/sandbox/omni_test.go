@@ -46,6 +46,7 @@ func TestCreateRequestValidation(t *testing.T) {
 		}},
 		{"ndc length", with(omniBody(), "ndc", "123"), 422, []string{"ndc: must be exactly 11 characters"}},
 		{"name_of_pickup suffices without ndc", with(omniBody(), "ndc", nil, "name_of_pickup", "Item"), 200, nil},
+		{"empty ndc is no ndc", with(omniBody(), "ndc", ""), 422, []string{"name_of_pickup: is required when ndc is not provided"}},
 		{"ext ref too long", with(omniBody(), "external_reference_number", strings.Repeat("x", 256)), 422, []string{"external_reference_number: must be at most 255 characters"}},
 		{"ncpdp length", with(omniBody(), "pharmacy", map[string]any{"ncpdp": "123"}), 422, []string{"pharmacy.ncpdp: must be exactly 7 characters",
 			"pickup: is required when pharmacy.ncpdp is not a pharmacy the sandbox knows"}},

@@ -32,6 +32,8 @@ type Pharmacy struct {
 // PharmacyAddress is a pharmacy's address; an empty Street2 is sent as
 // null.
 type PharmacyAddress struct {
+	// Street1, Street2, City, State (two letters) and Zipcode (5 or 9
+	// digits) are sent as the address members of the same names.
 	Street1, Street2, City, State, Zipcode string
 }
 

@@ -88,8 +88,8 @@ type Config struct {
 	// NotifyTimeout bounds one notification delivery; zero means 10 seconds.
 	NotifyTimeout time.Duration
 
-	// Pharmacies replaces the built-in pharmacy set (see BuiltinPharmacies
-	// and GeneratePharmacies).
+	// Pharmacies, when not nil, replaces the built-in pharmacy set (see
+	// BuiltinPharmacies and GeneratePharmacies); it is copied.
 	Pharmacies []Pharmacy
 
 	// AllowUnknownFields turns off the strict decoding that rejects unknown
@@ -143,7 +143,10 @@ type Sandbox struct {
 	counter  int // ids
 	sigSeq   int // signature URL tokens
 	lookup   lookupCache
-	stats    Stats
+	stats    Stats // Calls is kept in calls instead
+
+	callsMu sync.Mutex // guards calls; taken after mu, never before
+	calls   []Call
 }
 
 // New returns a Sandbox configured by cfg.
@@ -187,8 +190,8 @@ func New(cfg Config) *Sandbox {
 	if len(s.creds) == 0 {
 		s.creds = []Credentials{{Key: DefaultKey, Secret: DefaultSecret}}
 	}
-	s.pharmacies = cfg.Pharmacies
-	if s.pharmacies == nil {
+	s.pharmacies = append([]Pharmacy(nil), cfg.Pharmacies...)
+	if cfg.Pharmacies == nil {
 		s.pharmacies = BuiltinPharmacies()
 	}
 	s.pharmIndex = make(map[string]int, 2*len(s.pharmacies))

@@ -35,7 +35,8 @@ type Stats struct {
 	DuplicateCreates int
 
 	// Calls lists the calls served, oldest first (capped by
-	// Config.MaxCalls).
+	// Config.MaxCalls). A call is listed as its status is written, before
+	// any byte of the answer reaches the client.
 	Calls []Call
 	// Notifications lists the tracking notification deliveries attempted,
 	// oldest first.
@@ -100,8 +101,10 @@ func (s *Sandbox) Stats() Stats {
 	for k, v := range s.stats.CreateBodies {
 		st.CreateBodies[k] = v
 	}
-	st.Calls = append([]Call(nil), s.stats.Calls...)
 	st.Notifications = append([]NotificationAttempt(nil), s.stats.Notifications...)
+	s.callsMu.Lock()
+	st.Calls = append([]Call(nil), s.calls...)
+	s.callsMu.Unlock()
 	return st
 }
 
@@ -111,6 +114,9 @@ func (s *Sandbox) ResetStats() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stats = Stats{CreateBodies: map[string]int{}}
+	s.callsMu.Lock()
+	s.calls = nil
+	s.callsMu.Unlock()
 }
 
 // recordCreateLocked counts a successful create of body. The caller holds
@@ -124,16 +130,17 @@ func (s *Sandbox) recordCreateLocked(iface Interface, body []byte) {
 	}
 }
 
-// recordCall logs a served call.
+// recordCall logs a served call. It is called as the answer's status is
+// written, possibly with s.mu held, so it uses its own lock.
 func (s *Sandbox) recordCall(c Call) {
 	if s.logger != nil {
 		s.logger.Info("sandbox call", "interface", string(c.Interface), "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stats.Calls = append(s.stats.Calls, c)
-	if over := len(s.stats.Calls) - s.maxCalls; over > 0 {
-		s.stats.Calls = s.stats.Calls[over:]
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	s.calls = append(s.calls, c)
+	if over := len(s.calls) - s.maxCalls; over > 0 {
+		s.calls = s.calls[over:]
 	}
 }
 
