@@ -1,0 +1,128 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
+
+type params struct{ Name string }
+
+func (p *params) validate(o validate.Options) error {
+	var c validate.Collector
+	c.Required("name", p.Name)
+	if o.NPICheckDigit {
+		c.Add("npi", "checked")
+	}
+	return c.Err()
+}
+
+func TestCheckHonoursTheSettings(t *testing.T) {
+	on := NewShared(Config{Validate: true, ValidateOptions: validate.Options{NPICheckDigit: true}, Sandbox: true})
+	b, err := on.NewBackend(Omni, "", Credentials{}, nil)
+	require.NoError(t, err)
+	assert.True(t, b.Sandbox())
+	assert.True(t, on.Sandbox())
+	assert.Equal(t, Omni, b.Interface())
+	err = Check(b, &params{}, (*params).validate)
+	var ve *validate.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.True(t, ve.Has("name"))
+	assert.True(t, ve.Has("npi"), "the client's options reach the check")
+	assert.ErrorIs(t, Check[params](b, nil, (*params).validate), validate.ErrInvalidParams)
+
+	off := NewShared(Config{})
+	b, err = off.NewBackend(Omni, "", Credentials{}, nil)
+	require.NoError(t, err)
+	assert.NoError(t, Check(b, &params{}, (*params).validate), "validation off")
+	assert.Error(t, Check[params](b, nil, (*params).validate), "nil params are refused even with validation off")
+}
+
+func TestQueryAndIDs(t *testing.T) {
+	q, err := Query(struct {
+		IDs  []string `url:"ids,brackets"`
+		Page int      `url:"page,omitempty"`
+	}{IDs: []string{"b", "a"}, Page: 2})
+	require.NoError(t, err)
+	assert.Equal(t, "ids%5B%5D=b&ids%5B%5D=a&page=2", q)
+	_, err = Query(42)
+	assert.Error(t, err)
+
+	assert.NoError(t, CheckID("id", "ord_1"))
+	for _, bad := range []string{"", "  ", ".", ".."} {
+		var ve *validate.ValidationError
+		require.ErrorAs(t, CheckID("ids[1]", bad), &ve, "%q", bad)
+		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
+	}
+
+	err = Missing(Call{Method: "POST", Path: "/api/v1/orders", Write: true}, &Response{StatusCode: 200}, "order")
+	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, ErrUnknownOutcome)
+	assert.EqualError(t, err, "rxdelivery: POST /api/v1/orders: 200 OK: malformed response body: the response has no order (outcome unknown: reconcile before retrying)")
+}
+
+func TestLogTransportLogsNoSecrets(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	mock := httpmock.NewMockTransport()
+	mock.RegisterResponder("GET", "https://x.example/a", func(*http.Request) (*http.Response, error) {
+		r := httpmock.NewStringResponse(429, "{}")
+		r.Header.Set("Retry-After", "0")
+		return r, nil
+	})
+	mock.RegisterResponder("GET", "https://x.example/b", httpmock.NewErrorResponder(errors.New("reset")))
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: logger, RetryMax: 1})
+	b, err := s.NewBackend(Omni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/a", Query: "origin_address=1+Private+Rd"}, nil)
+	require.Error(t, err)
+	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/b", Query: "origin_address=1+Private+Rd"}, nil)
+	require.Error(t, err)
+	out := logs.String()
+	assert.Contains(t, out, "path=/a")
+	assert.Contains(t, out, "status=429")
+	assert.Contains(t, out, "retry_after=0")
+	assert.Contains(t, out, `error=reset`)
+	for _, secret := range []string{"Private", "origin_address", "k3y", "s3cret", "Basic"} {
+		assert.NotContains(t, out, secret)
+	}
+
+	// A logger above debug level costs nothing and logs nothing.
+	logs.Reset()
+	quiet := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	b, err = quiet.NewBackend(Omni, "https://x.example", Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	_, _ = b.Do(context.Background(), Call{Method: "GET", Path: "/a"}, nil)
+	assert.Empty(t, logs.String())
+	quiet.CloseIdleConnections()
+}
+
+func TestInterfaceNames(t *testing.T) {
+	for i, want := range []string{"omni", "delivery", "tracking", "pricing"} {
+		assert.Equal(t, want, Interfaces[i].String())
+	}
+	assert.Equal(t, "unknown", Interface(9).String())
+	assert.Equal(t, "RXDELIVERY_PRICING_URL", Pricing.URLEnv())
+	assert.Equal(t, "WithTrackingURL", Tracking.URLOption())
+}
+
+func TestErrorStrings(t *testing.T) {
+	te := &TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	assert.Equal(t, "rxdelivery: GET /x: unexpected EOF", te.Error())
+	te.UnknownOutcome = true
+	assert.Contains(t, te.Error(), "outcome unknown")
+	de := &DecodeError{StatusCode: 200, Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	assert.Equal(t, "rxdelivery: GET /x: 200 OK: malformed response body: unexpected EOF", de.Error())
+	ce := &ConfigError{Message: "no base URL", Err: ErrNoBaseURL}
+	assert.ErrorIs(t, ce, ErrNoBaseURL)
+}
