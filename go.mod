@@ -2,13 +2,15 @@ module github.com/rxdelivery/rxdelivery-go
 
 go 1.23
 
-require github.com/hashicorp/go-retryablehttp v0.7.8
+require (
+	github.com/google/go-querystring v1.2.0
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/jarcoal/httpmock v1.4.2
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
+)
 
 require (
-	github.com/google/go-querystring v1.2.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/jarcoal/httpmock v1.4.2 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -1,0 +1,103 @@
+// Pricing-quote asks for the price of shipping a package between two ZIP
+// codes and prints the quotes; then it asks for a route no service covers
+// and handles the empty answer as "no quote".
+//
+// It shows that ZIP+4 input ("11201-4321") is accepted as is (the SDK sends
+// its first five digits), that every package measure is given explicitly
+// as an exact decimal, and that an empty quote list is an answer, not an
+// error. A quote reserves nothing and creates nothing.
+//
+// It only reads, so it runs against any environment. Offline, with no
+// RXDELIVERY_* variables set, it runs against the SDK's built-in simulator,
+// where dropoff ZIP codes 00000 to 00999 have no service:
+//
+//	go run ./examples/pricing-quote
+//
+// Online, it needs RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET and
+// RXDELIVERY_PRICING_URL (for instance the values that
+// go run ./examples/sandbox-server prints).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+)
+
+func main() {
+	if err := mainErr(); err != nil {
+		fmt.Fprintln(os.Stderr, "pricing-quote:", err)
+		os.Exit(1)
+	}
+}
+
+// mainErr connects, bounds the run in time and runs the example. It returns
+// instead of exiting so that its deferred cleanup runs.
+func mainErr() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+
+	env, err := exampleenv.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	return run(ctx, env.Client, os.Stdout)
+}
+
+// box is the package to price. The platform never infers a measure: send
+// all four, in inches and ounces.
+var box = pricing.PackageDimensions{
+	LengthIn: rxdelivery.MustDecimal("10"),
+	WidthIn:  rxdelivery.MustDecimal("8"),
+	HeightIn: rxdelivery.MustDecimal("4"),
+	WeightOz: rxdelivery.MustDecimal("12.5"),
+}
+
+// run prices a package on a served route and on an unserved one, printing
+// to out.
+func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
+	if err := quote(ctx, c, out, "11201-4321", "60611-2001"); err != nil {
+		return err
+	}
+	// A dropoff with no service: the platform answers with no quote.
+	return quote(ctx, c, out, "11201", "00501")
+}
+
+// quote prices box from pickupZIP to dropoffZIP and prints the result.
+func quote(ctx context.Context, c *rxdelivery.Client, out io.Writer, pickupZIP, dropoffZIP string) error {
+	fmt.Fprintf(out, "Quote %s -> %s, %s x %s x %s in, %s oz\n",
+		pickupZIP, dropoffZIP, box.LengthIn, box.WidthIn, box.HeightIn, box.WeightOz)
+	quotes, err := c.Pricing.Quote(ctx, &pricing.QuoteParams{
+		Pickup:            pricing.Location{Address: pricing.Address{ZIPCode: pickupZIP}},
+		Dropoff:           pricing.Location{Address: pricing.Address{ZIPCode: dropoffZIP}},
+		PackageDimensions: box,
+	})
+	var apiErr *rxdelivery.APIError
+	switch {
+	case errors.Is(err, rxdelivery.ErrUnavailable) && errors.As(err, &apiErr):
+		// 502: the provider gave no reliable price. The message is meant
+		// for people; show it and let them try later.
+		fmt.Fprintf(out, "  no price available now: %s\n", apiErr.Message)
+		return nil
+	case err != nil:
+		return fmt.Errorf("quoting %s -> %s: %w", pickupZIP, dropoffZIP, err)
+	case len(quotes) == 0:
+		fmt.Fprintln(out, "  no quote: no service covers this route")
+		return nil
+	}
+	for _, q := range quotes {
+		fmt.Fprintf(out, "  %-8s %-16s $%s\n", q.Provider, q.Service, q.PriceUSD)
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
+	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+)
+
+func TestMain(m *testing.M) { exampletest.Main(m) }
+
+func TestRunPrintsQuoteAndHandlesNoQuote(t *testing.T) {
+	env := exampletest.Offline(t, exampleenv.ConnectOptions{})
+	var out bytes.Buffer
+	err := run(exampletest.Context(t, 10*time.Second), env.Client, &out)
+	require.NoError(t, err, out.String())
+
+	got := out.String()
+	assert.Contains(t, got, "Quote 11201-4321 -> 60611-2001")
+	assert.Regexp(t, regexp.MustCompile(`postal\s+ground_service\s+\$\d+\.\d\d\n`), got)
+	assert.Contains(t, got, "Quote 11201 -> 00501")
+	assert.Contains(t, got, "no quote: no service covers this route")
+	assert.Equal(t, 2, env.Sim.Stats().QuotesServed)
+}
+
+func TestQuoteReportsUnavailablePrice(t *testing.T) {
+	env := exampletest.Offline(t, exampleenv.ConnectOptions{
+		ClientOptions: []rxdelivery.Option{rxdelivery.WithRetryMax(0)},
+	})
+	env.Sim.InjectFault(sandbox.Fault{Kind: sandbox.FaultStatus, Status: http.StatusBadGateway, Interface: sandbox.Pricing})
+	var out bytes.Buffer
+	err := quote(exampletest.Context(t, 10*time.Second), env.Client, &out, "11201", "60611")
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "no price available now: ")
+}
+
+func TestMainErrRunsOffline(t *testing.T) {
+	exampletest.ClearVars(t)
+	require.NoError(t, mainErr())
+}

@@ -1,0 +1,248 @@
+// Quickstart creates one omni request (a prescription picked up at a
+// pharmacy and delivered to a patient) and follows it until it is
+// delivered, printing each status change as it happens.
+//
+// It shows the SDK's basic loop: tidy up user input with the normalising
+// helpers, find a pharmacy that delivers to the patient, create the
+// request, then poll Requests.Get until the order reaches a final status.
+// The request carries a sandbox scenario (test_meta successful_delivery,
+// one second between steps), so the whole life cycle takes a few seconds.
+//
+// Offline, with no RXDELIVERY_* variables set, it runs against the SDK's
+// built-in simulator:
+//
+//	go run ./examples/quickstart
+//
+// Online, it runs against the sandbox environment the variables describe
+// (sandbox scenarios exist only there, so it refuses a production one):
+//
+//	export RXDELIVERY_API_KEY=... RXDELIVERY_API_SECRET=...
+//	export RXDELIVERY_OMNI_URL=https://... RXDELIVERY_SANDBOX=true
+//	export RXDELIVERY_PROGRAM_ID=...   # the program identifier you were issued
+//	go run ./examples/quickstart
+//
+// The same variables can point at a local simulator started with
+// go run ./examples/sandbox-server (use the base URLs it prints).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+func main() {
+	if err := mainErr(); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+// mainErr connects, bounds the run in time and runs the example. It returns
+// instead of exiting so that its deferred cleanup runs.
+func mainErr() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	env, err := exampleenv.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	if err := env.RequireSandbox(); err != nil {
+		return err
+	}
+	if err := env.RequireProgramID(); err != nil {
+		return err
+	}
+	return run(ctx, env.Client, env.ProgramID, os.Stdout)
+}
+
+// pollEvery is how often run asks for the request's status. The scenario
+// moves once a second; against a real platform, poll much less often.
+const pollEvery = 500 * time.Millisecond
+
+// run creates a sandbox request for the program programID and follows it
+// to delivery, printing progress to out.
+func run(ctx context.Context, c *rxdelivery.Client, programID string, out io.Writer) error {
+	// 1. Input as people type it. The platform wants bare digits: the
+	// helpers turn the usual written forms into them, or say why they
+	// cannot.
+	phone, err := rxdelivery.NormalizePhone("(718) 555-0142")
+	if err != nil {
+		return fmt.Errorf("phone number: %w", err)
+	}
+	zip, err := rxdelivery.NormalizeZIP("11201-4321")
+	if err != nil {
+		return fmt.Errorf("ZIP code: %w", err)
+	}
+	ndc, err := rxdelivery.NormalizeNDC("0002-1433-80")
+	if err != nil {
+		return fmt.Errorf("NDC: %w", err)
+	}
+	fmt.Fprintf(out, "Normalised input: phone %s, ZIP %s, NDC %s\n", phone, zip, ndc)
+
+	// 2. A pharmacy that delivers to the patient: the nearest result of a
+	// search around the dropoff address.
+	page, err := c.Pharmacies.Search(ctx, &pharmacies.SearchParams{
+		OriginAddress: "200 Court St, Brooklyn, NY 11201",
+		PageSize:      1,
+	})
+	if err != nil {
+		return fmt.Errorf("searching pharmacies: %w", err)
+	}
+	if len(page.Pharmacies) == 0 {
+		return errors.New("no pharmacy delivers to the dropoff address")
+	}
+	pharmacy := page.Pharmacies[0]
+	fmt.Fprintf(out, "Pharmacy: %s (NCPDP %s)\n", pharmacy.Name, pharmacy.NCPDP)
+
+	// 3. The request. ExternalReferenceNumber is your own reference: make
+	// it unique and store it before sending, so that a create whose outcome
+	// is unknown can be reconciled instead of sent twice.
+	ref := "quickstart-" + time.Now().UTC().Format("20060102T150405.000000")
+	req, err := c.Requests.Create(ctx, &requests.CreateParams{
+		Identifier:              programID,
+		ExternalReferenceNumber: ref,
+		NDC:                     ndc,
+		Pharmacy:                requests.PharmacyParams{NCPDP: pharmacy.NCPDP},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: phone,
+			Address: requests.NewDropoffAddress(requests.Address{
+				Street1: "200 Court St", City: "Brooklyn", State: "NY", Zipcode: zip,
+			}),
+		},
+		Patient: requests.PatientParams{
+			FirstName:   "Jane",
+			LastName:    "Doe",
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+		// Sandbox only: run the successful_delivery scenario with one
+		// second between steps. Leave TestMeta out in production.
+		TestMeta: &requests.TestMeta{
+			Scenario:        requests.ScenarioSuccessfulDelivery,
+			DurationBetween: 1,
+		},
+	})
+	var invalid *rxdelivery.ValidationError
+	switch {
+	case errors.As(err, &invalid):
+		// Nothing was sent; each problem names the field at fault.
+		for _, p := range invalid.Problems {
+			fmt.Fprintf(out, "  invalid %s\n", p)
+		}
+		return err
+	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
+		return fmt.Errorf("the request may or may not exist: reconcile %s before creating it again: %w", ref, err)
+	case err != nil:
+		return fmt.Errorf("creating the request: %w", err)
+	}
+	fmt.Fprintf(out, "Created request %s (reference %s)\n", req.ID, ref)
+
+	// 4. Follow it.
+	final, err := follow(ctx, c, req.ID, out)
+	if err != nil {
+		return err
+	}
+
+	// 5. The outcome, with the platform's own timestamps.
+	o := final.Order
+	if o.Status != requests.OrderDelivered {
+		return fmt.Errorf("request %s ended with its order %s, not delivered", final.ID, o.Status)
+	}
+	fmt.Fprintf(out, "Delivered. Created %s", stamp(final.CreatedAt))
+	if o.Pickup != nil {
+		fmt.Fprintf(out, ", picked up %s", stamp(o.Pickup.OccurredAt))
+	}
+	if o.Delivery != nil {
+		fmt.Fprintf(out, ", delivered %s, signed by %s", stamp(o.Delivery.OccurredAt), o.Delivery.SignedBy)
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+// follow polls the request until its order reaches a final status or ctx
+// ends, printing a line for each status change. It returns the request as
+// last read.
+func follow(ctx context.Context, c *rxdelivery.Client, id string, out io.Writer) (*requests.Request, error) {
+	start := time.Now()
+	ticker := time.NewTicker(pollEvery)
+	defer ticker.Stop()
+	last := ""
+	for {
+		req, err := c.Requests.Get(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("getting request %s: %w", id, err)
+		}
+		if state := describe(req); state != last {
+			last = state
+			now := time.Now()
+			fmt.Fprintf(out, "  %s (+%4.1fs)  %s\n", now.Format("15:04:05.000"), now.Sub(start).Seconds(), state)
+		}
+		if finished(req) {
+			return req, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for request %s (last seen: %s): %w", id, last, ctx.Err())
+		case <-ticker.C:
+		}
+	}
+}
+
+// describe summarises a request's state in one line.
+func describe(r *requests.Request) string {
+	s := "request received, no order yet"
+	if r.Order != nil {
+		s = "order " + r.Order.ID + " " + string(r.Order.Status)
+		if r.Order.CourierCompany != "" {
+			s += ", courier " + r.Order.CourierCompany
+		}
+	}
+	// The request's own status matters when it is not simply received,
+	// such as request_incomplete (pharmacy_out_of_stock).
+	if r.Status != nil && r.Status.Name != requests.StatusRequestReceived {
+		s += ", request " + string(r.Status.Name)
+		if r.Status.Detail != "" {
+			s += " (" + string(r.Status.Detail) + ")"
+		}
+	}
+	if !r.DeliveryETA.IsZero() {
+		s += ", ETA " + r.DeliveryETA.String()
+	}
+	return s
+}
+
+// finished reports whether the request's order reached a status it will
+// not leave.
+func finished(r *requests.Request) bool {
+	if r.Order == nil {
+		return false
+	}
+	switch r.Order.Status {
+	case requests.OrderDelivered, requests.OrderReturnedToPharmacy, requests.OrderCancelled:
+		return true
+	}
+	return false
+}
+
+// stamp formats a platform timestamp in local time, or as sent when it did
+// not parse.
+func stamp(t rxdelivery.Time) string {
+	if !t.Valid() {
+		return t.String()
+	}
+	return t.Local().Format("15:04:05")
+}

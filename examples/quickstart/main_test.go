@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
+	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
+)
+
+func TestMain(m *testing.M) { exampletest.Main(m) }
+
+func TestRunReachesDelivered(t *testing.T) {
+	env := exampletest.Offline(t, exampleenv.ConnectOptions{})
+	var out bytes.Buffer
+	err := run(exampletest.Context(t, 15*time.Second), env.Client, env.ProgramID, &out)
+	require.NoError(t, err, out.String())
+
+	got := out.String()
+	assert.Contains(t, got, "Normalised input: phone 7185550142, ZIP 112014321, NDC 00002143380")
+	assert.Contains(t, got, "Created request req_")
+	for _, status := range []string{" new", " submitted_to_courier", " picked_up", " delivered"} {
+		assert.Contains(t, got, status, "the timeline shows each status")
+	}
+	assert.Contains(t, got, "Delivered. Created ")
+	assert.Contains(t, got, "signed by ")
+	assert.True(t, strings.Index(got, " picked_up") < strings.Index(got, " delivered"), "in order")
+
+	st := env.Sim.Stats()
+	assert.Equal(t, 1, st.RequestsCreated)
+	assert.Zero(t, st.DuplicateCreates)
+}
