@@ -50,8 +50,10 @@ var (
 	ErrUnableToCancel = core.ErrUnableToCancel
 	// ErrUnknownOutcome matches a failed create, cancel or prescription
 	// change that may nevertheless have taken effect. Such calls are never
-	// retried by the SDK: reconcile (for example by
-	// external_reference_number) before trying again.
+	// retried by the SDK: find out whether the write took effect (Get for a
+	// cancel or a prescription change; for a create, your
+	// external_reference_number is what the platform's records can be
+	// matched by) before trying again.
 	ErrUnknownOutcome = core.ErrUnknownOutcome
 	// ErrMalformedResponse matches a 2xx answer whose body could not be
 	// decoded.

@@ -1,6 +1,8 @@
 package rxdelivery
 
 import (
+	"time"
+
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 )
@@ -50,3 +52,7 @@ func ParseDate(s string) (Date, error) { return types.ParseDate(s) }
 // Ptr returns a pointer to v, for optional params fields:
 // DeliveryFee: rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")).
 func Ptr[T any](v T) *T { return &v }
+
+// DateOf returns the civil date of t in t's location, such as today's
+// date for a service date: rxdelivery.DateOf(time.Now()).
+func DateOf(t time.Time) Date { return types.DateOf(t) }

@@ -34,8 +34,8 @@ type CreateParams struct {
 	// characters.
 	DeliveryNotes string `json:"delivery_notes,omitempty"`
 	// ExternalReferenceNumber is the caller's reference, at most 255
-	// characters. Set it: after a write with an unknown outcome it is how
-	// the order is found again.
+	// characters. Set it, unique per order: after a create with an unknown
+	// outcome it is what the order can be reconciled by.
 	ExternalReferenceNumber string `json:"external_reference_number,omitempty"`
 	// PhotoIDRequired asks the courier to check a photo ID at delivery;
 	// optional, sameday only. Nil leaves the field out; a pointer to false

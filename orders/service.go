@@ -30,8 +30,11 @@ const ordersPath = "/api/v1/orders"
 // an invalid p returns a *rxdelivery.ValidationError and nothing is sent.
 // Create is a side-effecting write: it is retried only where the platform
 // provably did not act, and a failure that may have created the order
-// matches rxdelivery.ErrUnknownOutcome — look the order up (by
-// ExternalReferenceNumber) before creating it again.
+// matches rxdelivery.ErrUnknownOutcome: find out whether it exists before
+// creating it again. The platform has no lookup by reference, so the
+// ExternalReferenceNumber you sent is what your records and the platform's
+// support can match it by; a cancel or prescription change with an unknown
+// outcome can be checked with Get.
 func (s *Service) Create(ctx context.Context, p *CreateParams) (*Order, error) {
 	if err := core.Check(s.b, p, (*CreateParams).validate); err != nil {
 		return nil, err

@@ -35,8 +35,10 @@ const basePath = "/api/v1/requests"
 //
 // Create is a side-effecting write: it is retried only after 429 or 503 or
 // a failed connection. Any other failure that may have reached the
-// platform matches rxdelivery.ErrUnknownOutcome; look the request up by its
-// external reference number before creating it again.
+// platform matches rxdelivery.ErrUnknownOutcome: find out whether the
+// request exists before creating it again. The platform has no lookup by
+// reference, so the external reference number you sent is what your records
+// and the platform's support can match it by.
 func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error) {
 	if err := s.checkCreate(p); err != nil {
 		return nil, err

@@ -71,6 +71,7 @@ type Shared struct {
 	transport   http.RoundTripper
 	logger      *slog.Logger
 	userAgent   string
+	uaHeader    []string // the User-Agent header value, built once
 	validate    bool
 	vopts       validate.Options
 	sandbox     bool
@@ -78,9 +79,20 @@ type Shared struct {
 	now         func() time.Time
 }
 
+// DefaultMaxConnsPerHost bounds the connections the default pool opens to
+// one host. Calls beyond it wait (within their context) for a connection
+// to come free instead of dialing more.
+const DefaultMaxConnsPerHost = 64
+
 // NewPooledTransport returns a keep-alive transport sized for concurrent
-// use: up to 128 idle connections per host instead of net/http's two, so a
-// busy service does not open and close a connection per call.
+// use: every connection to a host may stay idle for reuse (net/http keeps
+// two), so a busy service does not open and close a connection per call,
+// and at most DefaultMaxConnsPerHost connections are open to one host.
+//
+// The bound matters most when many calls start at once on a cold pool:
+// net/http hands a connection that comes free to a call still waiting for
+// its own dial, and that dial, when it completes, adds a spare connection;
+// without a bound a burst of N calls can open well over N connections.
 func NewPooledTransport() *http.Transport {
 	return &http.Transport{
 		Proxy: http.ProxyFromEnvironment,
@@ -89,8 +101,9 @@ func NewPooledTransport() *http.Transport {
 			KeepAlive: 30 * time.Second,
 		}).DialContext,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   128,
+		MaxIdleConns:          4 * DefaultMaxConnsPerHost,
+		MaxIdleConnsPerHost:   DefaultMaxConnsPerHost,
+		MaxConnsPerHost:       DefaultMaxConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
@@ -117,6 +130,7 @@ func NewShared(cfg Config) *Shared {
 	if s.userAgent == "" {
 		s.userAgent = DefaultUserAgent
 	}
+	s.uaHeader = []string{s.userAgent}
 	var inner http.RoundTripper
 	hc := &http.Client{}
 	if cfg.HTTPClient != nil {
@@ -168,6 +182,10 @@ type Backend struct {
 	iface Interface
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
 	auth  string // "Basic ..." or "" when no credentials
+	// authHeader is the Authorization header value, built once. Header
+	// value slices are shared by every request of the backend: net/http
+	// and go-retryablehttp only read them.
+	authHeader []string
 }
 
 // Credentials are an API key and secret.
@@ -186,6 +204,7 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 	}
 	if creds.Key != "" || creds.Secret != "" {
 		b.auth = "Basic " + enc.EncodeToString([]byte(creds.Key+":"+creds.Secret))
+		b.authHeader = []string{b.auth}
 	}
 	if base == "" {
 		return b, nil
@@ -284,9 +303,9 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		return nil, &ConfigError{Message: c.Method + " " + c.Path + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
-	h["Authorization"] = []string{b.auth}
+	h["Authorization"] = b.authHeader
 	h["Accept"] = acceptJSON
-	h["User-Agent"] = []string{b.s.userAgent}
+	h["User-Agent"] = b.s.uaHeader
 	if body != nil {
 		h["Content-Type"] = acceptJSON
 	}

@@ -38,9 +38,8 @@ var (
 	// ErrUnknownOutcome matches a failed side-effecting write (create,
 	// cancel, add or remove a prescription) that may nevertheless have taken
 	// effect: the request may have reached the platform and no reliable
-	// answer came back. Such a call is never retried automatically; reconcile
-	// by external_reference_number (or by getting the resource) before trying
-	// again.
+	// answer came back. Such a call is never retried automatically: find out
+	// whether it took effect before trying again.
 	ErrUnknownOutcome = errors.New("rxdelivery: outcome of the write is unknown")
 	// ErrMalformedResponse matches a response whose body could not be read
 	// or decoded.
