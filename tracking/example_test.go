@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http/httptest"
+	"strings"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
@@ -41,4 +43,30 @@ func ExampleService_GetSubscription() {
 	}
 	// Output:
 	// true
+}
+
+func ExampleNewHandler() {
+	handler := tracking.NewHandler(func(ctx context.Context, n *tracking.Notification) error {
+		fmt.Println(n.TrackingNumber, n.Status, len(n.TrackingEvents))
+		return nil // an error answers 500, so the platform may deliver again
+	})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+
+	body := `{"tracking_number":"9400100000000000000001","timestamp":"2026-03-02T09:00:00Z","carrier":"POSTAL",
+		"status":"Moving Through Network","status_occurred_at":"2026-03-02T08:59:00Z",
+		"tracking_events":[{"status":"Accepted","status_occurred_at":"2026-03-01T17:00:00Z"},
+			{"status":"Moving Through Network","status_occurred_at":"2026-03-02T08:59:00Z"}]}`
+	for _, ct := range []string{"application/json", "text/plain"} {
+		resp, err := srv.Client().Post(srv.URL, ct, strings.NewReader(body))
+		if err != nil {
+			log.Fatal(err)
+		}
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode)
+	}
+	// Output:
+	// 9400100000000000000001 Moving Through Network 2
+	// 204
+	// 415
 }
