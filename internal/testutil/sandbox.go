@@ -25,8 +25,15 @@ type Sandbox struct {
 // client (key "key", secret "secret", tiny retry waits). opts apply last.
 // Call Close when done.
 func StartSandbox(opts ...rxdelivery.Option) *Sandbox {
+	return StartSandboxWith(sandbox.Config{}, opts...)
+}
+
+// StartSandboxWith is StartSandbox with a simulator configured by cfg; its
+// key, secret and clock are set as StartSandbox sets them.
+func StartSandboxWith(cfg sandbox.Config, opts ...rxdelivery.Option) *Sandbox {
 	clock := sandbox.NewManualClock(SandboxStart)
-	srv := sandbox.NewServer(sandbox.Config{Key: "key", Secret: "secret", Clock: clock})
+	cfg.Key, cfg.Secret, cfg.Clock = "key", "secret", clock
+	srv := sandbox.NewServer(cfg)
 	base := []rxdelivery.Option{
 		rxdelivery.WithOmniURL(srv.OmniURL()),
 		rxdelivery.WithDeliveryURL(srv.DeliveryURL()),
