@@ -45,5 +45,5 @@ func TestQuoteReportsUnavailablePrice(t *testing.T) {
 
 func TestMainErrRunsOffline(t *testing.T) {
 	exampletest.ClearVars(t)
-	require.NoError(t, mainErr())
+	require.NoError(t, exampleenv.Run(time.Minute, exampleenv.ConnectOptions{}, program))
 }

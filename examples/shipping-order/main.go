@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
@@ -34,25 +33,11 @@ import (
 )
 
 func main() {
-	if err := mainErr(); err != nil {
-		fmt.Fprintln(os.Stderr, "shipping-order:", err)
-		os.Exit(1)
-	}
+	exampleenv.Main("shipping-order", time.Minute, exampleenv.ConnectOptions{}, program)
 }
 
-// mainErr connects, bounds the run in time and runs the example. It returns
-// instead of exiting so that its deferred cleanup runs.
-func mainErr() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-
-	env, err := exampleenv.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer env.Close()
+// program checks what the example needs of the environment and runs it.
+func program(ctx context.Context, env *exampleenv.Env) error {
 	if err := env.RequireSandbox(); err != nil {
 		return err
 	}

@@ -32,5 +32,5 @@ func TestRunShowsLabelAndTrackingNumber(t *testing.T) {
 
 func TestMainErrRunsOffline(t *testing.T) {
 	exampletest.ClearVars(t)
-	require.NoError(t, mainErr())
+	require.NoError(t, exampleenv.Run(time.Minute, exampleenv.ConnectOptions{}, program))
 }

@@ -46,7 +46,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -58,15 +57,6 @@ import (
 )
 
 func main() {
-	if err := mainErr(); err != nil {
-		fmt.Fprintln(os.Stderr, "tracking-listener:", err)
-		os.Exit(1)
-	}
-}
-
-// mainErr reads the flags, connects, bounds the run in time and runs the
-// example. It returns instead of exiting so that its deferred cleanup runs.
-func mainErr() error {
 	var cfg listenerConfig
 	flag.StringVar(&cfg.Addr, "listen", "127.0.0.1:0", "`address` the https listener binds (port 0 picks a free one)")
 	flag.StringVar(&cfg.PublicURL, "listener-url", "", "public https `URL` that forwards to the listener (needed online)")
@@ -74,29 +64,23 @@ func mainErr() error {
 	timeout := flag.Duration("timeout", 3*time.Minute, "give up after this long")
 	flag.Parse()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
-	defer cancel()
-
 	cert, err := selfSignedCert()
 	if err != nil {
-		return fmt.Errorf("making the listener's certificate: %w", err)
+		fmt.Fprintln(os.Stderr, "tracking-listener: making the listener's certificate:", err)
+		os.Exit(1)
 	}
 	cfg.Cert = cert
 	// Offline, the simulator must trust the certificate to POST to the
 	// listener; online the option is ignored.
-	env, err := exampleenv.ConnectWith(ctx, exampleenv.ConnectOptions{TrustListenerCert: cert.Leaf})
-	if err != nil {
-		return err
-	}
-	defer env.Close()
-	if cfg.TrackingNumber == "" {
-		if err := env.RequireSandbox(); err != nil {
-			return err
-		}
-	}
-	return run(ctx, env.Client, cfg, os.Stdout)
+	exampleenv.Main("tracking-listener", *timeout, exampleenv.ConnectOptions{TrustListenerCert: cert.Leaf},
+		func(ctx context.Context, env *exampleenv.Env) error {
+			if cfg.TrackingNumber == "" {
+				if err := env.RequireSandbox(); err != nil {
+					return err
+				}
+			}
+			return run(ctx, env.Client, cfg, os.Stdout)
+		})
 }
 
 // listenerConfig is what run needs besides the client.

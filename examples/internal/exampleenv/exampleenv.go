@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"time"
@@ -218,4 +219,34 @@ func (e *Env) Close() {
 			e.notify.CloseIdleConnections()
 		}
 	})
+}
+
+// Program is the body of an example program: it is given a context that
+// ends on interrupt or when the program's time is up, and the connected
+// environment.
+type Program func(ctx context.Context, env *Env) error
+
+// Run connects with o, runs p under a context that ends on interrupt or
+// after timeout, closes the environment and returns p's error. Tests call it
+// where main calls Main.
+func Run(timeout time.Duration, o ConnectOptions, p Program) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	env, err := ConnectWith(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	return p(ctx, env)
+}
+
+// Main is Run for a program's main function: when p fails it prints
+// "name: error" to standard error and exits with status 1.
+func Main(name string, timeout time.Duration, o ConnectOptions, p Program) {
+	if err := Run(timeout, o, p); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
 }
