@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
@@ -298,6 +300,11 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if body != nil {
 		raw = body
 	}
+	var sent *sendTrace
+	if c.Write {
+		sent = &sendTrace{}
+		ctx = sent.attach(ctx)
+	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.Method, u, raw)
 	if err != nil {
 		return nil, &ConfigError{Message: c.Method + " " + c.Path + ": building the request failed", Err: stripURL(err)}
@@ -321,7 +328,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return nil, b.transportError(c, err)
+		return nil, b.transportError(c, err, sent)
 	}
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -392,14 +399,47 @@ func unknownStatus(status int) bool {
 	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
 }
 
-func (b *Backend) transportError(c Call, err error) error {
-	unknown := c.Write && !isWaitCancel(err)
+func (b *Backend) transportError(c Call, err error, sent *sendTrace) error {
+	unknown := c.Write && !isWaitCancel(err) && sent.mayHaveSent()
 	err = stripURL(err)
 	if neverSent(err) {
 		unknown = false
 	}
 	return &TransportError{Method: c.Method, Path: c.Path, Err: err, UnknownOutcome: unknown}
 }
+
+// sendTrace tells whether the last attempt of a write got a connection. A
+// write whose last attempt failed before it had one never left the
+// process (for example when its context ended while it waited for a
+// connection of a full pool): its outcome is known, not applied. Earlier
+// attempts of a write are only ever retried after a refusal (429, 503) or
+// a failed dial, so the last attempt decides.
+//
+// The hooks fire only in transports that support net/http's client trace
+// (http.Transport does). With any other transport nothing is traced and
+// a failed write keeps its unknown outcome.
+type sendTrace struct {
+	state atomic.Int32 // untraced, waitingConn or gotConn
+	trace httptrace.ClientTrace
+}
+
+// States of a sendTrace.
+const (
+	untraced    = iota // no hook fired: the transport does not trace
+	waitingConn        // the attempt asked for a connection, has none yet
+	gotConn            // the attempt got a connection and may have sent
+)
+
+// attach returns ctx with the trace's hooks.
+func (s *sendTrace) attach(ctx context.Context) context.Context {
+	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
+	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
+	return httptrace.WithClientTrace(ctx, &s.trace)
+}
+
+// mayHaveSent reports whether the last attempt may have sent the request:
+// false only when it is known to have had no connection.
+func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
 
 func (b *Backend) decodeError(c Call, status int, err error) error {
 	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.Path, Err: stripURL(err), UnknownOutcome: c.Write}

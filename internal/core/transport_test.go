@@ -524,3 +524,50 @@ func TestSuccessBodyOverLimit(t *testing.T) {
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/exact"}, &raw)
 	assert.NoError(t, err, "a body of exactly the limit is read whole")
 }
+
+// TestWriteWithoutConnectionIsKnown holds the only connection a transport
+// may open, so that a write waits for one until its context ends: it never
+// left, so its outcome is known. A write the server received and then lost
+// keeps its unknown outcome.
+func TestWriteWithoutConnectionIsKnown(t *testing.T) {
+	held := make(chan struct{}, 1)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if r.URL.Path == "/hold" {
+			held <- struct{}{}
+			<-release
+			return
+		}
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	tr := &http.Transport{MaxConnsPerHost: 1}
+	defer tr.CloseIdleConnections()
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	b, err := s.NewBackend(Delivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = b.Do(context.Background(), Call{Method: "GET", Path: "/hold"}, nil)
+	}()
+	<-held
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.False(t, te.UnknownOutcome, "the write waited for a connection and never left")
+	close(release)
+	<-done
+
+	_, err = b.Do(context.Background(), Call{Method: "POST", Path: "/cut", Body: map[string]int{}, Write: true}, nil)
+	require.ErrorAs(t, err, &te)
+	assert.True(t, te.UnknownOutcome, "the server read the write before the cut")
+}

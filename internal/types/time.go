@@ -2,7 +2,7 @@ package types
 
 import (
 	"bytes"
-	"strconv"
+	"encoding/json"
 	"time"
 )
 
@@ -72,7 +72,9 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return []byte(strconv.Quote(t.String())), nil
+	// encoding/json, not strconv.Quote: a raw text kept from a response
+	// may hold bytes that only JSON's escaping writes back validly.
+	return json.Marshal(t.String())
 }
 
 // UnmarshalJSON reads a JSON string. It never fails on a string that is not

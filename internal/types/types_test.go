@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -136,5 +137,21 @@ func TestEnumText(t *testing.T) {
 	for _, in := range []string{`null`, ``, `  `} {
 		_, ok := EnumText([]byte(in))
 		assert.False(t, ok, in)
+	}
+}
+
+func TestTimeRoundTripsOddText(t *testing.T) {
+	for _, in := range []string{`"\u0007"`, "\"\xdc\"", `"a\"b"`, `"<&>"`} {
+		var v Time
+		require.NoError(t, json.Unmarshal([]byte(in), &v), in)
+		b, err := json.Marshal(v)
+		require.NoError(t, err, in)
+		var back Time
+		require.NoError(t, json.Unmarshal(b, &back), in)
+		if utf8.ValidString(v.Raw) {
+			assert.Equal(t, v.Raw, back.Raw, in)
+		} else {
+			assert.Equal(t, "\uFFFD", back.Raw, "invalid UTF-8 is written as JSON writes it")
+		}
 	}
 }

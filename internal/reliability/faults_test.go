@@ -1,0 +1,564 @@
+package reliability_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+)
+
+const (
+	getPath    = "/api/v1/orders/ord_1"
+	createPath = "/api/v1/orders"
+	// attemptsMax is the first attempt and the default three retries.
+	attemptsMax = 4
+)
+
+// apiError asserts that err is an *rxdelivery.APIError of status whose
+// message names the endpoint and the status, and returns it.
+func apiError(t *testing.T, err error, method, path string, status int) *rxdelivery.APIError {
+	t.Helper()
+	var ae *rxdelivery.APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, status, ae.StatusCode)
+	assert.Equal(t, method, ae.Method)
+	assert.Equal(t, path, ae.Path)
+	assert.True(t, containsAll(err.Error(), method+" "+path, strconv.Itoa(status)), "error %q names the endpoint and status", err)
+	return ae
+}
+
+// transportError asserts that err is an *rxdelivery.TransportError naming
+// the endpoint, and returns it.
+func transportError(t *testing.T, err error, method, path string) *rxdelivery.TransportError {
+	t.Helper()
+	var te *rxdelivery.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, method, te.Method)
+	assert.Equal(t, path, te.Path)
+	assert.Contains(t, err.Error(), method+" "+path)
+	return te
+}
+
+// decodeError asserts that err is an *rxdelivery.DecodeError naming the
+// endpoint and the 200 status, matching ErrMalformedResponse.
+func decodeError(t *testing.T, err error, method, path string) *rxdelivery.DecodeError {
+	t.Helper()
+	var de *rxdelivery.DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, method, de.Method)
+	assert.Equal(t, path, de.Path)
+	assert.Equal(t, http.StatusOK, de.StatusCode)
+	assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+	assert.True(t, containsAll(err.Error(), method+" "+path, "200"), "error %q names the endpoint and status", err)
+	return de
+}
+
+func TestRateLimitStorm(t *testing.T) {
+	ctx := context.Background()
+	tooMany := func(retryAfter string) handlerFunc {
+		return func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			w.Header().Set("Retry-After", retryAfter)
+			writeJSON(w, http.StatusTooManyRequests, `{"error":{"message":"Too many requests"}}`)
+		}
+	}
+
+	t.Run("outlasts the retries", func(t *testing.T) {
+		s := newServer(t, tooMany("0"))
+		c := newClient(t, s)
+		_, err := c.Orders.Get(ctx, "ord_1")
+		ae := apiError(t, err, http.MethodGet, getPath, http.StatusTooManyRequests)
+		assert.ErrorIs(t, err, rxdelivery.ErrRateLimited)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.Equal(t, "Too many requests", ae.Message)
+		assert.Equal(t, int64(attemptsMax), s.attempts.Load())
+
+		_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+		apiError(t, err, http.MethodPost, createPath, http.StatusTooManyRequests)
+		assert.ErrorIs(t, err, rxdelivery.ErrRateLimited)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "a 429 is a refusal: nothing was created")
+		assert.Equal(t, int64(2*attemptsMax), s.attempts.Load(), "a refused write is retried")
+	})
+
+	t.Run("ends before the retries do", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			if n%4 != 0 {
+				tooMany("0")(w, r, n)
+				return
+			}
+			drainRequest(r)
+			writeJSON(w, http.StatusOK, orderBody("ord_1"))
+		})
+		c := newClient(t, s)
+		o, err := c.Orders.Get(ctx, "ord_1")
+		require.NoError(t, err)
+		assert.Equal(t, "ord_1", o.ID)
+		o, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+		require.NoError(t, err)
+		assert.Equal(t, "ord_1", o.ID)
+		assert.Equal(t, int64(8), s.attempts.Load())
+	})
+
+	t.Run("Retry-After above the cap is not slept", func(t *testing.T) {
+		s := newServer(t, tooMany("120"))
+		c := newClient(t, s)
+		_, err := c.Orders.Get(ctx, "ord_1")
+		ae := apiError(t, err, http.MethodGet, getPath, http.StatusTooManyRequests)
+		assert.Equal(t, 120*time.Second, ae.RetryAfter)
+		assert.Contains(t, err.Error(), "retry after 2m0s")
+		assert.Equal(t, int64(1), s.attempts.Load())
+	})
+
+	t.Run("Retry-After past the deadline is not slept", func(t *testing.T) {
+		s := newServer(t, tooMany("30"))
+		c := newClient(t, s, rxdelivery.WithRetryWaitMax(time.Hour))
+		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_, err := c.Orders.Create(dctx, createParams(t, "ref-1"))
+		require.NoError(t, dctx.Err(), "the call returned before the deadline instead of sleeping into it")
+		ae := apiError(t, err, http.MethodPost, createPath, http.StatusTooManyRequests)
+		assert.Equal(t, 30*time.Second, ae.RetryAfter)
+		assert.Equal(t, int64(1), s.attempts.Load())
+	})
+
+	t.Run("Retry-After as an HTTP date", func(t *testing.T) {
+		when := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+		s := newServer(t, tooMany(when))
+		c := newClient(t, s)
+		_, err := c.Orders.Get(ctx, "ord_1")
+		ae := apiError(t, err, http.MethodGet, getPath, http.StatusTooManyRequests)
+		assert.Greater(t, ae.RetryAfter, 60*time.Second)
+		assert.LessOrEqual(t, ae.RetryAfter, 90*time.Second)
+		assert.Equal(t, int64(1), s.attempts.Load())
+	})
+}
+
+func TestUnavailableWindows(t *testing.T) {
+	ctx := context.Background()
+	window := func(status int, width int64) handlerFunc {
+		return func(w http.ResponseWriter, r *http.Request, n int64) {
+			drainRequest(r)
+			if width < 0 || n <= width {
+				writeJSON(w, status, `{"error":{"message":"Service unavailable"}}`)
+				return
+			}
+			writeJSON(w, http.StatusOK, orderBody("ord_9"))
+		}
+	}
+
+	t.Run("a window that closes", func(t *testing.T) {
+		s := newServer(t, window(http.StatusServiceUnavailable, 2))
+		c := newClient(t, s)
+		o, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
+		require.NoError(t, err)
+		assert.Equal(t, "ord_9", o.ID)
+		assert.Equal(t, int64(3), s.attempts.Load())
+	})
+
+	t.Run("a window that outlasts the retries", func(t *testing.T) {
+		s := newServer(t, window(http.StatusServiceUnavailable, -1))
+		c := newClient(t, s)
+		_, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
+		apiError(t, err, http.MethodPost, createPath, http.StatusServiceUnavailable)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "a 503 is a refusal")
+		assert.Equal(t, int64(attemptsMax), s.attempts.Load())
+	})
+
+	for _, status := range []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			s := newServer(t, window(status, -1))
+			c := newClient(t, s)
+			_, err := c.Orders.Get(ctx, "ord_1")
+			apiError(t, err, http.MethodGet, getPath, status)
+			assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+			assert.Equal(t, int64(attemptsMax), s.attempts.Load(), "a read is retried")
+
+			_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+			apiError(t, err, http.MethodPost, createPath, status)
+			assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "the write may have been applied")
+			assert.Equal(t, int64(attemptsMax+1), s.attempts.Load(), "a write of unknown outcome is not retried")
+			if status != http.StatusInternalServerError {
+				assert.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+			}
+		})
+	}
+}
+
+func TestWaitsEndWithTheContext(t *testing.T) {
+	// The client would wait an hour between attempts; only the context can
+	// end the wait. The bound below only detects a wait the context did
+	// not end.
+	const bound = 30 * time.Second
+	refuse := func(w http.ResponseWriter, r *http.Request, _ int64) {
+		drainRequest(r)
+		writeJSON(w, http.StatusServiceUnavailable, `{"error":{"message":"down"}}`)
+	}
+
+	t.Run("backoff ended by the deadline", func(t *testing.T) {
+		s := newServer(t, refuse)
+		c := newClient(t, s, rxdelivery.WithRetryWaitMax(time.Hour), rxdelivery.WithRetryWaitMin(time.Hour))
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
+		assert.Less(t, time.Since(start), bound)
+		te := transportError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.False(t, te.UnknownOutcome, "the wait followed a refusal: nothing was created")
+		assert.Equal(t, int64(1), s.attempts.Load())
+	})
+
+	t.Run("backoff ended by cancellation", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			refuse(w, r, n)
+			cancel()
+		})
+		c := newClient(t, s, rxdelivery.WithRetryWaitMax(time.Hour), rxdelivery.WithRetryWaitMin(time.Hour))
+		start := time.Now()
+		_, err := c.Orders.Get(ctx, "ord_1")
+		assert.Less(t, time.Since(start), bound)
+		transportError(t, err, http.MethodGet, getPath)
+		assert.ErrorIs(t, err, context.Canceled)
+	})
+
+	t.Run("slow headers", func(t *testing.T) {
+		var s *server
+		s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			s.wait(r)
+		})
+		c := newClient(t, s)
+		for _, write := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			start := time.Now()
+			var err error
+			path := getPath
+			if write {
+				path = createPath
+				_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+			} else {
+				_, err = c.Orders.Get(ctx, "ord_1")
+			}
+			cancel()
+			assert.Less(t, time.Since(start), bound)
+			te := transportError(t, err, map[bool]string{false: http.MethodGet, true: http.MethodPost}[write], path)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.Equal(t, write, te.UnknownOutcome, "a write that reached the server has an unknown outcome")
+		}
+		assert.Equal(t, int64(2), s.attempts.Load(), "an attempt ended by the context is not retried")
+	})
+
+	t.Run("slow body", func(t *testing.T) {
+		var s *server
+		s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(http.StatusOK)
+			_, _ = io.WriteString(w, `{"order":{"id":"ord_1",`)
+			w.(http.Flusher).Flush()
+			s.wait(r)
+		})
+		c := newClient(t, s)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Orders.Get(ctx, "ord_1")
+		assert.Less(t, time.Since(start), bound)
+		decodeError(t, err, http.MethodGet, getPath)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+
+		ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel2()
+		_, err = c.Orders.Create(ctx2, createParams(t, "ref-1"))
+		decodeError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "the order was accepted; its answer was lost")
+	})
+}
+
+func TestCutConnections(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("mid-body", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			hijack(t, w, r, partial(`{"order":{"id":"ord_1","status":"ne`, 400))
+		})
+		c := newClient(t, s)
+		_, err := c.Orders.Get(ctx, "ord_1")
+		decodeError(t, err, http.MethodGet, getPath)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+
+		_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+		decodeError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.Equal(t, int64(2), s.attempts.Load())
+	})
+
+	t.Run("before the answer", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			hijack(t, w, r, "")
+		})
+		c := newClient(t, s)
+		_, err := c.Orders.Get(ctx, "ord_1")
+		te := transportError(t, err, http.MethodGet, getPath)
+		assert.False(t, te.UnknownOutcome)
+		assert.Equal(t, int64(attemptsMax), s.attempts.Load(), "a read is retried after a cut")
+
+		_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+		transportError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.Equal(t, int64(attemptsMax+1), s.attempts.Load(), "a write cut after it was read is not retried")
+	})
+
+	t.Run("once, then answered", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			if n == 1 {
+				hijack(t, w, r, "")
+				return
+			}
+			writeJSON(w, http.StatusOK, orderBody("ord_1"))
+		})
+		c := newClient(t, s)
+		o, err := c.Orders.Get(ctx, "ord_1")
+		require.NoError(t, err)
+		assert.Equal(t, "ord_1", o.ID)
+		assert.Equal(t, int64(2), s.attempts.Load())
+	})
+}
+
+func TestMalformedAnswers(t *testing.T) {
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		body  string
+		cause error
+	}{
+		"not JSON":       {body: `<html>Service maintenance</html>`},
+		"truncated JSON": {body: `{"order":{"id":"ord_1","status":"new"`, cause: io.ErrUnexpectedEOF},
+		"empty body":     {body: ``, cause: io.ErrUnexpectedEOF},
+		"wrong shape":    {body: `{"order":"ord_1"}`},
+		"an array":       {body: `[{"order":{}}]`},
+		"no order":       {body: `{"orders":[]}`},
+		"bad member":     {body: `{"order":{"id":{"value":"ord_1"}}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+				drainRequest(r)
+				writeJSON(w, http.StatusOK, tc.body)
+			})
+			c := newClient(t, s)
+			_, err := c.Orders.Get(ctx, "ord_1")
+			decodeError(t, err, http.MethodGet, getPath)
+			if tc.cause != nil {
+				assert.ErrorIs(t, err, tc.cause)
+			}
+			_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+			decodeError(t, err, http.MethodPost, createPath)
+			assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+			assert.Equal(t, int64(2), s.attempts.Load(), "a malformed answer is not retried")
+		})
+	}
+
+	t.Run("odd values are kept", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			writeJSON(w, http.StatusOK, `{"order":{"id":"ord_1","status":"teleported","eta":{"arrival_at":12},"extra":[1]}}`)
+		})
+		c := newClient(t, s)
+		o, err := c.Orders.Get(ctx, "ord_1")
+		require.NoError(t, err)
+		assert.Equal(t, "teleported", string(o.Status))
+		require.NotNil(t, o.ETA)
+		assert.Equal(t, "12", o.ETA.ArrivalAt.Raw)
+	})
+
+	t.Run("error bodies", func(t *testing.T) {
+		for _, tc := range []struct {
+			status   int
+			body     string
+			sentinel error
+		}{
+			{http.StatusBadGateway, `<html><body>502 Bad Gateway</body></html>`, rxdelivery.ErrUnavailable},
+			{http.StatusBadRequest, `{"error":{"message":"Order is not in a canc`, rxdelivery.ErrBadRequest},
+			{http.StatusNotFound, `{"error":"Not found"}`, rxdelivery.ErrNotFound},
+			{http.StatusUnauthorized, `null`, rxdelivery.ErrUnauthorized},
+			{http.StatusForbidden, ``, rxdelivery.ErrForbidden},
+		} {
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+				writeJSON(w, tc.status, tc.body)
+			})
+			c := newClient(t, s, rxdelivery.WithRetryMax(0))
+			_, err := c.Orders.Get(ctx, "ord_1")
+			ae := apiError(t, err, http.MethodGet, getPath, tc.status)
+			assert.ErrorIs(t, err, tc.sentinel)
+			assert.LessOrEqual(t, len(ae.Body), len(tc.body))
+		}
+	})
+}
+
+// hugeBody writes size bytes of body: prefix, then filler.
+func hugeBody(w http.ResponseWriter, status int, prefix string, size int) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(size))
+	w.WriteHeader(status)
+	if _, err := io.WriteString(w, prefix); err != nil {
+		return
+	}
+	chunk := []byte(strings.Repeat("a", 64<<10))
+	for left := size - len(prefix); left > 0; left -= len(chunk) {
+		if left < len(chunk) {
+			chunk = chunk[:left]
+		}
+		if _, err := w.Write(chunk); err != nil {
+			return // the client stopped reading
+		}
+	}
+}
+
+// allocated returns the bytes allocated while fn ran (by the whole
+// process: the server's share is small and fixed).
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func TestHugeBodies(t *testing.T) {
+	ctx := context.Background()
+	const size = 64 << 20
+
+	t.Run("error answer", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			hugeBody(w, http.StatusInternalServerError, `{"error":{"message":"`, size)
+		})
+		c := newClient(t, s)
+		var err error
+		n := allocated(func() { _, err = c.Orders.Get(ctx, "ord_1") })
+		ae := apiError(t, err, http.MethodGet, getPath, http.StatusInternalServerError)
+		assert.LessOrEqual(t, len(ae.Body), 4<<10, "the error keeps a bounded copy")
+		assert.Less(t, n, uint64(8<<20), "bytes allocated for %d attempts at a %d-byte error answer", attemptsMax, size)
+		t.Logf("allocated %d bytes over %d attempts at a %d MiB error body", n, s.attempts.Load(), size>>20)
+	})
+
+	t.Run("success answer over the limit", func(t *testing.T) {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			hugeBody(w, http.StatusOK, `{"order":{"id":"`, size)
+		})
+		c := newClient(t, s, rxdelivery.WithMaxResponseBytes(1<<20))
+		var err error
+		n := allocated(func() { _, err = c.Orders.Get(ctx, "ord_1") })
+		decodeError(t, err, http.MethodGet, getPath)
+		assert.Contains(t, err.Error(), "size limit")
+		assert.Less(t, n, uint64(16<<20), "bytes allocated for a %d-byte answer with a 1 MiB limit", size)
+		t.Logf("allocated %d bytes for a %d MiB answer with a 1 MiB limit", n, size>>20)
+
+		_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+		decodeError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	})
+
+	t.Run("large answer under the limit", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(`{"orders":[`)
+		for i := 0; i < 20000; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"id":"ord_` + strconv.Itoa(i) + `","status":"new","external_reference_number":"` + strings.Repeat("r", 200) + `"}`)
+		}
+		b.WriteString(`]}`)
+		body := b.String()
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			writeJSON(w, http.StatusOK, body)
+		})
+		c := newClient(t, s)
+		list, err := c.Orders.GetMany(ctx, []string{"ord_1"})
+		require.NoError(t, err)
+		assert.Len(t, list, 20000)
+		assert.Greater(t, len(body), 4<<20)
+	})
+}
+
+// TestErrorsMatchOneType checks that every failure above is exactly one of
+// the SDK's error types, whatever the path through the transport.
+func TestErrorsMatchOneType(t *testing.T) {
+	ctx := context.Background()
+	handlers := map[string]handlerFunc{
+		"429": func(w http.ResponseWriter, r *http.Request, _ int64) { writeJSON(w, 429, `{}`) },
+		"cut": func(w http.ResponseWriter, r *http.Request, _ int64) { hijack(t, w, r, "") },
+		"bad": func(w http.ResponseWriter, r *http.Request, _ int64) { writeJSON(w, 200, `{`) },
+	}
+	for name, h := range handlers {
+		s := newServer(t, h)
+		c := newClient(t, s, rxdelivery.WithRetryMax(1))
+		_, err := c.Orders.Get(ctx, "ord_1")
+		require.Error(t, err, name)
+		var (
+			ae *rxdelivery.APIError
+			te *rxdelivery.TransportError
+			de *rxdelivery.DecodeError
+		)
+		matched := 0
+		for _, ok := range []bool{errors.As(err, &ae), errors.As(err, &te), errors.As(err, &de)} {
+			if ok {
+				matched++
+			}
+		}
+		assert.Equal(t, 1, matched, "%s: %v", name, err)
+	}
+}
+
+// TestPoolWaitEndsWithTheContext fills the default pool's connections to
+// the host with calls the server holds, then makes one more call: it waits
+// for a connection, and its context ends the wait. The write it carried
+// never left, so its outcome is known.
+func TestPoolWaitEndsWithTheContext(t *testing.T) {
+	held := make(chan struct{}, core.DefaultMaxConnsPerHost)
+	var s *server
+	s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+		drainRequest(r)
+		held <- struct{}{}
+		s.wait(r)
+	})
+	c := newClient(t, s)
+	hold, release := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := 0; i < core.DefaultMaxConnsPerHost; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = c.Orders.Get(hold, "ord_1")
+		}()
+	}
+	for i := 0; i < core.DefaultMaxConnsPerHost; i++ {
+		<-held
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
+	te := transportError(t, err, http.MethodPost, createPath)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.False(t, te.UnknownOutcome, "the create never reached the server")
+	assert.Equal(t, int64(core.DefaultMaxConnsPerHost), s.attempts.Load())
+
+	release()
+	wg.Wait()
+}
