@@ -4,10 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
 // Service calls the orders endpoints. Get one from rxdelivery.Client; it is
@@ -74,16 +72,7 @@ type getManyQuery struct {
 // required, and none may be empty: such a list is refused before anything
 // is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
-	var vc validate.Collector
-	if len(ids) == 0 {
-		vc.Add("ids", "is required (at least one order id)")
-	}
-	for i, id := range ids {
-		if strings.TrimSpace(id) == "" {
-			vc.Add(validate.Index("ids", i), "is required")
-		}
-	}
-	if err := vc.Err(); err != nil {
+	if err := core.CheckIDs(ids); err != nil {
 		return nil, err
 	}
 	q, err := core.Query(getManyQuery{IDs: ids})

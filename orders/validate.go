@@ -25,7 +25,7 @@ func (p *Prescription) Validate() error { return p.validate(validate.Options{}) 
 
 func (p *Prescription) validate(o validate.Options) error {
 	c := validate.Collector{Options: o}
-	p.check(&c, "")
+	p.check(&c)
 	return c.Err()
 }
 
@@ -63,8 +63,12 @@ func (p *CreateParams) check(c *validate.Collector) {
 
 	c.NPI("pharmacy.npi", p.Pharmacy.NPI)
 	c.NCPDP("pharmacy.ncpdp", p.Pharmacy.NCPDP)
-	p.Recipient.check(c, "recipient")
-	p.Patient.check(c, "patient", known && level == ServiceLevelShipping)
+	c.Push("recipient")
+	p.Recipient.check(c)
+	c.Pop()
+	c.Push("patient")
+	p.Patient.check(c, known && level == ServiceLevelShipping)
+	c.Pop()
 
 	switch {
 	case known && level == ServiceLevelShipping && p.Shipping == nil:
@@ -73,97 +77,116 @@ func (p *CreateParams) check(c *validate.Collector) {
 		c.Add("shipping", "is accepted for shipping orders only")
 	}
 	if p.Shipping != nil {
-		p.Shipping.check(c, "shipping")
+		c.Push("shipping")
+		p.Shipping.check(c)
+		c.Pop()
 	}
 
 	if len(p.Prescriptions) == 0 {
 		c.Add("prescriptions", "is required (at least one prescription)")
 	}
+	c.Push("prescriptions")
 	for i := range p.Prescriptions {
-		p.Prescriptions[i].check(c, validate.Index("prescriptions", i))
+		c.PushIndex(i)
+		p.Prescriptions[i].check(c)
+		c.Pop()
 	}
+	c.Pop()
+	c.Push("other_items")
 	for i := range p.OtherItems {
-		p.OtherItems[i].check(c, validate.Index("other_items", i))
+		c.PushIndex(i)
+		p.OtherItems[i].check(c)
+		c.Pop()
 	}
+	c.Pop()
 }
 
-func (r *Recipient) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "description"), r.Description, 71)
-	c.OptionalPhone(validate.Join(path, "mobile_phone_number"), r.MobilePhoneNumber)
-	c.OptionalPhone(validate.Join(path, "home_phone_number"), r.HomePhoneNumber)
-	r.Address.check(c, validate.Join(path, "address"))
+func (r *Recipient) check(c *validate.Collector) {
+	c.RequiredMaxLen("description", r.Description, 71)
+	c.OptionalPhone("mobile_phone_number", r.MobilePhoneNumber)
+	c.OptionalPhone("home_phone_number", r.HomePhoneNumber)
+	c.Push("address")
+	r.Address.check(c)
+	c.Pop()
 }
 
-func (a *Address) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "street"), a.Street, 255)
-	c.MaxLen(validate.Join(path, "street2"), a.Street2, 255)
-	c.RequiredMaxLen(validate.Join(path, "city"), a.City, 255)
-	c.State(validate.Join(path, "state"), a.State)
-	c.ZIP(validate.Join(path, "zipcode"), a.Zipcode)
+func (a *Address) check(c *validate.Collector) {
+	c.RequiredMaxLen("street", a.Street, 255)
+	c.MaxLen("street2", a.Street2, 255)
+	c.RequiredMaxLen("city", a.City, 255)
+	c.State("state", a.State)
+	c.ZIP("zipcode", a.Zipcode)
 }
 
-func (p *Patient) check(c *validate.Collector, path string, shipping bool) {
-	c.RequiredMaxLen(validate.Join(path, "first_name"), p.FirstName, 30)
-	c.RequiredMaxLen(validate.Join(path, "last_name"), p.LastName, 40)
-	validate.OneOf(c, validate.Join(path, "gender"), p.Gender, true,
+func (p *Patient) check(c *validate.Collector, shipping bool) {
+	c.RequiredMaxLen("first_name", p.FirstName, 30)
+	c.RequiredMaxLen("last_name", p.LastName, 40)
+	validate.OneOf(c, "gender", p.Gender, true,
 		GenderMale, GenderFemale, GenderUnspecified)
-	c.RequiredDate(validate.Join(path, "date_of_birth"), p.DateOfBirth)
-	c.OptionalPhone(validate.Join(path, "mobile_phone_number"), p.MobilePhoneNumber)
-	c.OptionalPhone(validate.Join(path, "home_phone_number"), p.HomePhoneNumber)
+	c.RequiredDate("date_of_birth", p.DateOfBirth)
+	c.OptionalPhone("mobile_phone_number", p.MobilePhoneNumber)
+	c.OptionalPhone("home_phone_number", p.HomePhoneNumber)
 	if shipping && p.MobilePhoneNumber == "" && p.HomePhoneNumber == "" {
-		c.Add(validate.Join(path, "mobile_phone_number"),
+		c.Add("mobile_phone_number",
 			"is required for shipping orders when home_phone_number is empty (at least one patient phone number)")
 	}
 }
 
-func (p *Prescription) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "number"), p.Number, 255)
-	c.NDC(validate.Join(path, "ndc"), p.NDC)
-	validate.OneOf(c, validate.Join(path, "refrigeration"), p.Refrigeration, true,
+func (p *Prescription) check(c *validate.Collector) {
+	c.RequiredMaxLen("number", p.Number, 255)
+	c.NDC("ndc", p.NDC)
+	validate.OneOf(c, "refrigeration", p.Refrigeration, true,
 		RefrigerationNone, RefrigerationFridge, RefrigerationFrozen)
-	positiveInt(c, validate.Join(path, "days_supply"), p.DaysSupply)
-	if c.RequiredDecimal(validate.Join(path, "fill_quantity"), &p.FillQuantity) {
-		c.Positive(validate.Join(path, "fill_quantity"), &p.FillQuantity)
+	positiveInt(c, "days_supply", p.DaysSupply)
+	if c.RequiredDecimal("fill_quantity", &p.FillQuantity) {
+		c.Positive("fill_quantity", &p.FillQuantity)
 	}
 	if p.FillNumber < 0 {
-		c.Add(validate.Join(path, "fill_number"), "must not be negative")
+		c.Add("fill_number", "must not be negative")
 	}
-	if c.RequiredDecimal(validate.Join(path, "patient_pay"), &p.PatientPay) {
-		c.NonNegative(validate.Join(path, "patient_pay"), &p.PatientPay)
+	if c.RequiredDecimal("patient_pay", &p.PatientPay) {
+		c.NonNegative("patient_pay", &p.PatientPay)
 	}
-	p.Prescriber.check(c, validate.Join(path, "prescriber"))
-	payers := validate.Join(path, "payers")
+	c.Push("prescriber")
+	p.Prescriber.check(c)
+	c.Pop()
 	if len(p.Payers) == 0 {
-		c.Add(payers, "is required (at least one payer)")
+		c.Add("payers", "is required (at least one payer)")
 	}
+	c.Push("payers")
 	for i := range p.Payers {
-		p.Payers[i].check(c, validate.Index(payers, i))
+		c.PushIndex(i)
+		p.Payers[i].check(c)
+		c.Pop()
 	}
+	c.Pop()
 }
 
-func (p *Prescriber) check(c *validate.Collector, path string) {
-	c.Required(validate.Join(path, "first_name"), p.FirstName)
-	c.Required(validate.Join(path, "last_name"), p.LastName)
-	c.NPI(validate.Join(path, "npi"), p.NPI)
-	p.Address.check(c, validate.Join(path, "address"))
+func (p *Prescriber) check(c *validate.Collector) {
+	c.Required("first_name", p.FirstName)
+	c.Required("last_name", p.LastName)
+	c.NPI("npi", p.NPI)
+	c.Push("address")
+	p.Address.check(c)
+	c.Pop()
 }
 
-func (p *Payer) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "bin"), p.BIN, 255)
-	c.RequiredMaxLen(validate.Join(path, "pcn"), p.PCN, 255)
-	c.Required(validate.Join(path, "rx_group"), p.RxGroup)
-	validate.OneOf(c, validate.Join(path, "coverage_type"), p.CoverageType, true,
+func (p *Payer) check(c *validate.Collector) {
+	c.RequiredMaxLen("bin", p.BIN, 255)
+	c.RequiredMaxLen("pcn", p.PCN, 255)
+	c.Required("rx_group", p.RxGroup)
+	validate.OneOf(c, "coverage_type", p.CoverageType, true,
 		CoverageTypePrimary, CoverageTypeSecondary, CoverageTypeTertiary)
 	if p.GovernmentPlanIndicator == nil {
-		c.Add(validate.Join(path, "government_plan_indicator"), "is required (true or false)")
+		c.Add("government_plan_indicator", "is required (true or false)")
 	}
 }
 
-func (o *OtherItem) check(c *validate.Collector, path string) {
-	c.Required(validate.Join(path, "upc"), o.UPC)
-	c.Required(validate.Join(path, "sku"), o.SKU)
-	positiveInt(c, validate.Join(path, "quantity"), o.Quantity)
-	c.Required(validate.Join(path, "description"), o.Description)
+func (o *OtherItem) check(c *validate.Collector) {
+	c.Required("upc", o.UPC)
+	c.Required("sku", o.SKU)
+	positiveInt(c, "quantity", o.Quantity)
+	c.Required("description", o.Description)
 }
 
 // positiveInt checks a required integer that must be greater than zero;
@@ -177,51 +200,55 @@ func positiveInt(c *validate.Collector, path string, n int) {
 	}
 }
 
-func (s *ShippingParams) check(c *validate.Collector, path string) {
-	carrierPath := validate.Join(path, "carrier")
+func (s *ShippingParams) check(c *validate.Collector) {
+	carrierPath := "carrier"
 	validate.OneOf(c, carrierPath, s.Carrier, true, carriers...)
 	carrierKnown := s.Carrier.Known()
 
-	servicePath := validate.Join(path, "carrier_service")
+	servicePath := "carrier_service"
 	validate.OneOf(c, servicePath, s.CarrierService, true, allServices()...)
 	if owner := s.CarrierService.Carrier(); carrierKnown && owner != "" && owner != s.Carrier {
 		c.Add(servicePath, "must be a service of the carrier")
 	}
 
-	sigPath := validate.Join(path, "signature")
+	sigPath := "signature"
 	validate.OneOf(c, sigPath, s.Signature, true, signatures...)
 	if carrierKnown && contains(signatures, s.Signature) && !s.Carrier.SupportsSignature(s.Signature) {
 		c.Add(sigPath, "is not offered by the carrier")
 	}
 
 	if s.SaturdayDelivery != nil && *s.SaturdayDelivery && !s.CarrierService.OffersSaturdayDelivery() {
-		c.Add(validate.Join(path, "saturday_delivery"),
+		c.Add("saturday_delivery",
 			"is offered only by the services PARCELA 2nd Day Air and PARCELA Next Day Air")
 	}
 
-	s.checkWeight(c, validate.Join(path, "weight"))
+	c.Push("weight")
+	s.checkWeight(c)
+	c.Pop()
 
-	pkgPath := validate.Join(path, "package_code")
+	pkgPath := "package_code"
 	validate.OneOf(c, pkgPath, s.PackageCode, false, allPackageCodes()...)
 	if owner := s.PackageCode.Carrier(); carrierKnown && owner != "" && owner != s.Carrier {
 		c.Add(pkgPath, "is not a package code of the carrier")
 	}
 
-	dimPath := validate.Join(path, "dimensions")
+	dimPath := "dimensions"
 	switch {
 	case s.PackageCode == "" && s.Dimensions == nil:
 		c.Add(dimPath, "is required when package_code is not set")
 	case s.Dimensions != nil:
-		s.Dimensions.check(c, dimPath, s.PackageCode == "")
+		c.Push(dimPath)
+		s.Dimensions.check(c, s.PackageCode == "")
+		c.Pop()
 	}
 }
 
 // sixteen is the number of ounces in a pound.
 var sixteen = big.NewRat(16, 1)
 
-func (s *ShippingParams) checkWeight(c *validate.Collector, path string) {
-	validate.OneOf(c, validate.Join(path, "unit"), s.Weight.Unit, true, WeightUnitOunce, WeightUnitPound)
-	valuePath := validate.Join(path, "value")
+func (s *ShippingParams) checkWeight(c *validate.Collector) {
+	validate.OneOf(c, "unit", s.Weight.Unit, true, WeightUnitOunce, WeightUnitPound)
+	valuePath := "value"
 	if !c.RequiredDecimal(valuePath, &s.Weight.Value) {
 		return
 	}
@@ -248,8 +275,8 @@ func (s *ShippingParams) checkWeight(c *validate.Collector, path string) {
 // check checks dimensions; required says whether they stand in for a
 // package code (every member then required) or merely accompany one (the
 // carrier's dimensions replace them, and only what is set is checked).
-func (d *Dimensions) check(c *validate.Collector, path string, required bool) {
-	unitPath := validate.Join(path, "unit")
+func (d *Dimensions) check(c *validate.Collector, required bool) {
+	unitPath := "unit"
 	switch {
 	case d.Unit == "" && required:
 		c.Add(unitPath, "is required")
@@ -260,15 +287,14 @@ func (d *Dimensions) check(c *validate.Collector, path string, required bool) {
 		name string
 		v    *types.Decimal
 	}{{"length", &d.Length}, {"width", &d.Width}, {"height", &d.Height}} {
-		p := validate.Join(path, m.name)
 		if m.v.IsZero() {
 			if required {
-				c.Add(p, "is required")
+				c.Add(m.name, "is required")
 			}
 			continue
 		}
 		if m.v.Sign() <= 0 {
-			c.Add(p, "must be greater than 0")
+			c.Add(m.name, "must be greater than 0")
 		}
 	}
 }

@@ -90,12 +90,13 @@ func (p *DeliveryInfoParams) Validate() error { return p.validate(validate.Optio
 func (p *DeliveryInfoParams) validate(o validate.Options) error {
 	c := validate.Collector{Options: o}
 	a := &p.Address
-	const path = "delivery.address"
-	c.RequiredMaxLen(validate.Join(path, "street"), a.Street, 255)
-	c.MaxLen(validate.Join(path, "street2"), a.Street2, 255)
-	c.RequiredMaxLen(validate.Join(path, "city"), a.City, 255)
-	c.State(validate.Join(path, "state"), a.State)
-	c.ZIP(validate.Join(path, "zipcode"), a.Zipcode)
+	c.Push("delivery")
+	c.Push("address")
+	c.RequiredMaxLen("street", a.Street, 255)
+	c.MaxLen("street2", a.Street2, 255)
+	c.RequiredMaxLen("city", a.City, 255)
+	c.State("state", a.State)
+	c.ZIP("zipcode", a.Zipcode)
 	return c.Err()
 }
 

@@ -57,29 +57,39 @@ func (p *QuoteParams) Validate() error { return p.validate(validate.Options{}) }
 
 func (p *QuoteParams) validate(o validate.Options) error {
 	c := validate.Collector{Options: o}
-	p.Pickup.check(&c, "pickup")
-	p.Dropoff.check(&c, "dropoff")
+	c.Push("pickup")
+	p.Pickup.check(&c)
+	c.Pop()
+	c.Push("dropoff")
+	p.Dropoff.check(&c)
+	c.Pop()
+	c.Push("providers")
 	for i, pr := range p.Providers {
-		validate.OneOf(&c, validate.Index("providers", i), pr, true, ProviderAll, ProviderPostal)
+		c.PushIndex(i)
+		validate.OneOf(&c, "", pr, true, ProviderAll, ProviderPostal)
+		c.Pop()
 	}
+	c.Pop()
 	validate.OneOf(&c, "service_level", p.ServiceLevel, false, ServiceLevelAll, ServiceLevelGround)
-	p.PackageDimensions.check(&c, "package_dimensions")
+	c.Push("package_dimensions")
+	p.PackageDimensions.check(&c)
+	c.Pop()
 	return c.Err()
 }
 
-func (l *Location) check(c *validate.Collector, path string) {
-	path = validate.Join(path, "address.zipcode")
+func (l *Location) check(c *validate.Collector) {
+	const path = "address.zipcode"
 	if c.Required(path, l.Address.ZIPCode) {
 		_, err := validate.ZIP5(l.Address.ZIPCode)
 		c.AddErr(path, err)
 	}
 }
 
-func (d *PackageDimensions) check(c *validate.Collector, path string) {
-	c.Positive(validate.Join(path, "length_in"), &d.LengthIn)
-	c.Positive(validate.Join(path, "width_in"), &d.WidthIn)
-	c.Positive(validate.Join(path, "height_in"), &d.HeightIn)
-	c.Positive(validate.Join(path, "weight_oz"), &d.WeightOz)
+func (d *PackageDimensions) check(c *validate.Collector) {
+	c.Positive("length_in", &d.LengthIn)
+	c.Positive("width_in", &d.WidthIn)
+	c.Positive("height_in", &d.HeightIn)
+	c.Positive("weight_oz", &d.WeightOz)
 }
 
 // wire returns the body to send: a copy of p with both ZIP codes cut to 5

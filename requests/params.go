@@ -253,83 +253,102 @@ func (p *CreateParams) validate(o validate.Options) error {
 	}
 	c.NCPDP("pharmacy.ncpdp", p.Pharmacy.NCPDP)
 	if p.Pickup != nil {
-		p.Pickup.check(&c, "pickup")
+		c.Push("pickup")
+		p.Pickup.check(&c)
+		c.Pop()
 	}
-	p.Dropoff.check(&c, "dropoff")
-	p.Patient.check(&c, "patient")
+	c.Push("dropoff")
+	p.Dropoff.check(&c)
+	c.Pop()
+	c.Push("patient")
+	p.Patient.check(&c)
+	c.Pop()
 	if p.Remittance != nil {
-		p.Remittance.check(&c, "remittance")
+		c.Push("remittance")
+		p.Remittance.check(&c)
+		c.Pop()
 	}
 	if p.TestMeta != nil {
-		p.TestMeta.check(&c, "test_meta")
+		c.Push("test_meta")
+		p.TestMeta.check(&c)
+		c.Pop()
 	}
 	return c.Err()
 }
 
-func (p *PickupParams) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "name"), p.Name, maxName)
-	c.Phone(validate.Join(path, "phone_number"), p.PhoneNumber)
-	p.Address.check(c, validate.Join(path, "address"))
+func (p *PickupParams) check(c *validate.Collector) {
+	c.RequiredMaxLen("name", p.Name, maxName)
+	c.Phone("phone_number", p.PhoneNumber)
+	c.Push("address")
+	p.Address.check(c)
+	c.Pop()
 }
 
-func (a *Address) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "street1"), a.Street1, maxAddressField)
-	c.MaxLen(validate.Join(path, "street2"), a.Street2, maxAddressField)
-	c.RequiredMaxLen(validate.Join(path, "city"), a.City, maxAddressField)
-	c.State(validate.Join(path, "state"), a.State)
-	c.ZIP(validate.Join(path, "zipcode"), a.Zipcode)
+func (a *Address) check(c *validate.Collector) {
+	c.RequiredMaxLen("street1", a.Street1, maxAddressField)
+	c.MaxLen("street2", a.Street2, maxAddressField)
+	c.RequiredMaxLen("city", a.City, maxAddressField)
+	c.State("state", a.State)
+	c.ZIP("zipcode", a.Zipcode)
 }
 
-func (d *DropoffParams) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "name"), d.Name, maxName)
-	c.Phone(validate.Join(path, "phone_number"), d.PhoneNumber)
-	d.Address.check(c, validate.Join(path, "address"))
+func (d *DropoffParams) check(c *validate.Collector) {
+	c.RequiredMaxLen("name", d.Name, maxName)
+	c.Phone("phone_number", d.PhoneNumber)
+	c.Push("address")
+	d.Address.check(c)
+	c.Pop()
 }
 
 // check accepts exactly one of the two forms: a complete street address,
 // or a place id with every address field empty.
-func (d *DropoffAddress) check(c *validate.Collector, path string) {
+func (d *DropoffAddress) check(c *validate.Collector) {
 	street := d.hasStreetAddress()
 	switch {
 	case d.PlaceID == "" && !street:
-		c.Add(path, "is required: a full address or a place_id")
+		c.Add("", "is required: a full address or a place_id")
 	case d.PlaceID != "" && street:
-		c.Add(path, "must be either a full address or a place_id alone, not both")
-		c.MaxLen(validate.Join(path, "place_id"), d.PlaceID, maxPlaceID)
+		c.Add("", "must be either a full address or a place_id alone, not both")
+		c.MaxLen("place_id", d.PlaceID, maxPlaceID)
 	case d.PlaceID != "":
-		c.RequiredMaxLen(validate.Join(path, "place_id"), d.PlaceID, maxPlaceID)
+		c.RequiredMaxLen("place_id", d.PlaceID, maxPlaceID)
 	default:
 		a := Address{Street1: d.Street1, Street2: d.Street2, City: d.City, State: d.State, Zipcode: d.Zipcode}
-		a.check(c, path)
+		a.check(c)
 	}
 }
 
-func (p *PatientParams) check(c *validate.Collector, path string) {
-	c.RequiredMaxLen(validate.Join(path, "first_name"), p.FirstName, maxFirstName)
-	c.RequiredMaxLen(validate.Join(path, "last_name"), p.LastName, maxLastName)
-	validate.OneOf(c, validate.Join(path, "gender"), p.Gender, false, GenderMale, GenderFemale, GenderUnspecified)
-	c.RequiredDate(validate.Join(path, "date_of_birth"), p.DateOfBirth)
+func (p *PatientParams) check(c *validate.Collector) {
+	c.RequiredMaxLen("first_name", p.FirstName, maxFirstName)
+	c.RequiredMaxLen("last_name", p.LastName, maxLastName)
+	validate.OneOf(c, "gender", p.Gender, false, GenderMale, GenderFemale, GenderUnspecified)
+	c.RequiredDate("date_of_birth", p.DateOfBirth)
 }
 
-func (r *RemittanceParams) check(c *validate.Collector, path string) {
+func (r *RemittanceParams) check(c *validate.Collector) {
 	if r.Contact == nil {
-		c.Add(validate.Join(path, "contact"), "is required when remittance is given")
+		c.Add("contact", "is required when remittance is given")
 	} else {
-		r.Contact.check(c, validate.Join(path, "contact"))
+		c.Push("contact")
+		r.Contact.check(c)
+		c.Pop()
 	}
-	payments := validate.Join(path, "payments")
 	if len(r.Payments) == 0 {
-		c.Add(payments, "is required when remittance is given (at least one payment)")
+		c.Add("payments", "is required when remittance is given (at least one payment)")
 	}
+	c.Push("payments")
 	for i := range r.Payments {
-		r.Payments[i].check(c, validate.Index(payments, i))
+		c.PushIndex(i)
+		r.Payments[i].check(c)
+		c.Pop()
 	}
+	c.Pop()
 }
 
-func (ct *Contact) check(c *validate.Collector, path string) {
-	c.Phone(validate.Join(path, "mobile_phone_number"), ct.MobilePhoneNumber)
+func (ct *Contact) check(c *validate.Collector) {
+	c.Phone("mobile_phone_number", ct.MobilePhoneNumber)
 	if ct.Email != "" {
-		email, n := validate.Join(path, "email"), c.Len()
+		email, n := "email", c.Len()
 		c.MaxLen(email, ct.Email, maxEmail)
 		if c.Len() == n && !looksLikeEmail(ct.Email) {
 			c.Add(email, "must be an email address such as name@example.com")
@@ -348,16 +367,16 @@ func looksLikeEmail(s string) bool {
 	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
-func (p *Payment) check(c *validate.Collector, path string) {
-	c.Positive(validate.Join(path, "fee"), &p.Fee)
-	validate.OneOf(c, validate.Join(path, "kind"), p.Kind, true, PaymentDeliveryFee, PaymentCopay)
+func (p *Payment) check(c *validate.Collector) {
+	c.Positive("fee", &p.Fee)
+	validate.OneOf(c, "kind", p.Kind, true, PaymentDeliveryFee, PaymentCopay)
 }
 
-func (t *TestMeta) check(c *validate.Collector, path string) {
-	validate.OneOf(c, validate.Join(path, "scenario"), t.Scenario, true,
+func (t *TestMeta) check(c *validate.Collector) {
+	validate.OneOf(c, "scenario", t.Scenario, true,
 		ScenarioSuccessfulDelivery, ScenarioUnsuccessfulDelivery, ScenarioIncompleteRequest)
 	if t.DurationBetween != 0 && (t.DurationBetween < minDuration || t.DurationBetween > maxDuration) {
-		c.Add(validate.Join(path, "duration_between"),
+		c.Add("duration_between",
 			"must be between "+strconv.Itoa(minDuration)+" and "+strconv.Itoa(maxDuration)+" seconds (0 leaves the default of 30)")
 	}
 }

@@ -121,16 +121,7 @@ func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
 // (GET /api/v1/requests/?ids[]=…), in the order the platform lists them. An
 // empty list, or an empty id in it, is refused before anything is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) {
-	var vc validate.Collector
-	if len(ids) == 0 {
-		vc.Add("ids", "is required: at least one request id")
-	}
-	for i, id := range ids {
-		if err := core.CheckID(validate.Index("ids", i), id); err != nil {
-			vc.Merge("", err)
-		}
-	}
-	if err := vc.Err(); err != nil {
+	if err := core.CheckIDs(ids); err != nil {
 		return nil, err
 	}
 	q, err := core.Query(idsQuery{IDs: ids})

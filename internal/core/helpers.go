@@ -40,10 +40,32 @@ func Query(v any) (string, error) {
 // path is the JSON path reported, such as "id" or "ids[2]".
 func CheckID(path, id string) error {
 	var c validate.Collector
+	checkID(&c, path, id)
+	return c.Err()
+}
+
+// CheckIDs refuses an empty list of identifiers, and every identifier in it
+// that CheckID refuses, at "ids[i]". Like CheckID it applies whatever the
+// validation setting.
+func CheckIDs(ids []string) error {
+	var c validate.Collector
+	if len(ids) == 0 {
+		c.Add("ids", "is required (at least one id)")
+	}
+	c.Push("ids")
+	for i, id := range ids {
+		c.PushIndex(i)
+		checkID(&c, "", id)
+		c.Pop()
+	}
+	c.Pop()
+	return c.Err()
+}
+
+func checkID(c *validate.Collector, path, id string) {
 	if c.Required(path, id) && (id == "." || id == "..") {
 		c.Add(path, "must be an identifier")
 	}
-	return c.Err()
 }
 
 // Missing is the error for a 2xx answer that lacks the member the

@@ -87,15 +87,74 @@ type Options struct {
 
 // Collector gathers the problems of one params value. The zero value is
 // ready to use.
+//
+// Paths given to its methods are relative to the collector's current
+// location, which Push, PushIndex and Pop move; at the top they are whole
+// paths. The full path is built only when a problem is recorded, so a
+// valid value is checked without building a single path string:
+//
+//	c.Push("recipient")
+//	c.Phone("mobile_phone_number", r.MobilePhoneNumber) // recipient.mobile_phone_number
+//	c.Pop()
 type Collector struct {
 	// Options are the settings the checks follow.
 	Options  Options
 	problems []Problem
+	at       []step
+	inline   [8]step
 }
 
-// Add records a problem at path.
+// step is one level of a collector's location: an object member, or an
+// element of the array at the previous level.
+type step struct {
+	name  string
+	index int // -1 for a member
+}
+
+// Push enters the object member name.
+func (c *Collector) Push(name string) { c.enter(step{name: name, index: -1}) }
+
+// PushIndex enters element i of the array the collector is in.
+func (c *Collector) PushIndex(i int) { c.enter(step{index: i}) }
+
+func (c *Collector) enter(s step) {
+	if c.at == nil {
+		c.at = c.inline[:0]
+	}
+	c.at = append(c.at, s)
+}
+
+// Pop leaves the level the last Push or PushIndex entered.
+func (c *Collector) Pop() {
+	if len(c.at) > 0 {
+		c.at = c.at[:len(c.at)-1]
+	}
+}
+
+// Path returns the full path of path at the collector's location.
+func (c *Collector) Path(path string) string {
+	if len(c.at) == 0 {
+		return path
+	}
+	var b strings.Builder
+	for _, s := range c.at {
+		if s.index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.name)
+	}
+	return Join(b.String(), path)
+}
+
+// Add records a problem at path, relative to the collector's location.
 func (c *Collector) Add(path, message string) {
-	c.problems = append(c.problems, Problem{Path: path, Message: message})
+	c.problems = append(c.problems, Problem{Path: c.Path(path), Message: message})
 }
 
 // AddErr records err's message at path when err is not nil.

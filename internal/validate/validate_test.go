@@ -77,3 +77,53 @@ func TestPathHelpers(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestCollectorLocation(t *testing.T) {
+	var c Collector
+	c.Push("prescriptions")
+	c.PushIndex(1)
+	c.Push("payers")
+	c.PushIndex(0)
+	c.Add("bin", "is required")
+	c.Add("", "is odd")
+	c.Pop()
+	c.Add("", "needs one")
+	c.Pop()
+	c.Push("prescriber")
+	c.Add("npi", "is required")
+	c.Pop()
+	c.Pop()
+	c.Pop()
+	c.Pop() // one too many is harmless
+	c.Add("top", "is required")
+	for i := 0; i < 12; i++ { // deeper than the inline storage
+		c.Push("a")
+	}
+	c.Add("b", "deep")
+	var ve *ValidationError
+	require.ErrorAs(t, c.Err(), &ve)
+	var paths []string
+	for _, p := range ve.Problems {
+		paths = append(paths, p.Path)
+	}
+	assert.Equal(t, []string{"prescriptions[1].payers[0].bin", "prescriptions[1].payers[0]", "prescriptions[1].payers",
+		"prescriptions[1].prescriber.npi", "top", "a.a.a.a.a.a.a.a.a.a.a.a.b"}, paths)
+}
+
+func TestCollectorBuildsNoPathWhenValid(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		var c Collector
+		c.Push("recipient")
+		c.Push("address")
+		c.RequiredMaxLen("street", "42 Elm Avenue", 255)
+		c.ZIP("zipcode", "43210")
+		c.State("state", "OH")
+		c.Pop()
+		c.Phone("mobile_phone_number", "6145550100")
+		c.Pop()
+		if c.Err() != nil {
+			panic("valid")
+		}
+	})
+	assert.LessOrEqual(t, allocs, 1.0, "at most the collector itself")
+}
