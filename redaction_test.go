@@ -133,3 +133,27 @@ func TestNoSecretInLogsOrErrors(t *testing.T) {
 		assert.NotContains(t, line, "Basic ")
 	}
 }
+
+// TestPrescriptionNumberNeverShown checks that the prescription number in
+// RemovePrescription's path is replaced by a placeholder in errors and log
+// lines, while the request still goes to the real path.
+func TestPrescriptionNumberNeverShown(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	mock := httpmock.NewMockTransport()
+	var sentPath string
+	mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		sentPath = r.URL.EscapedPath()
+		return httpmock.NewStringResponse(404, `{"error":{"message":"not found"}}`), nil
+	})
+	c, err := rxdelivery.NewClient(secretKey, secretSecret, rxdelivery.WithDeliveryURL(testutil.DeliveryURL+"/v"),
+		rxdelivery.WithHTTPClient(&http.Client{Transport: mock}), rxdelivery.WithLogger(logger))
+	require.NoError(t, err)
+	err = c.Orders.RemovePrescription(context.Background(), "ord_1", "RX-PRIVATE-7781")
+	require.ErrorIs(t, err, rxdelivery.ErrNotFound)
+	assert.Equal(t, "/v/api/v1/orders/ord_1/prescriptions/RX-PRIVATE-7781", sentPath)
+	assert.Contains(t, err.Error(), "DELETE /api/v1/orders/ord_1/prescriptions/:rx_number: 404")
+	assert.NotContains(t, err.Error(), "RX-PRIVATE")
+	assert.Contains(t, logs.String(), "path=/v/api/v1/orders/ord_1/prescriptions/:rx_number")
+	assert.NotContains(t, logs.String(), "RX-PRIVATE")
+}

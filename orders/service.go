@@ -122,7 +122,10 @@ func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber stri
 		return err
 	}
 	path := orderPath(orderID) + "/prescriptions/" + url.PathEscape(rxNumber)
-	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: path, Write: true}, nil)
+	// The prescription number is shown as a placeholder in errors and logs:
+	// it identifies a patient's prescription.
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: path, Write: true,
+		ShownPath: orderPath(orderID) + "/prescriptions/:rx_number"}, nil)
 	return err
 }
 

@@ -183,7 +183,9 @@ type Backend struct {
 	s     *Shared
 	iface Interface
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
-	auth  string // "Basic ..." or "" when no credentials
+	// basePath is the path of base ("/omni"), for log lines.
+	basePath string
+	auth     string // "Basic ..." or "" when no credentials
 	// authHeader is the Authorization header value, built once. Header
 	// value slices are shared by every request of the backend: net/http
 	// and go-retryablehttp only read them.
@@ -222,6 +224,7 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 		return nil, &ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
 	}
 	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
+	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
 	return b, nil
 }
 
@@ -260,7 +263,23 @@ type Call struct {
 	// platform provably did not act, and other failures are marked as an
 	// unknown outcome.
 	Write bool
+	// ShownPath, when set, stands for Path in errors and log lines: Path
+	// with a segment that must not be shown (a prescription number)
+	// replaced by a placeholder.
+	ShownPath string
 }
+
+// shown returns the path errors and logs show.
+func (c *Call) shown() string {
+	if c.ShownPath != "" {
+		return c.ShownPath
+	}
+	return c.Path
+}
+
+// shownPathKey carries a call's ShownPath, with the base URL's path, to
+// the attempt logger.
+type shownPathKey struct{}
 
 // Response is what Do reports of a successful exchange.
 type Response struct {
@@ -289,7 +308,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if c.Body != nil {
 		var err error
 		if body, err = json.Marshal(c.Body); err != nil {
-			return nil, &ConfigError{Message: c.Method + " " + c.Path + ": encoding the request body: " + err.Error(), Err: err}
+			return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": encoding the request body: " + err.Error(), Err: err}
 		}
 	}
 	u := b.base + c.Path
@@ -305,9 +324,12 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		sent = &sendTrace{}
 		ctx = sent.attach(ctx)
 	}
+	if c.ShownPath != "" && b.s.logger != nil {
+		ctx = context.WithValue(ctx, shownPathKey{}, b.basePath+c.ShownPath)
+	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.Method, u, raw)
 	if err != nil {
-		return nil, &ConfigError{Message: c.Method + " " + c.Path + ": building the request failed", Err: stripURL(err)}
+		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
 	h["Authorization"] = b.authHeader
@@ -317,7 +339,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		h["Content-Type"] = acceptJSON
 	}
 	if ctx.Err() != nil {
-		return nil, &TransportError{Method: c.Method, Path: c.Path, Err: ctx.Err()}
+		return nil, &TransportError{Method: c.Method, Path: c.shown(), Err: ctx.Err()}
 	}
 	client := b.s.safe
 	if c.Write {
@@ -333,7 +355,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		e := newAPIError(b.iface, c.Method, c.Path, resp.StatusCode, resp.Header, data, b.s.now())
+		e := newAPIError(b.iface, c.Method, c.shown(), resp.StatusCode, resp.Header, data, b.s.now())
 		// A body that names a definite refusal settles the outcome whatever
 		// the status.
 		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(ErrUnableToCancel)
@@ -405,7 +427,7 @@ func (b *Backend) transportError(c Call, err error, sent *sendTrace) error {
 	if neverSent(err) {
 		unknown = false
 	}
-	return &TransportError{Method: c.Method, Path: c.Path, Err: err, UnknownOutcome: unknown}
+	return &TransportError{Method: c.Method, Path: c.shown(), Err: err, UnknownOutcome: unknown}
 }
 
 // sendTrace tells whether the last attempt of a write got a connection. A
@@ -442,7 +464,7 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
 
 func (b *Backend) decodeError(c Call, status int, err error) error {
-	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.Path, Err: stripURL(err), UnknownOutcome: c.Write}
+	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write}
 }
 
 // isWaitCancel reports whether err is a bare context error, as
@@ -472,6 +494,15 @@ func closeBody(rc io.ReadCloser) {
 	rc.Close()
 }
 
+// logPath is the path an attempt's log line shows: the call's ShownPath
+// when it has one.
+func logPath(req *http.Request) string {
+	if p, ok := req.Context().Value(shownPathKey{}).(string); ok {
+		return p
+	}
+	return req.URL.EscapedPath()
+}
+
 // logTransport logs one line per attempt: method, path, status, duration.
 // It never logs a query string, a header value or a body.
 type logTransport struct {
@@ -488,7 +519,7 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	attrs := []slog.Attr{
 		slog.String("method", req.Method),
 		slog.String("host", req.URL.Host),
-		slog.String("path", req.URL.EscapedPath()),
+		slog.String("path", logPath(req)),
 		slog.Duration("duration", time.Since(start)),
 	}
 	if err != nil {

@@ -75,7 +75,7 @@ func Missing(c Call, resp *Response, member string) error {
 	return &DecodeError{
 		StatusCode:     resp.StatusCode,
 		Method:         c.Method,
-		Path:           c.Path,
+		Path:           c.shown(),
 		Err:            errors.New("the response has no " + member),
 		UnknownOutcome: c.Write,
 	}
