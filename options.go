@@ -88,7 +88,10 @@ func WithSandbox(enabled bool) Option {
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
 // redirect policy and cookie jar the SDK uses. The client is wrapped, never
 // modified. By default the SDK uses a keep-alive pool sized for concurrent
-// use.
+// use: every connection may stay idle for reuse, and at most 64 are open to
+// one host, so a burst of calls waits for a free connection (within its
+// context) rather than opening more. Pass a client with your own transport
+// to change those bounds.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient = hc }
 }
