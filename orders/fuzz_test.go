@@ -3,10 +3,8 @@ package orders_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/reliability"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
@@ -26,17 +24,11 @@ func FuzzDecodeOrder(f *testing.F) {
 	if err := json.Unmarshal(testutil.Fixture(f, "delivery/order_create_sameday_request.json"), &params); err != nil {
 		f.Fatal(err)
 	}
-	// One client for every input: the fuzz function runs one input at a
-	// time, and the responder answers with the current one.
-	var body []byte
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
-		return testutil.BytesResponder(200, body)(nil)
-	})
+	c, answer := reliability.AnsweringClient(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		body = in
+		answer(in)
 		var o orders.Order
-		if json.Unmarshal(body, &o) == nil {
+		if json.Unmarshal(in, &o) == nil {
 			reliability.Reencodes(t, &o)
 		}
 		ctx := context.Background()

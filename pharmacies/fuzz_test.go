@@ -3,11 +3,9 @@ package pharmacies_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 	"unicode/utf8"
 
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/reliability"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
@@ -27,17 +25,13 @@ func FuzzDecodePharmacies(f *testing.F) {
 	f.Add([]byte(`{"page":1,"total_pages":1000000000,"pharmacies":[{"npi":"1"}]}`))
 	f.Add([]byte(`{"pharmacy":{"npi":7,"name":null}}`))
 
-	var body []byte
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
-		return testutil.BytesResponder(200, body)(nil)
-	})
+	c, answer := reliability.AnsweringClient(f)
 	search := &pharmacies.SearchParams{OriginAddress: "42 Elm Ave, Columbus, OH 43210", PageSize: 3}
 	info := &pharmacies.DeliveryInfoParams{Address: pharmacies.DeliveryAddress{
 		Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210",
 	}}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		body = in
+		answer(in)
 		var page pharmacies.SearchPage
 		if json.Unmarshal(in, &page) == nil {
 			reliability.Reencodes(t, &page)

@@ -3,10 +3,8 @@ package pricing_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/reliability"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
@@ -26,13 +24,9 @@ func FuzzDecodeQuotes(f *testing.F) {
 		f.Fatal(err)
 	}
 
-	var body []byte
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
-		return testutil.BytesResponder(200, body)(nil)
-	})
+	c, answer := reliability.AnsweringClient(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		body = in
+		answer(in)
 		var q pricing.Quote
 		if json.Unmarshal(in, &q) == nil {
 			reliability.Reencodes(t, &q)

@@ -3,10 +3,8 @@ package requests_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/reliability"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/requests"
@@ -27,17 +25,11 @@ func FuzzDecodeRequest(f *testing.F) {
 	if err := json.Unmarshal(testutil.Fixture(f, "omni/request_create_request.json"), &params); err != nil {
 		f.Fatal(err)
 	}
-	// One client for every input: the fuzz function runs one input at a
-	// time, and the responder answers with the current one.
-	var body []byte
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
-		return testutil.BytesResponder(200, body)(nil)
-	})
+	c, answer := reliability.AnsweringClient(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		body = in
+		answer(in)
 		var r requests.Request
-		if json.Unmarshal(body, &r) == nil {
+		if json.Unmarshal(in, &r) == nil {
 			reliability.Reencodes(t, &r)
 		}
 		ctx := context.Background()

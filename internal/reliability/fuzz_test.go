@@ -26,13 +26,9 @@ func FuzzDecodeSubscription(f *testing.F) {
 	f.Add([]byte(`{"subscribed_at":17,"carrier":null,"subscription_status":["ENABLED"]}`))
 	params := &tracking.SubscribeParams{TrackingNumber: "9400111899223344556677", ListenerURL: "https://pharmacy.example.com/hooks"}
 
-	var body []byte
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
-		return testutil.BytesResponder(200, body)(nil)
-	})
+	c, answer := reliability.AnsweringClient(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		body = in
+		answer(in)
 		ctx := context.Background()
 		sub, err := c.Tracking.Subscribe(ctx, params)
 		reliability.CheckDecoded(t, err, false)

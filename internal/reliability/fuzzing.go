@@ -3,6 +3,7 @@ package reliability
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -153,4 +154,17 @@ func Reencodes(t testing.TB, v any) {
 	if !json.Valid(b) {
 		t.Fatalf("a decoded %T encodes as invalid JSON: %s", v, b)
 	}
+}
+
+// AnsweringClient returns a mock client, with retries off, whose every
+// call is answered 200 with the body last given to the returned setter.
+// One client serves every input of a fuzz target: the fuzz function runs
+// one input at a time.
+func AnsweringClient(tb testing.TB) (*rxdelivery.Client, func(body []byte)) {
+	var body []byte
+	c, mock := testutil.NewMock(tb, rxdelivery.WithRetryMax(0))
+	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
+		return testutil.BytesResponder(200, body)(nil)
+	})
+	return c, func(b []byte) { body = b }
 }

@@ -306,13 +306,8 @@ func (s *Sandbox) getRequest(c *call) {
 }
 
 func (s *Sandbox) getRequests(c *call) {
-	q := c.r.URL.Query()
-	if !s.checkQuery(c, q, "ids[]") {
-		return
-	}
-	ids := dedupe(q["ids[]"])
-	if len(ids) == 0 {
-		s.fail(c, http.StatusBadRequest, "", "ids[] is required")
+	ids, ok := s.idsParam(c)
+	if !ok {
 		return
 	}
 	s.mu.Lock()

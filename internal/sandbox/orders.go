@@ -645,13 +645,8 @@ func (s *Sandbox) getOrder(c *call) {
 }
 
 func (s *Sandbox) getOrders(c *call) {
-	q := c.r.URL.Query()
-	if !s.checkQuery(c, q, "ids[]") {
-		return
-	}
-	ids := dedupe(q["ids[]"])
-	if len(ids) == 0 {
-		s.fail(c, http.StatusBadRequest, "", "ids[] is required")
+	ids, ok := s.idsParam(c)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -793,4 +788,20 @@ func (s *Sandbox) OrderTrackingNumber(id string) (string, bool) {
 		return "", false
 	}
 	return o.ship.trackingNumber, true
+}
+
+// idsParam reads the ids[] query of a get-many call, without repeats. It
+// answers 400 and reports false when the query has other parameters or no
+// id.
+func (s *Sandbox) idsParam(c *call) ([]string, bool) {
+	q := c.r.URL.Query()
+	if !s.checkQuery(c, q, "ids[]") {
+		return nil, false
+	}
+	ids := dedupe(q["ids[]"])
+	if len(ids) == 0 {
+		s.fail(c, http.StatusBadRequest, "", "ids[] is required")
+		return nil, false
+	}
+	return ids, true
 }
