@@ -72,7 +72,6 @@ type Shared struct {
 	safe, write *retryablehttp.Client
 	transport   http.RoundTripper
 	logger      *slog.Logger
-	userAgent   string
 	uaHeader    []string // the User-Agent header value, built once
 	validate    bool
 	vopts       validate.Options
@@ -115,13 +114,12 @@ func NewPooledTransport() *http.Transport {
 // NewShared builds the shared transport from cfg.
 func NewShared(cfg Config) *Shared {
 	s := &Shared{
-		logger:    cfg.Logger,
-		userAgent: cfg.UserAgent,
-		validate:  cfg.Validate,
-		vopts:     cfg.ValidateOptions,
-		sandbox:   cfg.Sandbox,
-		now:       cfg.Now,
-		maxBody:   cfg.MaxResponseBytes,
+		logger:   cfg.Logger,
+		validate: cfg.Validate,
+		vopts:    cfg.ValidateOptions,
+		sandbox:  cfg.Sandbox,
+		now:      cfg.Now,
+		maxBody:  cfg.MaxResponseBytes,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
@@ -129,10 +127,11 @@ func NewShared(cfg Config) *Shared {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if s.userAgent == "" {
-		s.userAgent = DefaultUserAgent
+	ua := cfg.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent
 	}
-	s.uaHeader = []string{s.userAgent}
+	s.uaHeader = []string{ua}
 	var inner http.RoundTripper
 	hc := &http.Client{}
 	if cfg.HTTPClient != nil {
@@ -185,10 +184,10 @@ type Backend struct {
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
 	// basePath is the path of base ("/omni"), for log lines.
 	basePath string
-	auth     string // "Basic ..." or "" when no credentials
-	// authHeader is the Authorization header value, built once. Header
-	// value slices are shared by every request of the backend: net/http
-	// and go-retryablehttp only read them.
+	// authHeader is the Authorization header value ("Basic ..."), built
+	// once; nil when there are no credentials. Header value slices are
+	// shared by every request of the backend: net/http and go-retryablehttp
+	// only read them.
 	authHeader []string
 }
 
@@ -207,8 +206,7 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 		enc = iface.DefaultAuthEncoding()
 	}
 	if creds.Key != "" || creds.Secret != "" {
-		b.auth = "Basic " + enc.EncodeToString([]byte(creds.Key+":"+creds.Secret))
-		b.authHeader = []string{b.auth}
+		b.authHeader = []string{"Basic " + enc.EncodeToString([]byte(creds.Key+":"+creds.Secret))}
 	}
 	if base == "" {
 		return b, nil
@@ -300,7 +298,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 			Err:     ErrNoBaseURL,
 		}
 	}
-	if b.auth == "" {
+	if b.authHeader == nil {
 		return nil, &ConfigError{Message: "no credentials for the " + b.iface.String() +
 			" interface: pass a key and secret to NewClient, or use WithCredentials"}
 	}

@@ -449,11 +449,11 @@ func TestAuthAlphabet(t *testing.T) {
 	for iface, enc := range map[Interface]*base64.Encoding{Omni: base64.URLEncoding, Delivery: base64.URLEncoding, Pricing: base64.URLEncoding, Tracking: base64.StdEncoding} {
 		b, err := s.NewBackend(iface, "https://x.example", creds, nil)
 		require.NoError(t, err)
-		assert.Equal(t, "Basic "+enc.EncodeToString(raw), b.auth, iface.String())
+		assert.Equal(t, "Basic "+enc.EncodeToString(raw), b.authHeader[0], iface.String())
 	}
 	b, err := s.NewBackend(Omni, "https://x.example", creds, base64.RawStdEncoding)
 	require.NoError(t, err)
-	assert.Equal(t, "Basic "+base64.RawStdEncoding.EncodeToString(raw), b.auth)
+	assert.Equal(t, "Basic "+base64.RawStdEncoding.EncodeToString(raw), b.authHeader[0])
 }
 
 // TestPoolReusesConnections checks, against a real loopback server, that
