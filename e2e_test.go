@@ -368,6 +368,11 @@ func TestE2EFaultSwitches(t *testing.T) {
 				require.ErrorAs(t, err, &te)
 				assert.ErrorIs(t, err, context.DeadlineExceeded)
 			}},
+		{"cut mid-body on a quote is sent again", sandbox.Fault{Kind: sandbox.FaultCut, After: true}, quote, 0,
+			func(t *testing.T, err error, sb *testutil.Sandbox) {
+				assert.NoError(t, err)
+				assert.Equal(t, 2, sb.Server.Stats().CallsTo("POST", "/pricing/pricing/v1/quotes"))
+			}},
 		{"cut mid-body on a create", sandbox.Fault{Kind: sandbox.FaultCut, After: true}, create, 0,
 			func(t *testing.T, err error, sb *testutil.Sandbox) {
 				assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)

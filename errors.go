@@ -56,7 +56,8 @@ var (
 	// matched by) before trying again.
 	ErrUnknownOutcome = core.ErrUnknownOutcome
 	// ErrMalformedResponse matches a 2xx answer whose body could not be
-	// decoded.
+	// read whole or decoded (a *DecodeError; its Incomplete field tells a
+	// body that ended early from a malformed one).
 	ErrMalformedResponse = core.ErrMalformedResponse
 	// ErrInvalidParams matches every *ValidationError.
 	ErrInvalidParams = validate.ErrInvalidParams

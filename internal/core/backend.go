@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -343,10 +345,23 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if c.Write {
 		client = b.s.write
 	}
+	// A successful answer is read whole inside the attempt, so that a body
+	// cut short is seen while go-retryablehttp can still send a safe call
+	// again (see answer.read).
+	var ans *answer
+	if out != nil {
+		ans = getAnswer(b.s.maxBody)
+		defer putAnswer(ans)
+		req.SetResponseHandler(ans.read)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		if resp != nil {
-			resp.Body.Close()
+			closeBody(resp.Body)
+		}
+		var cut *bodyCutError
+		if errors.As(err, &cut) && resp != nil {
+			return nil, b.incompleteError(c, resp.StatusCode, cut.err)
 		}
 		return nil, b.transportError(c, err, sent)
 	}
@@ -363,25 +378,98 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return r, nil
 	}
-	lr := &limitedReader{r: resp.Body, n: b.s.maxBody}
+	if !ans.done {
+		// go-retryablehttp calls the handler for every answer it does not
+		// retry; this is a guard, not a path taken.
+		if err := ans.read(resp); err != nil {
+			return nil, b.incompleteError(c, resp.StatusCode, err.(*bodyCutError).err)
+		}
+	}
+	if ans.err != nil {
+		return nil, b.decodeError(c, resp.StatusCode, ans.err)
+	}
+	data := ans.buf.Bytes()
 	if rm, ok := out.(*json.RawMessage); ok {
-		data, err := io.ReadAll(lr)
-		if err == nil && !json.Valid(data) {
-			err = errors.New("not valid JSON")
+		if !json.Valid(data) {
+			return nil, b.decodeError(c, resp.StatusCode, errors.New("not valid JSON"))
 		}
-		if err != nil {
-			return nil, b.decodeError(c, resp.StatusCode, err)
-		}
-		*rm = data
+		*rm = append(json.RawMessage(nil), data...)
 		return r, nil
 	}
-	if err := json.NewDecoder(lr).Decode(out); err != nil {
-		if err == io.EOF {
+	if len(data) == 0 {
+		return nil, b.decodeError(c, resp.StatusCode, io.ErrUnexpectedEOF)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
+			// A value that stops short, as a json.Decoder reports it.
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, b.decodeError(c, resp.StatusCode, err)
 	}
 	return r, nil
+}
+
+// answer holds the body of a successful answer, read whole by read
+// during the attempt. Answers are pooled: the SDK's decoders copy what
+// they keep, so a buffer is reused once the call has decoded it.
+type answer struct {
+	buf  bytes.Buffer
+	max  int64 // the size limit of a body
+	err  error // a body over the limit; never retried
+	done bool  // read has run on the answer returned
+}
+
+// maxPooledAnswer is the largest buffer kept for reuse; a larger one
+// (a rare, very large answer) is left to the garbage collector.
+const maxPooledAnswer = 256 << 10
+
+var answerPool = sync.Pool{New: func() any { return new(answer) }}
+
+func getAnswer(limit int64) *answer {
+	a := answerPool.Get().(*answer)
+	a.max = limit
+	return a
+}
+
+func putAnswer(a *answer) {
+	if a.buf.Cap() > maxPooledAnswer {
+		return
+	}
+	a.buf.Reset()
+	a.err, a.done = nil, false
+	answerPool.Put(a)
+}
+
+// bodyCutError is what read gives go-retryablehttp when a successful
+// answer's body ended early (the connection was cut or reset after the
+// status line). The retry policy sends a safe call again; a write is not
+// sent again, and its outcome stays unknown.
+type bodyCutError struct{ err error }
+
+func (e *bodyCutError) Error() string { return "reading the answer: " + e.err.Error() }
+func (e *bodyCutError) Unwrap() error { return e.err }
+
+// read is the response handler of go-retryablehttp: it reads a 2xx body
+// whole, bounded by the size limit. Other answers are left to Do.
+func (a *answer) read(resp *http.Response) error {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	a.buf.Reset()
+	a.err, a.done = nil, true
+	if n := resp.ContentLength; n > 0 && n <= a.max {
+		a.buf.Grow(int(n))
+	}
+	_, err := a.buf.ReadFrom(&limitedReader{r: resp.Body, n: a.max})
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errBodyTooLarge):
+		a.err = err
+		return nil
+	}
+	return &bodyCutError{err: err}
 }
 
 // errBodyTooLarge is the cause of a DecodeError for an answer over the
@@ -463,6 +551,13 @@ func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != wa
 
 func (b *Backend) decodeError(c Call, status int, err error) error {
 	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write}
+}
+
+// incompleteError is the DecodeError of a body that ended early.
+func (b *Backend) incompleteError(c Call, status int, err error) error {
+	e := b.decodeError(c, status, err).(*DecodeError)
+	e.Incomplete = true
+	return e
 }
 
 // isWaitCancel reports whether err is a bare context error, as

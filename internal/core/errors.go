@@ -262,15 +262,25 @@ type DecodeError struct {
 	Method, Path string
 	// Err is the read or decode failure.
 	Err error
+	// Incomplete is true when the body ended early (the connection was cut
+	// or reset after the status line) rather than arriving malformed. A
+	// safe call has already been sent again up to the retry limit.
+	Incomplete bool
 	// UnknownOutcome is true when the call was a side-effecting write: the
 	// platform accepted it, but its answer (with the new identifier) was lost.
 	UnknownOutcome bool
 }
 
-// Error returns "rxdelivery: METHOD PATH: STATUS: malformed response body: cause".
+// Error returns "rxdelivery: METHOD PATH: STATUS: malformed response body:
+// cause", or "response body incomplete" in place of "malformed response
+// body" when the body ended early.
 func (e *DecodeError) Error() string {
+	what := ": malformed response body: "
+	if e.Incomplete {
+		what = ": response body incomplete: "
+	}
 	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + strconv.Itoa(e.StatusCode) + " " +
-		http.StatusText(e.StatusCode) + ": malformed response body: " + e.Err.Error()
+		http.StatusText(e.StatusCode) + what + e.Err.Error()
 	if e.UnknownOutcome {
 		s += " (outcome unknown: reconcile before retrying)"
 	}

@@ -39,6 +39,12 @@ func (p *retryPolicy) check(ctx context.Context, resp *http.Response, err error)
 		return false, nil
 	}
 	if err != nil {
+		var cut *bodyCutError
+		if errors.As(err, &cut) {
+			// A 2xx whose body was cut: a safe call is sent again, a write
+			// has been applied and is not.
+			return !p.write, nil
+		}
 		if !retryableTransportError(err) {
 			return false, nil
 		}

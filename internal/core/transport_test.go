@@ -572,3 +572,104 @@ func TestWriteWithoutConnectionIsKnown(t *testing.T) {
 	require.ErrorAs(t, err, &te)
 	assert.True(t, te.UnknownOutcome, "the server read the write before the cut")
 }
+
+// cutBody answers 200 with the start of body, then fails the read the way
+// a connection reset after the status line does.
+func cutBody(body string) httpmock.Responder {
+	return func(*http.Request) (*http.Response, error) {
+		return &http.Response{
+			StatusCode: http.StatusOK,
+			Header:     http.Header{"Content-Type": {"application/json"}},
+			Body:       io.NopCloser(io.MultiReader(bytes.NewReader([]byte(body)), iotestErrReader{})),
+		}, nil
+	}
+}
+
+type iotestErrReader struct{}
+
+func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("connection reset by peer") }
+
+func TestSafeCallRetriesCutBody(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{
+		cutBody(`{"id":"stale","extra":"from the first attempt`),
+		ok(`{"id":"r1"}`),
+	}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/subscriptions", seq.responder)
+	var o struct {
+		ID    string `json:"id"`
+		Extra string `json:"extra"`
+	}
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/subscriptions", Body: map[string]string{"a": "b"}}, &o)
+	require.NoError(t, err)
+	assert.Equal(t, "r1", o.ID)
+	assert.Empty(t, o.Extra, "nothing of the cut answer is decoded")
+	require.Equal(t, 2, seq.count())
+	assert.Equal(t, seq.bodies[0], seq.bodies[1], "the same body is sent again")
+}
+
+func TestSafeCallCutEveryTimeIsIncomplete(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"r`)}}
+	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.True(t, de.Incomplete)
+	assert.False(t, de.UnknownOutcome)
+	assert.Equal(t, http.StatusOK, de.StatusCode)
+	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.Equal(t, "rxdelivery: GET /api/v1/requests/r1: 200 OK: response body incomplete: connection reset by peer", err.Error())
+	assert.Equal(t, 4, seq.count(), "the first attempt and three retries")
+}
+
+func TestWriteDoesNotRetryCutBody(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"ord_`), ok(`{"id":"ord_2"}`)}}
+	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.True(t, de.Incomplete)
+	assert.ErrorIs(t, err, ErrUnknownOutcome, "the order exists; its answer was lost")
+	assert.Equal(t, 1, seq.count())
+}
+
+func TestBodyOverLimitIsNotRetried(t *testing.T) {
+	b, mock := newTestBackend(t, Config{MaxResponseBytes: 16})
+	seq := &sequence{steps: []httpmock.Responder{ok(`{"id":"a long identifier"}`)}}
+	mock.RegisterResponder("GET", testBase+"/big", seq.responder)
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.False(t, de.Incomplete)
+	assert.ErrorIs(t, err, errBodyTooLarge)
+	assert.Equal(t, 1, seq.count())
+}
+
+// TestAnswersAreNotShared checks that a raw answer kept by the caller is
+// its own copy: later calls reuse the SDK's read buffers.
+func TestAnswersAreNotShared(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	mock.RegisterResponder("GET", testBase+"/a", httpmock.NewStringResponder(200, `{"npi":"1111111111"}`))
+	mock.RegisterResponder("GET", testBase+"/b", httpmock.NewStringResponder(200, `{"npi":"2222222222"}`))
+	var first json.RawMessage
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/a"}, &first)
+	require.NoError(t, err)
+	for range 20 {
+		var other json.RawMessage
+		_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/b"}, &other)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, `{"npi":"1111111111"}`, string(first))
+}
+
+func TestTrailingDataIsMalformed(t *testing.T) {
+	b, mock := newTestBackend(t, Config{})
+	mock.RegisterResponder("GET", testBase+"/x", httpmock.NewStringResponder(200, `{"id":"r1"} {"id":"r2"}`))
+	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, &out{})
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.False(t, de.Incomplete)
+	assert.Contains(t, err.Error(), "200 OK: malformed response body: ")
+}

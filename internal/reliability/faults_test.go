@@ -301,13 +301,17 @@ func TestCutConnections(t *testing.T) {
 		})
 		c := newClient(t, s)
 		_, err := c.Orders.Get(ctx, "ord_1")
-		decodeError(t, err, http.MethodGet, getPath)
+		de := decodeError(t, err, http.MethodGet, getPath)
+		assert.True(t, de.Incomplete)
+		assert.Contains(t, err.Error(), "200 OK: response body incomplete: ")
 		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.Equal(t, int64(attemptsMax), s.attempts.Load(), "a read whose answer is cut is sent again")
 
 		_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
-		decodeError(t, err, http.MethodPost, createPath)
+		de = decodeError(t, err, http.MethodPost, createPath)
+		assert.True(t, de.Incomplete)
 		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
-		assert.Equal(t, int64(2), s.attempts.Load())
+		assert.Equal(t, int64(attemptsMax+1), s.attempts.Load(), "a write whose answer is cut is not sent again")
 	})
 
 	t.Run("before the answer", func(t *testing.T) {
@@ -363,7 +367,9 @@ func TestMalformedAnswers(t *testing.T) {
 			})
 			c := newClient(t, s)
 			_, err := c.Orders.Get(ctx, "ord_1")
-			decodeError(t, err, http.MethodGet, getPath)
+			de := decodeError(t, err, http.MethodGet, getPath)
+			assert.False(t, de.Incomplete, "the whole body arrived")
+			assert.Contains(t, err.Error(), "200 OK: malformed response body: ")
 			if tc.cause != nil {
 				assert.ErrorIs(t, err, tc.cause)
 			}
