@@ -20,9 +20,10 @@
 //		log.Printf("platform said %d: %s", apiErr.StatusCode, apiErr.Message)
 //	}
 //
-// Reads are retried on 429, 5xx and transport errors; creates, cancels and
-// prescription changes are retried only when the platform provably did not
-// act (429, 503, a failed dial), so a retry never creates a second delivery.
+// Reads are retried on 429, 5xx, transport errors and answers cut short;
+// creates, cancels and prescription changes are retried only when the
+// platform provably did not act (429, 503, a failed dial), so a retry never
+// creates a second delivery.
 // A write that fails otherwise matches ErrUnknownOutcome. Retry-After, in
 // seconds or as an HTTP date, is obeyed up to the WithRetryWaitMax cap.
 //
