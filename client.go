@@ -27,6 +27,8 @@ const (
 	EnvTrackingURL = "RXDELIVERY_TRACKING_URL"
 	EnvPricingURL  = "RXDELIVERY_PRICING_URL"
 	EnvSandbox     = "RXDELIVERY_SANDBOX"
+	// EnvProgramID holds the omni program identifier (see WithProgramID).
+	EnvProgramID = "RXDELIVERY_PROGRAM_ID"
 )
 
 // Client is the entry point of the SDK: it holds the credentials and base
@@ -68,8 +70,9 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 // NewClientFromEnv returns a Client configured from the environment:
 // RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET (required),
 // RXDELIVERY_OMNI_URL, RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL,
-// RXDELIVERY_PRICING_URL, and RXDELIVERY_SANDBOX ("1" or "true" marks a
-// sandbox). Per-interface credentials may be given as
+// RXDELIVERY_PRICING_URL, RXDELIVERY_SANDBOX ("1" or "true" marks a
+// sandbox) and RXDELIVERY_PROGRAM_ID (the omni program identifier, as
+// WithProgramID sets it). Per-interface credentials may be given as
 // RXDELIVERY_TRACKING_API_KEY and RXDELIVERY_TRACKING_API_SECRET (likewise
 // OMNI, DELIVERY, PRICING). Options apply after the environment.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
@@ -86,6 +89,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 			s.creds[iface] = &core.Credentials{Key: k, Secret: sec}
 		}
 	}
+	s.programID = strings.TrimSpace(os.Getenv(EnvProgramID))
 	if v := strings.TrimSpace(os.Getenv(EnvSandbox)); v != "" {
 		on, err := strconv.ParseBool(v)
 		if err != nil {
@@ -149,7 +153,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		backends[iface] = b
 	}
 	return &Client{
-		Requests:   requests.New(backends[Omni]),
+		Requests:   requests.New(backends[Omni], s.programID),
 		Orders:     orders.New(backends[Delivery]),
 		Pharmacies: pharmacies.New(backends[Omni], backends[Delivery]),
 		Tracking:   tracking.New(backends[Tracking]),

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
@@ -28,6 +29,7 @@ type settings struct {
 	npiCheck   bool
 	sandbox    bool
 	maxBody    int64
+	programID  string
 	now        func() time.Time
 }
 
@@ -94,6 +96,14 @@ func WithSandbox(enabled bool) Option {
 // to change those bounds.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient = hc }
+}
+
+// WithProgramID sets the program identifier the platform issued to the
+// caller for omni requests. Requests.Create sends it when
+// CreateParams.Identifier is empty; an identifier set in the params wins.
+// NewClientFromEnv reads it from RXDELIVERY_PROGRAM_ID.
+func WithProgramID(id string) Option {
+	return func(s *settings) { s.programID = strings.TrimSpace(id) }
 }
 
 // WithRetryMax sets how many retries may follow the first attempt

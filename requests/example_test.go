@@ -49,6 +49,24 @@ func ExampleService_Create() {
 	// req_000001 rx-2026-000123 true
 }
 
+// A client built with WithProgramID (or from RXDELIVERY_PROGRAM_ID) sends
+// its program identifier in every create that leaves Identifier empty.
+func ExampleService_Create_programID() {
+	sb := testutil.StartSandbox(rxdelivery.WithProgramID("program-123"))
+	defer sb.Close()
+	client, ctx := sb.Client, context.Background()
+
+	p := exampleParams()
+	p.Identifier = ""
+	req, err := client.Requests.Create(ctx, p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(req.ID, p.Identifier == "")
+	// Output:
+	// req_000001 true
+}
+
 func ExampleService_Get() {
 	sb := testutil.StartSandbox()
 	defer sb.Close()

@@ -13,7 +13,8 @@ import (
 // pharmacy (or another pickup location) and deliver to a patient.
 type CreateParams struct {
 	// Identifier is the unique program identifier issued to the caller.
-	// Required.
+	// Required; when it is empty, Service.Create sends the client's
+	// default (rxdelivery.WithProgramID or RXDELIVERY_PROGRAM_ID), if any.
 	Identifier string `json:"identifier"`
 	// ExternalReferenceNumber is the caller's own reference, used to
 	// reconcile a create whose outcome is unknown. Required, at most 255

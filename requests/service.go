@@ -17,16 +17,24 @@ import (
 // safe for concurrent use.
 type Service struct {
 	b *core.Backend
+	// programID is the client's default program identifier ("" for none).
+	programID string
 }
 
-// New returns a Service on backend b. It is meant for rxdelivery.NewClient;
-// programs get a Service from the client.
-func New(b *core.Backend) *Service { return &Service{b: b} }
+// New returns a Service on backend b that sends programID when a
+// CreateParams leaves Identifier empty ("" for no default). It is meant for
+// rxdelivery.NewClient; programs get a Service from the client.
+func New(b *core.Backend, programID string) *Service {
+	return &Service{b: b, programID: programID}
+}
 
 const basePath = "/api/v1/requests"
 
 // Create submits a new request (POST /api/v1/requests) and returns it as
 // the platform created it, without an order yet.
+//
+// When p.Identifier is empty, the client's program identifier
+// (rxdelivery.WithProgramID) is sent in its place; p is not changed.
 //
 // p is validated first (unless the client was built without validation),
 // and nothing is sent when it is invalid. TestMeta is refused, with an
@@ -40,6 +48,11 @@ const basePath = "/api/v1/requests"
 // reference, so the external reference number you sent is what your records
 // and the platform's support can match it by.
 func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error) {
+	if p != nil && p.Identifier == "" && s.programID != "" {
+		withID := *p // p itself is never changed
+		withID.Identifier = s.programID
+		p = &withID
+	}
 	if err := s.checkCreate(p); err != nil {
 		return nil, err
 	}

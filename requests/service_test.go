@@ -216,6 +216,54 @@ func TestCreateRefusesInvalidParamsWithoutSending(t *testing.T) {
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }
 
+func TestCreateSendsTheClientsProgramID(t *testing.T) {
+	c, mock := testutil.NewMock(t, rxdelivery.WithProgramID(" prog_default "))
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, createURL,
+		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
+
+	p := createParams()
+	p.Identifier = ""
+	_, err := c.Requests.Create(context.Background(), p)
+	require.NoError(t, err)
+	want := strings.Replace(string(testutil.Fixture(t, "omni/request_create_request.json")), "prog_01HZX4T9Q2", "prog_default", 1)
+	assert.JSONEq(t, want, string(rec.Last(t).Body))
+	assert.Empty(t, p.Identifier, "the caller's params are not changed")
+
+	_, err = c.Requests.Create(context.Background(), createParams())
+	require.NoError(t, err)
+	assert.Contains(t, string(rec.Last(t).Body), `"identifier":"prog_01HZX4T9Q2"`, "the params' own identifier wins")
+}
+
+func TestCreateFromEnvSendsProgramID(t *testing.T) {
+	mock := httpmock.NewMockTransport()
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, createURL,
+		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
+	t.Setenv(rxdelivery.EnvAPIKey, testutil.Key)
+	t.Setenv(rxdelivery.EnvAPISecret, testutil.Secret)
+	t.Setenv(rxdelivery.EnvOmniURL, testutil.OmniURL)
+	t.Setenv(rxdelivery.EnvProgramID, "prog_env")
+	c, err := rxdelivery.NewClientFromEnv(rxdelivery.WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err)
+	p := createParams()
+	p.Identifier = ""
+	_, err = c.Requests.Create(context.Background(), p)
+	require.NoError(t, err)
+	assert.Contains(t, string(rec.Last(t).Body), `"identifier":"prog_env"`)
+}
+
+func TestCreateWithoutAnyProgramIDIsRefused(t *testing.T) {
+	c, mock := testutil.NewMock(t)
+	p := createParams()
+	p.Identifier = ""
+	_, err := c.Requests.Create(context.Background(), p)
+	var ve *rxdelivery.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.True(t, ve.Has("identifier"))
+	assert.Equal(t, 0, mock.GetTotalCallCount())
+}
+
 func TestCreateWithoutValidationSends(t *testing.T) {
 	c, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))

@@ -30,7 +30,7 @@ import (
 // EnvProgramID names the variable holding the program identifier the
 // platform issued to the caller; omni requests carry it in their identifier
 // field. It is read only when the examples run against a real environment.
-const EnvProgramID = "RXDELIVERY_PROGRAM_ID"
+const EnvProgramID = rxdelivery.EnvProgramID
 
 // Vars lists the environment variables the examples read: those of
 // rxdelivery.NewClientFromEnv and EnvProgramID. Tests clear them to force
