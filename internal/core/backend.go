@@ -396,13 +396,11 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		*rm = append(json.RawMessage(nil), data...)
 		return r, nil
 	}
-	if len(data) == 0 {
-		return nil, b.decodeError(c, resp.StatusCode, io.ErrUnexpectedEOF)
-	}
 	if err := json.Unmarshal(data, out); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
-			// A value that stops short, as a json.Decoder reports it.
+			// A value that stops short (or an empty body), as a
+			// json.Decoder reports it.
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, b.decodeError(c, resp.StatusCode, err)
