@@ -347,7 +347,9 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	}
 	// A successful answer is read whole inside the attempt, so that a body
 	// cut short is seen while go-retryablehttp can still send a safe call
-	// again (see answer.read).
+	// again (see answer.read). go-retryablehttp runs the handler on every
+	// answer it does not retry, so a 2xx that reaches the code below has
+	// been read.
 	var ans *answer
 	if out != nil {
 		ans = getAnswer(b.s.maxBody)
@@ -378,13 +380,6 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return r, nil
 	}
-	if !ans.done {
-		// go-retryablehttp calls the handler for every answer it does not
-		// retry; this is a guard, not a path taken.
-		if err := ans.read(resp); err != nil {
-			return nil, b.incompleteError(c, resp.StatusCode, err.(*bodyCutError).err)
-		}
-	}
 	if ans.err != nil {
 		return nil, b.decodeError(c, resp.StatusCode, ans.err)
 	}
@@ -412,10 +407,9 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 // during the attempt. Answers are pooled: the SDK's decoders copy what
 // they keep, so a buffer is reused once the call has decoded it.
 type answer struct {
-	buf  bytes.Buffer
-	max  int64 // the size limit of a body
-	err  error // a body over the limit; never retried
-	done bool  // read has run on the answer returned
+	buf bytes.Buffer
+	max int64 // the size limit of a body
+	err error // a body over the limit; never retried
 }
 
 // maxPooledAnswer is the largest buffer kept for reuse; a larger one
@@ -435,7 +429,7 @@ func putAnswer(a *answer) {
 		return
 	}
 	a.buf.Reset()
-	a.err, a.done = nil, false
+	a.err = nil
 	answerPool.Put(a)
 }
 
@@ -455,7 +449,7 @@ func (a *answer) read(resp *http.Response) error {
 		return nil
 	}
 	a.buf.Reset()
-	a.err, a.done = nil, true
+	a.err = nil
 	if n := resp.ContentLength; n > 0 && n <= a.max {
 		a.buf.Grow(int(n))
 	}
@@ -547,13 +541,13 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
 
-func (b *Backend) decodeError(c Call, status int, err error) error {
+func (b *Backend) decodeError(c Call, status int, err error) *DecodeError {
 	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write}
 }
 
 // incompleteError is the DecodeError of a body that ended early.
 func (b *Backend) incompleteError(c Call, status int, err error) error {
-	e := b.decodeError(c, status, err).(*DecodeError)
+	e := b.decodeError(c, status, err)
 	e.Incomplete = true
 	return e
 }
