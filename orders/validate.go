@@ -85,20 +85,8 @@ func (p *CreateParams) check(c *validate.Collector) {
 	if len(p.Prescriptions) == 0 {
 		c.Add("prescriptions", "is required (at least one prescription)")
 	}
-	c.Push("prescriptions")
-	for i := range p.Prescriptions {
-		c.PushIndex(i)
-		p.Prescriptions[i].check(c)
-		c.Pop()
-	}
-	c.Pop()
-	c.Push("other_items")
-	for i := range p.OtherItems {
-		c.PushIndex(i)
-		p.OtherItems[i].check(c)
-		c.Pop()
-	}
-	c.Pop()
+	validate.Each(c, "prescriptions", p.Prescriptions, (*Prescription).check)
+	validate.Each(c, "other_items", p.OtherItems, (*OtherItem).check)
 }
 
 func (r *Recipient) check(c *validate.Collector) {
@@ -153,13 +141,7 @@ func (p *Prescription) check(c *validate.Collector) {
 	if len(p.Payers) == 0 {
 		c.Add("payers", "is required (at least one payer)")
 	}
-	c.Push("payers")
-	for i := range p.Payers {
-		c.PushIndex(i)
-		p.Payers[i].check(c)
-		c.Pop()
-	}
-	c.Pop()
+	validate.Each(c, "payers", p.Payers, (*Payer).check)
 }
 
 func (p *Prescriber) check(c *validate.Collector) {

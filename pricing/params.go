@@ -63,13 +63,9 @@ func (p *QuoteParams) validate(o validate.Options) error {
 	c.Push("dropoff")
 	p.Dropoff.check(&c)
 	c.Pop()
-	c.Push("providers")
-	for i, pr := range p.Providers {
-		c.PushIndex(i)
-		validate.OneOf(&c, "", pr, true, ProviderAll, ProviderPostal)
-		c.Pop()
-	}
-	c.Pop()
+	validate.Each(&c, "providers", p.Providers, func(pr *Provider, c *validate.Collector) {
+		validate.OneOf(c, "", *pr, true, ProviderAll, ProviderPostal)
+	})
 	validate.OneOf(&c, "service_level", p.ServiceLevel, false, ServiceLevelAll, ServiceLevelGround)
 	c.Push("package_dimensions")
 	p.PackageDimensions.check(&c)

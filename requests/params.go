@@ -337,13 +337,7 @@ func (r *RemittanceParams) check(c *validate.Collector) {
 	if len(r.Payments) == 0 {
 		c.Add("payments", "is required when remittance is given (at least one payment)")
 	}
-	c.Push("payments")
-	for i := range r.Payments {
-		c.PushIndex(i)
-		r.Payments[i].check(c)
-		c.Pop()
-	}
-	c.Pop()
+	validate.Each(c, "payments", r.Payments, (*Payment).check)
 }
 
 func (ct *Contact) check(c *validate.Collector) {

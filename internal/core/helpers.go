@@ -52,13 +52,7 @@ func CheckIDs(ids []string) error {
 	if len(ids) == 0 {
 		c.Add("ids", "is required (at least one id)")
 	}
-	c.Push("ids")
-	for i, id := range ids {
-		c.PushIndex(i)
-		checkID(&c, "", id)
-		c.Pop()
-	}
-	c.Pop()
+	validate.Each(&c, "ids", ids, func(id *string, c *validate.Collector) { checkID(c, "", *id) })
 	return c.Err()
 }
 

@@ -124,6 +124,19 @@ func (c *Collector) enter(s step) {
 	c.at = append(c.at, s)
 }
 
+// Each checks every element of items with check, at name[i]. check is
+// usually a method expression, such as (*Payer).check, so the call
+// allocates nothing.
+func Each[T any](c *Collector, name string, items []T, check func(*T, *Collector)) {
+	c.Push(name)
+	for i := range items {
+		c.PushIndex(i)
+		check(&items[i], c)
+		c.Pop()
+	}
+	c.Pop()
+}
+
 // Pop leaves the level the last Push or PushIndex entered.
 func (c *Collector) Pop() {
 	if len(c.at) > 0 {

@@ -127,3 +127,18 @@ func TestCollectorBuildsNoPathWhenValid(t *testing.T) {
 	})
 	assert.LessOrEqual(t, allocs, 1.0, "at most the collector itself")
 }
+
+func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
+	var c Collector
+	c.Push("order")
+	Each(&c, "items", []string{"ok", "", "ok", ""}, func(s *string, c *Collector) {
+		c.Required("name", *s)
+	})
+	Each(&c, "none", []string(nil), func(*string, *Collector) { t.Fatal("called for no element") })
+	c.Add("after", "is required")
+	assert.Equal(t, []Problem{
+		{"order.items[1].name", "is required"},
+		{"order.items[3].name", "is required"},
+		{"order.after", "is required"},
+	}, c.Err().(*ValidationError).Problems, "Each leaves the collector where it found it")
+}
