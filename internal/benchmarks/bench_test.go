@@ -15,19 +15,25 @@ type variant struct {
 	call func(ctx context.Context) error
 }
 
-// variants returns the baseline, the SDK, and the SDK without validation,
-// each making the call the benchmark measures.
+// variants returns, each making the call the benchmark measures, the
+// hand-written client with its own structs (the baseline of the targets),
+// net/http with the SDK's structs (what the SDK's plumbing costs on its
+// own), the SDK, and the SDK without validation. Sub-benchmarks are named
+// client=NAME, so that `benchstat -col /client` sets them side by side.
 func variants(b *testing.B, s *server,
-	base func(*baseline, context.Context) error,
+	hand func(*handwritten, context.Context) error,
+	types func(*sdkTypes, context.Context) error,
 	sdk func(*rxdelivery.Client, context.Context) error,
 ) []variant {
-	bl := newBaseline(b, s, "/omni")
+	hw := newHandwritten(b, s, "/omni")
+	st := newSDKTypes(b, s, "/omni")
 	c := newSDK(b, s)
 	nv := newSDK(b, s, rxdelivery.WithoutValidation())
 	return []variant{
-		{"baseline", func(ctx context.Context) error { return base(bl, ctx) }},
-		{"sdk", func(ctx context.Context) error { return sdk(c, ctx) }},
-		{"sdk-novalidate", func(ctx context.Context) error { return sdk(nv, ctx) }},
+		{"client=handwritten", func(ctx context.Context) error { return hand(hw, ctx) }},
+		{"client=nethttp-sdktypes", func(ctx context.Context) error { return types(st, ctx) }},
+		{"client=sdk", func(ctx context.Context) error { return sdk(c, ctx) }},
+		{"client=sdk-novalidate", func(ctx context.Context) error { return sdk(nv, ctx) }},
 	}
 }
 
@@ -53,7 +59,8 @@ func runVariants(b *testing.B, vs []variant) {
 func BenchmarkGetOrder(b *testing.B) {
 	s := newServer(b, loadBodies(b))
 	runVariants(b, variants(b, s,
-		func(c *baseline, ctx context.Context) error { _, err := c.getOrder(ctx, orderID); return err },
+		func(c *handwritten, ctx context.Context) error { _, err := c.getOrder(ctx, orderID); return err },
+		func(c *sdkTypes, ctx context.Context) error { _, err := c.getOrder(ctx, orderID); return err },
 		func(c *rxdelivery.Client, ctx context.Context) error {
 			_, err := c.Orders.Get(ctx, orderID)
 			return err
@@ -64,8 +71,10 @@ func BenchmarkGetOrder(b *testing.B) {
 func BenchmarkCreateSamedayOrder(b *testing.B) {
 	s := newServer(b, loadBodies(b))
 	p := createParams(b)
+	hp := hwCreateParams(b)
 	runVariants(b, variants(b, s,
-		func(c *baseline, ctx context.Context) error { _, err := c.createOrder(ctx, p); return err },
+		func(c *handwritten, ctx context.Context) error { _, err := c.createOrder(ctx, hp); return err },
+		func(c *sdkTypes, ctx context.Context) error { _, err := c.createOrder(ctx, p); return err },
 		func(c *rxdelivery.Client, ctx context.Context) error { _, err := c.Orders.Create(ctx, p); return err },
 	))
 }
@@ -74,7 +83,11 @@ func BenchmarkSearchPharmacies100(b *testing.B) {
 	s := newServer(b, loadBodies(b))
 	p := searchParams()
 	runVariants(b, variants(b, s,
-		func(c *baseline, ctx context.Context) error { _, err := c.search(ctx, p); return err },
+		func(c *handwritten, ctx context.Context) error {
+			_, err := c.search(ctx, searchOrigin, 1, searchPageSize)
+			return err
+		},
+		func(c *sdkTypes, ctx context.Context) error { _, err := c.search(ctx, p); return err },
 		func(c *rxdelivery.Client, ctx context.Context) error {
 			_, err := c.Pharmacies.Search(ctx, p)
 			return err
@@ -86,7 +99,8 @@ func BenchmarkGetManyOrders50(b *testing.B) {
 	s := newServer(b, loadBodies(b))
 	ids := manyIDs()
 	runVariants(b, variants(b, s,
-		func(c *baseline, ctx context.Context) error { _, err := c.getMany(ctx, ids); return err },
+		func(c *handwritten, ctx context.Context) error { _, err := c.getMany(ctx, ids); return err },
+		func(c *sdkTypes, ctx context.Context) error { _, err := c.getMany(ctx, ids); return err },
 		func(c *rxdelivery.Client, ctx context.Context) error {
 			_, err := c.Orders.GetMany(ctx, ids)
 			return err
@@ -152,12 +166,12 @@ func BenchmarkConcurrentGetOrder64(b *testing.B) {
 		b.ReportMetric(float64(concurrentCalls)*float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 		b.ReportMetric(float64(s.conns.Load()), "conns")
 	}
-	b.Run("baseline", func(b *testing.B) {
+	b.Run("client=handwritten", func(b *testing.B) {
 		s := newServer(b, bd)
-		c := newBaseline(b, s, "/omni")
+		c := newHandwritten(b, s, "/omni")
 		run(b, func(ctx context.Context) error { _, err := c.getOrder(ctx, orderID); return err }, s)
 	})
-	b.Run("sdk", func(b *testing.B) {
+	b.Run("client=sdk", func(b *testing.B) {
 		s := newServer(b, bd)
 		c := newSDK(b, s)
 		run(b, func(ctx context.Context) error { _, err := c.Orders.Get(ctx, orderID); return err }, s)
@@ -165,35 +179,34 @@ func BenchmarkConcurrentGetOrder64(b *testing.B) {
 }
 
 // BenchmarkWalkPharmacies10000 walks 100 pages of 100 pharmacies: by hand
-// page after page, and through the SDK's iterator.
+// page after page with the hand-written client, and through the SDK's
+// iterator.
 func BenchmarkWalkPharmacies10000(b *testing.B) {
 	bd := loadBodies(b)
 	ctx := context.Background()
-	b.Run("baseline", func(b *testing.B) {
+	b.Run("client=handwritten", func(b *testing.B) {
 		s := newServer(b, bd)
-		c := newBaseline(b, s, "/walk")
+		c := newHandwritten(b, s, "/walk")
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			n := 0
-			p := &pharmacies.SearchParams{OriginAddress: searchOrigin, Page: 1, PageSize: searchPageSize}
-			for {
-				page, err := c.search(ctx, p)
+			for number := 1; ; number++ {
+				page, err := c.search(ctx, searchOrigin, number, searchPageSize)
 				if err != nil {
 					b.Fatal(err)
 				}
 				n += len(page.Pharmacies)
-				if len(page.Pharmacies) == 0 || p.Page >= page.TotalPages {
+				if len(page.Pharmacies) == 0 || number >= page.TotalPages {
 					break
 				}
-				p.Page++
 			}
 			if n != walkPages*searchPageSize {
 				b.Fatalf("walked %d pharmacies", n)
 			}
 		}
 	})
-	b.Run("sdk", func(b *testing.B) {
+	b.Run("client=sdk", func(b *testing.B) {
 		s := newServer(b, bd)
 		c := newSDK(b, s, rxdelivery.WithOmniURL(s.URL+"/walk"))
 		b.ReportAllocs()

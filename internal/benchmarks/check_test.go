@@ -13,14 +13,15 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
-// TestSameValues checks that the baseline and the SDK decode the same
+// TestSameValues checks that net/http with the SDK's structs and the SDK decode the same
 // values from the same answers, so the benchmarks compare equal work.
 func TestSameValues(t *testing.T) {
 	s := newServer(t, loadBodies(t))
-	bl := newBaseline(t, s, "/omni")
+	bl := newSDKTypes(t, s, "/omni")
 	c := newSDK(t, s)
 	ctx := context.Background()
 
@@ -221,4 +222,92 @@ func settledHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// TestHandwrittenSameValues checks that the hand-written client reads the
+// same values as the SDK from the same answers (in its own plain types),
+// and sends a create body that means the same as the SDK's, so the
+// benchmarks compare equal work.
+func TestHandwrittenSameValues(t *testing.T) {
+	s := newServer(t, loadBodies(t))
+	hw := newHandwritten(t, s, "/omni")
+	c := newSDK(t, s)
+	ctx := context.Background()
+
+	sameOrder := func(t *testing.T, want *hwOrder, got *orders.Order) {
+		t.Helper()
+		assert.Equal(t, want.ID, got.ID)
+		assert.Equal(t, want.Status, string(got.Status))
+		assert.Equal(t, want.ExternalReferenceNumber, got.ExternalReferenceNumber)
+		assert.Equal(t, want.Pickup != nil, got.Pickup != nil)
+		if want.Pickup != nil && got.Pickup != nil {
+			assert.True(t, want.Pickup.OccurredAt.Equal(got.Pickup.OccurredAt.Time))
+		}
+		assert.Equal(t, want.Delivery != nil, got.Delivery != nil)
+		if want.Delivery != nil && got.Delivery != nil {
+			assert.Equal(t, want.Delivery.SignedBy, got.Delivery.SignedBy)
+			assert.Equal(t, want.Delivery.Relationship, string(got.Delivery.Relationship))
+			assert.True(t, want.Delivery.OccurredAt.Equal(got.Delivery.OccurredAt.Time))
+		}
+		assert.Equal(t, want.Shipping != nil, got.Shipping != nil)
+		if want.Shipping != nil && got.Shipping != nil {
+			assert.Equal(t, want.Shipping.Cost, got.Shipping.Cost.Float64())
+			assert.Equal(t, want.Shipping.TrackingNumber, got.Shipping.TrackingNumber)
+		}
+		assert.Equal(t, want.ETA != nil, got.ETA != nil)
+		if want.ETA != nil && got.ETA != nil {
+			assert.True(t, want.ETA.ArrivalAt.Equal(got.ETA.ArrivalAt.Time))
+			assert.Equal(t, want.ETA.Type, string(got.ETA.Type))
+		}
+	}
+
+	want, err := hw.getOrder(ctx, orderID)
+	require.NoError(t, err)
+	got, err := c.Orders.Get(ctx, orderID)
+	require.NoError(t, err)
+	sameOrder(t, want, got)
+
+	want, err = hw.createOrder(ctx, hwCreateParams(t))
+	require.NoError(t, err)
+	got, err = c.Orders.Create(ctx, createParams(t))
+	require.NoError(t, err)
+	sameOrder(t, want, got)
+
+	// Both create bodies mean the same: decoded generically, they are
+	// equal (the SDK writes 5.00 where float64 writes 5).
+	sdkBody, err := json.Marshal(createParams(t))
+	require.NoError(t, err)
+	hwBody, err := json.Marshal(hwCreateParams(t))
+	require.NoError(t, err)
+	var sdkAny, hwAny any
+	require.NoError(t, json.Unmarshal(sdkBody, &sdkAny))
+	require.NoError(t, json.Unmarshal(hwBody, &hwAny))
+	assert.Equal(t, hwAny, sdkAny)
+
+	wantPage, err := hw.search(ctx, searchOrigin, 1, searchPageSize)
+	require.NoError(t, err)
+	gotPage, err := c.Pharmacies.Search(ctx, searchParams())
+	require.NoError(t, err)
+	require.Len(t, gotPage.Pharmacies, len(wantPage.Pharmacies))
+	assert.Equal(t, wantPage.Count, gotPage.Count)
+	assert.Equal(t, wantPage.FormattedAddress, gotPage.FormattedAddress)
+	for i, w := range wantPage.Pharmacies {
+		g := gotPage.Pharmacies[i]
+		assert.Equal(t, w.NPI, g.NPI)
+		assert.Equal(t, w.Name, g.Name)
+		assert.Equal(t, w.FaxNumber, g.FaxNumber)
+		assert.Equal(t, w.Address.Street1, g.Address.Street1)
+		require.NotNil(t, g.DistanceFromOrigin)
+		assert.Equal(t, w.DistanceFromOrigin, g.DistanceFromOrigin.Float64())
+	}
+
+	wantMany, err := hw.getMany(ctx, manyIDs())
+	require.NoError(t, err)
+	gotMany, err := c.Orders.GetMany(ctx, manyIDs())
+	require.NoError(t, err)
+	require.Len(t, gotMany, len(wantMany))
+	assert.Len(t, gotMany, getManyCount)
+	for i := range wantMany {
+		sameOrder(t, &wantMany[i], &gotMany[i])
+	}
 }

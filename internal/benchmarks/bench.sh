@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of this package the way BENCHMARKS.md reports them.
+#
+#   internal/benchmarks/bench.sh time [ROUNDS]   interleaved rounds, then benchstat
+#   internal/benchmarks/bench.sh instr [NAME...] callgrind instructions per call
+#
+# time: builds the test binary once and runs ROUNDS (default 8) rounds; each
+# round runs every call benchmark once for every client, so a slow spell of
+# a shared machine hits every client alike. benchstat then compares the
+# clients of each call (-col /client) with its p-values.
+#
+# instr: counts the instructions of one call with valgrind's callgrind,
+# which is repeatable whatever else the machine is doing. Each benchmark and
+# client runs alone at two iteration counts; the difference divided by the
+# difference in iterations is the cost of one call (client and in-process
+# server together), free of start-up costs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-${TMPDIR:-/tmp}/rxdelivery-bench}
+mkdir -p "$out"
+go test -c -o "$out/bench.test" ./internal/benchmarks/
+bin="$out/bench.test"
+benchstat=${BENCHSTAT:-benchstat}
+
+case "${1:-time}" in
+time)
+	rounds=${2:-8}
+	: >"$out/calls.txt"
+	: >"$out/concurrent.txt"
+	: >"$out/walk.txt"
+	for i in $(seq "$rounds"); do
+		"$bin" -test.run '^$' -test.bench 'GetOrder$|CreateSameday|Search|GetMany' \
+			-test.benchmem -test.benchtime=1s >>"$out/calls.txt"
+		"$bin" -test.run '^$' -test.bench Concurrent -test.benchmem -test.benchtime=3x >>"$out/concurrent.txt"
+		"$bin" -test.run '^$' -test.bench Walk -test.benchmem -test.benchtime=10x >>"$out/walk.txt"
+	done
+	for f in calls concurrent walk; do
+		"$benchstat" -col /client "$out/$f.txt" | tee "$out/$f.benchstat"
+	done
+	;;
+instr)
+	shift
+	names=${*:-GetOrder CreateSamedayOrder SearchPharmacies100 GetManyOrders50}
+	# valgrind runs a pure-Go binary without asynchronous preemption, whose
+	# signals its callgrind tool does not survive.
+	CGO_ENABLED=0 go test -c -o "$out/bench-nocgo.test" ./internal/benchmarks/
+	for name in $names; do
+		for client in handwritten nethttp-sdktypes sdk; do
+			case $name in
+			Search* | GetMany*) lo=50 hi=250 ;;
+			*) lo=200 hi=1000 ;;
+			esac
+			ir() {
+				GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+					"$out/bench-nocgo.test" -test.run '^$' -test.bench "^Benchmark${name}/client=${client}\$" \
+					-test.benchtime="${1}x" -test.cpu 1 >/dev/null 2>"$out/cg.log"
+				sed -n 's/^summary: //p' "$out/cg.out"
+			}
+			a=$(ir $lo)
+			b=$(ir $hi)
+			echo "$name client=$client instructions/call $(((b - a) / (hi - lo)))"
+		done
+	done
+	;;
+*)
+	echo "usage: $0 time [ROUNDS] | instr [NAME...]" >&2
+	exit 2
+	;;
+esac
