@@ -91,3 +91,61 @@ func (c *ManualClock) register(f func()) (unregister func()) {
 		delete(c.hooks, id)
 	}
 }
+
+// ShiftClock is real time plus an offset that Advance increases: time
+// flows by itself, as with RealClock, and a test or an operator can also
+// jump ahead without waiting. A standalone server uses it so that clients
+// in any language can move scenarios on through its control API. It is
+// safe for concurrent use.
+type ShiftClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+	nextID int
+	hooks  map[int]func()
+}
+
+// NewShiftClock returns a ShiftClock reading real time.
+func NewShiftClock() *ShiftClock { return &ShiftClock{hooks: map[int]func(){}} }
+
+// Now returns real time plus the offset.
+func (c *ShiftClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+// Advance moves the clock forward by d (a negative d does not move it) and
+// then, before returning, lets every sandbox using the clock apply the
+// transitions that are now due and deliver their notifications.
+func (c *ShiftClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	if d > 0 {
+		c.offset += d
+	}
+	hooks := make([]func(), 0, len(c.hooks))
+	for _, h := range c.hooks {
+		hooks = append(hooks, h)
+	}
+	c.mu.Unlock()
+	for _, h := range hooks {
+		h()
+	}
+}
+
+// register adds a function called after every Advance and returns the
+// function that removes it.
+func (c *ShiftClock) register(f func()) (unregister func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hooks == nil {
+		c.hooks = map[int]func(){}
+	}
+	id := c.nextID
+	c.nextID++
+	c.hooks[id] = f
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.hooks, id)
+	}
+}

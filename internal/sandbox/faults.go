@@ -26,7 +26,8 @@ const (
 	// set).
 	FaultUnavailable
 	// FaultSlow waits Fault.Delay of real time, then answers normally. The
-	// wait ends early when the client goes away or the sandbox closes.
+	// wait ends early when the client goes away or the sandbox closes; a
+	// Delay of zero or less waits only for that (a stall: no answer ever).
 	FaultSlow
 	// FaultCut writes a status line, headers announcing the full
 	// Content-Length and part of the body, then closes the connection. An
@@ -72,6 +73,9 @@ type Fault struct {
 	// a negative value means until ClearFaults.
 	Times int
 
+	// Operation limits the fault to one operation, such as
+	// OpOrdersCreate ("" means any).
+	Operation string
 	// Interface limits the fault to one interface ("" means any).
 	Interface Interface
 	// Method limits the fault to one HTTP method ("" means any).
@@ -86,7 +90,8 @@ type Fault struct {
 	// FaultRateLimit and FaultUnavailable.
 	Message string
 	// RetryAfter is sent as a Retry-After header in whole seconds, rounded
-	// up (FaultStatus, FaultRateLimit, FaultUnavailable).
+	// up (FaultStatus, FaultRateLimit, FaultUnavailable); a negative value
+	// sends "Retry-After: 0".
 	RetryAfter time.Duration
 	// RetryAfterDate sends Retry-After as an HTTP date (real time now plus
 	// RetryAfter) instead of seconds.
@@ -147,12 +152,15 @@ func (s *Sandbox) ClearFaults() {
 }
 
 // takeFault returns the fault that applies to a call, using it up, or nil.
-func (s *Sandbox) takeFault(iface Interface, r *http.Request) *faultState {
+func (s *Sandbox) takeFault(iface Interface, opName string, r *http.Request) *faultState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, fs := range s.faults {
 		f := fs.f
 		if f.Interface != "" && f.Interface != iface {
+			continue
+		}
+		if f.Operation != "" && f.Operation != opName {
 			continue
 		}
 		if f.Method != "" && !strings.EqualFold(f.Method, r.Method) {
@@ -209,10 +217,14 @@ func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(b))
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	var timeout <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
 	select {
-	case <-t.C:
+	case <-timeout:
 		return true
 	case <-r.Context().Done():
 		return false
@@ -277,7 +289,9 @@ func (s *Sandbox) writeFault(w *statusWriter, r *http.Request, iface Interface, 
 		if retry == 0 && f.Kind == FaultRateLimit {
 			retry = time.Second
 		}
-		if retry > 0 {
+		if retry < 0 {
+			w.Header().Set("Retry-After", "0")
+		} else if retry > 0 {
 			if f.RetryAfterDate {
 				w.Header().Set("Retry-After", time.Now().Add(retry).UTC().Format(http.TimeFormat))
 			} else {

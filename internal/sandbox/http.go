@@ -24,12 +24,18 @@ const maxBody = 1 << 20
 // handlerFunc serves one method of one route.
 type handlerFunc func(c *call)
 
+// op is one operation: a method of a route, with its name.
+type op struct {
+	name string
+	h    handlerFunc
+}
+
 // route is one path template of one interface with its methods.
 type route struct {
 	iface   Interface
 	name    string // template such as "/api/v1/orders/:id"
 	segs    []string
-	methods map[string]handlerFunc
+	methods map[string]op
 	allow   string
 }
 
@@ -41,7 +47,7 @@ type call struct {
 	params map[string]string
 }
 
-func newRoute(iface Interface, tmpl string, methods map[string]handlerFunc) *route {
+func newRoute(iface Interface, tmpl string, methods map[string]op) *route {
 	names := make([]string, 0, len(methods))
 	for m := range methods {
 		names = append(names, m)
@@ -56,20 +62,49 @@ func newRoute(iface Interface, tmpl string, methods map[string]handlerFunc) *rou
 	}
 }
 
+// Operation names, one per endpoint, as the SDK's service methods are
+// named (Call.Operation, Fault.Operation).
+const (
+	OpRequestsCreate           = "requests.Create"
+	OpRequestsCancel           = "requests.Cancel"
+	OpRequestsGet              = "requests.Get"
+	OpRequestsGetMany          = "requests.GetMany"
+	OpPharmaciesSearch         = "pharmacies.Search"
+	OpPharmaciesGet            = "pharmacies.Get"
+	OpPharmaciesDeliveryInfo   = "pharmacies.DeliveryInfo"
+	OpOrdersCreate             = "orders.Create"
+	OpOrdersCancel             = "orders.Cancel"
+	OpOrdersGet                = "orders.Get"
+	OpOrdersGetMany            = "orders.GetMany"
+	OpOrdersAddPrescription    = "orders.AddPrescription"
+	OpOrdersRemovePrescription = "orders.RemovePrescription"
+	OpTrackingSubscribe        = "tracking.Subscribe"
+	OpTrackingGetSubscription  = "tracking.GetSubscription"
+	OpPricingQuote             = "pricing.Quote"
+)
+
+// Operations lists the sixteen operation names.
+var Operations = []string{
+	OpRequestsCreate, OpRequestsCancel, OpRequestsGet, OpRequestsGetMany,
+	OpPharmaciesSearch, OpPharmaciesGet, OpPharmaciesDeliveryInfo,
+	OpOrdersCreate, OpOrdersCancel, OpOrdersGet, OpOrdersGetMany, OpOrdersAddPrescription, OpOrdersRemovePrescription,
+	OpTrackingSubscribe, OpTrackingGetSubscription, OpPricingQuote,
+}
+
 func (s *Sandbox) buildRoutes() []*route {
-	type m = map[string]handlerFunc
+	type m = map[string]op
 	return []*route{
-		newRoute(Omni, "/api/v1/requests", m{http.MethodPost: s.createRequest, http.MethodGet: s.getRequests}),
-		newRoute(Omni, "/api/v1/requests/:id", m{http.MethodGet: s.getRequest, http.MethodDelete: s.cancelRequest}),
-		newRoute(Omni, "/api/v1/pharmacies", m{http.MethodGet: s.searchPharmacies}),
-		newRoute(Omni, "/api/v1/pharmacies/:id", m{http.MethodGet: s.getPharmacy}),
-		newRoute(Delivery, "/api/v1/orders", m{http.MethodPost: s.createOrder, http.MethodGet: s.getOrders}),
-		newRoute(Delivery, "/api/v1/orders/:id", m{http.MethodGet: s.getOrder, http.MethodDelete: s.cancelOrder}),
-		newRoute(Delivery, "/api/v1/orders/:id/prescriptions", m{http.MethodPost: s.addPrescription}),
-		newRoute(Delivery, "/api/v1/orders/:id/prescriptions/:rx_number", m{http.MethodDelete: s.removePrescription}),
-		newRoute(Delivery, "/api/v1/pharmacies/:id", m{http.MethodGet: s.deliveryInfo}),
-		newRoute(Tracking, "/tracking/v1/subscriptions", m{http.MethodGet: s.getSubscription, http.MethodPost: s.subscribe}),
-		newRoute(Pricing, "/pricing/v1/quotes", m{http.MethodPost: s.createQuote}),
+		newRoute(Omni, "/api/v1/requests", m{http.MethodPost: {OpRequestsCreate, s.createRequest}, http.MethodGet: {OpRequestsGetMany, s.getRequests}}),
+		newRoute(Omni, "/api/v1/requests/:id", m{http.MethodGet: {OpRequestsGet, s.getRequest}, http.MethodDelete: {OpRequestsCancel, s.cancelRequest}}),
+		newRoute(Omni, "/api/v1/pharmacies", m{http.MethodGet: {OpPharmaciesSearch, s.searchPharmacies}}),
+		newRoute(Omni, "/api/v1/pharmacies/:id", m{http.MethodGet: {OpPharmaciesGet, s.getPharmacy}}),
+		newRoute(Delivery, "/api/v1/orders", m{http.MethodPost: {OpOrdersCreate, s.createOrder}, http.MethodGet: {OpOrdersGetMany, s.getOrders}}),
+		newRoute(Delivery, "/api/v1/orders/:id", m{http.MethodGet: {OpOrdersGet, s.getOrder}, http.MethodDelete: {OpOrdersCancel, s.cancelOrder}}),
+		newRoute(Delivery, "/api/v1/orders/:id/prescriptions", m{http.MethodPost: {OpOrdersAddPrescription, s.addPrescription}}),
+		newRoute(Delivery, "/api/v1/orders/:id/prescriptions/:rx_number", m{http.MethodDelete: {OpOrdersRemovePrescription, s.removePrescription}}),
+		newRoute(Delivery, "/api/v1/pharmacies/:id", m{http.MethodGet: {OpPharmaciesDeliveryInfo, s.deliveryInfo}}),
+		newRoute(Tracking, "/tracking/v1/subscriptions", m{http.MethodGet: {OpTrackingGetSubscription, s.getSubscription}, http.MethodPost: {OpTrackingSubscribe, s.subscribe}}),
+		newRoute(Pricing, "/pricing/v1/quotes", m{http.MethodPost: {OpPricingQuote, s.createQuote}}),
 	}
 }
 
@@ -158,13 +193,26 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if known {
 		rt, params = s.match(iface, rest)
 	}
-	routeName := "(unknown)"
+	routeName, opName := "(unknown)", ""
 	if rt != nil {
 		routeName = iface.Prefix() + rt.name
+		opName = rt.methods[r.Method].name
 	}
-	f := s.takeFault(iface, r)
+	// Keep the body for the call record, and hand the handler a copy.
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err == nil {
+			body = b
+		}
+		r.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	f := s.takeFault(iface, opName, r)
 	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) {
-		s.recordCall(Call{Interface: iface, Method: r.Method, Path: r.URL.Path, Route: routeName, Status: status, Fault: f.name()})
+		s.recordCall(Call{
+			Interface: iface, Operation: opName, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Route: routeName, Status: status, Fault: f.name(), Body: body,
+		})
 	}}
 	defer sw.settle(0) // a handler that wrote nothing (client gone, connection dropped)
 	serve := func(w http.ResponseWriter) {
@@ -191,8 +239,8 @@ func (s *Sandbox) serve(c *call, known bool, rt *route) {
 		s.fail(c, http.StatusNotFound, "", "No such route")
 		return
 	}
-	h := rt.methods[c.r.Method]
-	if h == nil {
+	o, ok := rt.methods[c.r.Method]
+	if !ok {
 		c.w.Header().Set("Allow", rt.allow)
 		s.fail(c, http.StatusMethodNotAllowed, "", "Method not allowed on this route")
 		return
@@ -201,7 +249,7 @@ func (s *Sandbox) serve(c *call, known bool, rt *route) {
 		s.fail(c, http.StatusNotAcceptable, "", "Accept must allow application/json")
 		return
 	}
-	h(c)
+	o.h(c)
 }
 
 // acceptsJSON reports whether the Accept header values (none means any)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -163,8 +164,10 @@ func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
 	h.do("GET", "/tracking/tracking/v1/subscriptions?tracking_number=1", nil)
 	st := h.srv.Stats()
 	require.Len(t, st.Calls, 3, "capped by MaxCalls, oldest dropped")
-	assert.Equal(t, Call{Interface: Omni, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/:id", Status: 404}, st.Calls[0])
+	assert.Equal(t, Call{Interface: Omni, Operation: OpRequestsGet, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/:id", Status: 404}, st.Calls[0])
 	assert.Equal(t, "/delivery/api/v1/orders/:id/prescriptions/:rx_number", st.Calls[1].Route)
+	assert.Empty(t, st.Calls[1].Operation, "no operation is GET on that route")
+	assert.Equal(t, "tracking_number=1", st.Calls[2].Query)
 	assert.Equal(t, 1, st.CallsTo("GET", "/tracking/"))
 	assert.Equal(t, 0, st.CallsTo("POST", "/tracking/"))
 	assert.Equal(t, 3, st.CallsTo("", "/"))
@@ -176,6 +179,20 @@ func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
 	for _, secret := range []string{"Secret", "RX-SECRET", testSecret, "Basic"} {
 		assert.NotContains(t, log, secret)
 	}
+}
+
+func TestCallRecordKeepsBodyAndNoCredential(t *testing.T) {
+	h := newHarness(t, Config{})
+	body := map[string]any{"tracking_number": "9400100000000000000001", "listener_url": "https://listener.example/hook"}
+	r := h.do("POST", "/tracking/tracking/v1/subscriptions", body)
+	require.Equal(t, http.StatusCreated, r.status, "%s", r.body)
+	calls := h.srv.Stats().Calls
+	require.Len(t, calls, 1)
+	c := calls[0]
+	assert.Equal(t, OpTrackingSubscribe, c.Operation)
+	assert.JSONEq(t, `{"tracking_number":"9400100000000000000001","listener_url":"https://listener.example/hook"}`, string(c.Body))
+	assert.NotContains(t, fmt.Sprintf("%+v", c), testSecret)
+	assert.NotContains(t, fmt.Sprintf("%+v", c), testKey)
 }
 
 type writerFunc func([]byte) (int, error)

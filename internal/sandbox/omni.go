@@ -216,7 +216,8 @@ func (s *Sandbox) checkOmniCreate(ck *checker, in *omniCreateIn) {
 	} else {
 		ck.exact("pharmacy.ncpdp", in.Pharmacy.NCPDP, true, 7)
 		if in.Pharmacy.NCPDP != nil {
-			if i, ok := s.pharmIndex[*in.Pharmacy.NCPDP]; ok && s.pharmacies[i].NCPDP == *in.Pharmacy.NCPDP {
+			set := s.pharm.Load()
+			if i, ok := set.index[*in.Pharmacy.NCPDP]; ok && set.list[i].NCPDP == *in.Pharmacy.NCPDP {
 				knownPharmacy = true
 			}
 		}
@@ -498,9 +499,12 @@ func (s *Sandbox) successfulDeliveryLocked(orderID, occurredAt string, relations
 // returned_to_pharmacy, cancelled), creating the order when the request has
 // none, and stops the request's scenario. Occurrence data the status implies
 // (pickup, delivery, return, cancellation) is filled at the clock's time.
+// The pseudo status request_incomplete sets the request's status to
+// {request_incomplete, pharmacy_out_of_stock} and cancels its order, as the
+// incomplete_request scenario does.
 func (s *Sandbox) SetRequestOrderStatus(id, status string) error {
 	switch status {
-	case omniNew, omniSubmitted, omniPickedUp, omniDelivered, omniAttempted, omniReturned, omniCancelled:
+	case omniNew, omniSubmitted, omniPickedUp, omniDelivered, omniAttempted, omniReturned, omniCancelled, omniIncomplete:
 	default:
 		return fmt.Errorf("sandbox: unknown omni order status %q", status)
 	}

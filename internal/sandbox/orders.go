@@ -315,27 +315,26 @@ func checkOrderCreate(ck *checker, in *orderCreateIn) string {
 	ck.timestamp("ready_at", in.ReadyAt, false)
 	ck.date("service_date", in.ServiceDate, false)
 	ck.enum("initiator", in.Initiator, false, "pharmacy")
-	if level == levelSameday {
-		if f, ok := ck.number("delivery_fee", in.DeliveryFee, true); ok && f < 0 {
-			ck.add("delivery_fee", "must not be negative")
+	// delivery_fee and rx_amount_due read "only for sameday" in the
+	// Required column: required on same-day orders, allowed (not required)
+	// on the other levels. other_items_amount_due and photo_id_required read
+	// "no; sameday only": optional, and refused on the other levels.
+	sameday := level == levelSameday
+	for _, m := range []struct {
+		name string
+		v    *num
+		req  bool
+	}{{"delivery_fee", in.DeliveryFee, sameday}, {"rx_amount_due", in.RxAmountDue, sameday}, {"other_items_amount_due", in.OtherItemsAmountDue, false}} {
+		if f, ok := ck.number(m.name, m.v, m.req); ok && f < 0 {
+			ck.add(m.name, "must not be negative")
 		}
-		if f, ok := ck.number("rx_amount_due", in.RxAmountDue, true); ok && f < 0 {
-			ck.add("rx_amount_due", "must not be negative")
+	}
+	if !sameday {
+		if in.OtherItemsAmountDue != nil {
+			ck.add("other_items_amount_due", "is only accepted for same-day orders")
 		}
-		if f, ok := ck.number("other_items_amount_due", in.OtherItemsAmountDue, false); ok && f < 0 {
-			ck.add("other_items_amount_due", "must not be negative")
-		}
-	} else {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{
-			{"delivery_fee", in.DeliveryFee != nil}, {"rx_amount_due", in.RxAmountDue != nil},
-			{"other_items_amount_due", in.OtherItemsAmountDue != nil}, {"photo_id_required", in.PhotoIDRequired != nil},
-		} {
-			if f.set {
-				ck.add(f.name, "is only accepted for same-day orders")
-			}
+		if in.PhotoIDRequired != nil {
+			ck.add("photo_id_required", "is only accepted for same-day orders")
 		}
 	}
 	ck.str("delivery_notes", in.DeliveryNotes, false, 280)

@@ -145,9 +145,14 @@ func TestCreateOrderValidation(t *testing.T) {
 			"recipient: is required", "patient: is required", "prescriptions: is required",
 		}},
 		{"sameday explicit refused", with(orderBody(""), "service_level", "sameday"), []string{"service_level: must be absent"}},
-		{"sameday fields on ondemand", with(orderBody("ondemand"), "delivery_fee", 1, "photo_id_required", true), []string{
-			"delivery_fee: is only accepted for same-day orders", "photo_id_required: is only accepted for same-day orders",
+		{"sameday-only fields on ondemand", with(orderBody("ondemand"), "other_items_amount_due", 1, "photo_id_required", true), []string{
+			"other_items_amount_due: is only accepted for same-day orders", "photo_id_required: is only accepted for same-day orders",
 		}},
+		// "only for sameday" in the Required column: required there,
+		// allowed elsewhere (DESIGN.md's reading, shared with the SDK).
+		{"fees on ondemand", with(orderBody("ondemand"), "delivery_fee", 1, "rx_amount_due", 0), nil},
+		{"fees on shipping", with(orderBody("shipping"), "delivery_fee", 2.5), nil},
+		{"negative fee on ondemand", with(orderBody("ondemand"), "rx_amount_due", -1), []string{"rx_amount_due: must not be negative"}},
 		{"fee as string", with(orderBody(""), "delivery_fee", "5.00"), []string{"delivery_fee: must be a JSON number"}},
 		{"bad dates", with(orderBody("ondemand"), "ready_at", "2025-01-06 10:00", "service_date", "tomorrow"), []string{
 			"ready_at: must be an ISO 8601 timestamp", "service_date: must be an ISO 8601 date",

@@ -173,6 +173,37 @@ type searchOut struct {
 	Pharmacies       []pharmacyOut `json:"pharmacies"`
 }
 
+// pharmacySet is the pharmacies a sandbox knows, with an index by NCPDP and
+// NPI. It is never changed once built: SetPharmacies swaps in a new one.
+type pharmacySet struct {
+	list  []Pharmacy
+	index map[string]int // NCPDP and NPI to index in list
+}
+
+func newPharmacySet(list []Pharmacy) *pharmacySet {
+	ps := &pharmacySet{list: append([]Pharmacy(nil), list...), index: make(map[string]int, 2*len(list))}
+	for i, p := range ps.list {
+		ps.index[p.NCPDP] = i
+		ps.index[p.NPI] = i
+	}
+	return ps
+}
+
+// SetPharmacies replaces the pharmacies the sandbox knows (lookups, gets,
+// delivery information, and the known-pharmacy rule of omni creates); list
+// is copied. An empty list makes every lookup answer count 0.
+func (s *Sandbox) SetPharmacies(list []Pharmacy) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pharm.Store(newPharmacySet(list))
+	s.lookup = lookupCache{}
+}
+
+// Pharmacies returns a copy of the pharmacies the sandbox knows.
+func (s *Sandbox) Pharmacies() []Pharmacy {
+	return append([]Pharmacy(nil), s.pharm.Load().list...)
+}
+
 // ---- distances ----
 
 // distance is a deterministic pseudo-distance in hundredths of a mile, in
@@ -188,6 +219,7 @@ func distance(originKey, ncpdp string) cents {
 // lookupCache keeps the ordering of the last origin searched, so that paging
 // through a large set does not sort it again on every page.
 type lookupCache struct {
+	set   *pharmacySet
 	key   string
 	order []int
 	dist  []cents // by pharmacy index
@@ -196,18 +228,18 @@ type lookupCache struct {
 // orderedLocked returns the pharmacies' indices in lookup order (preferred
 // first, then by distance, then by NCPDP) and their distances. The caller
 // holds s.mu.
-func (s *Sandbox) orderedLocked(originKey string) ([]int, []cents) {
-	if s.lookup.key == originKey && s.lookup.order != nil {
+func (s *Sandbox) orderedLocked(set *pharmacySet, originKey string) ([]int, []cents) {
+	if s.lookup.set == set && s.lookup.key == originKey && s.lookup.order != nil {
 		return s.lookup.order, s.lookup.dist
 	}
-	dist := make([]cents, len(s.pharmacies))
-	order := make([]int, len(s.pharmacies))
-	for i, p := range s.pharmacies {
+	dist := make([]cents, len(set.list))
+	order := make([]int, len(set.list))
+	for i, p := range set.list {
 		dist[i] = distance(originKey, p.NCPDP)
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool {
-		pa, pb := s.pharmacies[order[a]], s.pharmacies[order[b]]
+		pa, pb := set.list[order[a]], set.list[order[b]]
 		if pa.Preferred != pb.Preferred {
 			return pa.Preferred
 		}
@@ -216,7 +248,7 @@ func (s *Sandbox) orderedLocked(originKey string) ([]int, []cents) {
 		}
 		return pa.NCPDP < pb.NCPDP
 	})
-	s.lookup = lookupCache{key: originKey, order: order, dist: dist}
+	s.lookup = lookupCache{set: set, key: originKey, order: order, dist: dist}
 	return order, dist
 }
 
@@ -239,8 +271,8 @@ func (s *Sandbox) searchPharmacies(c *call) {
 		return
 	}
 	origin, place := strings.TrimSpace(q.Get("origin_address")), strings.TrimSpace(q.Get("place_id"))
-	if (origin == "") == (place == "") {
-		s.fail(c, http.StatusBadRequest, "", "exactly one of origin_address or place_id is required")
+	if origin == "" && place == "" {
+		s.fail(c, http.StatusBadRequest, "", "origin_address or place_id is required")
 		return
 	}
 	page, ok := s.intParam(c, q, "page", 1)
@@ -260,9 +292,15 @@ func (s *Sandbox) searchPharmacies(c *call) {
 	}
 	var key, formatted string
 	empty := false
+	if place != "" && !placeIDRule.MatchString(place) {
+		ck.add("place_id", "is not a valid place identifier")
+	}
 	if origin != "" {
+		// With both given, the origin address locates the search: the
+		// documents make each required unless the other is given and
+		// exclude neither, so both are read and checked.
 		m := zipInText.FindAllStringSubmatch(origin, -1)
-		if m == nil || len(origin) > 255 {
+		if m == nil {
 			ck.add("origin_address", "must be a street address including a 5-digit ZIP code")
 		} else {
 			empty = noService(m[len(m)-1][1])
@@ -273,9 +311,6 @@ func (s *Sandbox) searchPharmacies(c *call) {
 		}
 		key = "addr:" + strings.ToLower(formatted)
 	} else {
-		if !placeIDRule.MatchString(place) {
-			ck.add("place_id", "is not a valid place identifier")
-		}
 		formatted = "Sandbox place " + place + ", USA"
 		key = "place:" + place
 	}
@@ -287,12 +322,13 @@ func (s *Sandbox) searchPharmacies(c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !empty {
-		order, dist := s.orderedLocked(key)
+		set := s.pharm.Load()
+		order, dist := s.orderedLocked(set, key)
 		out.Count = len(order)
 		out.TotalPages = (len(order) + size - 1) / size
 		for i := (page - 1) * size; i < len(order) && i < page*size; i++ {
 			d := dist[order[i]]
-			out.Pharmacies = append(out.Pharmacies, renderPharmacy(s.pharmacies[order[i]], &d))
+			out.Pharmacies = append(out.Pharmacies, renderPharmacy(set.list[order[i]], &d))
 		}
 	}
 	writeJSON(c.w, http.StatusOK, out)
@@ -314,11 +350,12 @@ func (s *Sandbox) intParam(c *call, q url.Values, name string, def int) (int, bo
 
 // pharmacyByID finds a pharmacy by NCPDP or NPI.
 func (s *Sandbox) pharmacyByID(id string) (Pharmacy, bool) {
-	i, ok := s.pharmIndex[id]
+	set := s.pharm.Load()
+	i, ok := set.index[id]
 	if !ok {
 		return Pharmacy{}, false
 	}
-	return s.pharmacies[i], true
+	return set.list[i], true
 }
 
 func (s *Sandbox) getPharmacy(c *call) {

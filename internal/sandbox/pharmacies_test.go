@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,6 +99,23 @@ func TestPharmacyLookup(t *testing.T) {
 	assert.Empty(t, none.Pharmacies)
 }
 
+func TestPharmacyLookupBothOriginAndPlace(t *testing.T) {
+	// Each is required unless the other is given; neither excludes the
+	// other (document 000). The origin address then locates the search.
+	h := newHarness(t, Config{})
+	long := strings.Repeat("Apartment building wing ", 20) + "1 A St, New York, NY 10001"
+	for name, q := range map[string]url.Values{
+		"both":        {"origin_address": {"1 A St, New York, NY 10001"}, "place_id": {"ChIJ_x"}},
+		"long origin": {"origin_address": {long}}, // the documents set no length limit
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := h.do("GET", "/omni/api/v1/pharmacies?"+q.Encode(), nil)
+			require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+			assert.NotZero(t, at(r.obj(t), "count"))
+		})
+	}
+}
+
 func TestPharmacyLookupErrors(t *testing.T) {
 	h := newHarness(t, Config{})
 	for name, tc := range map[string]struct {
@@ -105,14 +123,14 @@ func TestPharmacyLookupErrors(t *testing.T) {
 		status int
 		msg    string
 	}{
-		"neither":        {url.Values{}, 400, "exactly one of origin_address or place_id"},
-		"both":           {url.Values{"origin_address": {"1 A St 10001"}, "place_id": {"x"}}, 400, "exactly one"},
-		"no zip":         {url.Values{"origin_address": {"1 A St, New York"}}, 422, "origin_address: must be a street address including a 5-digit ZIP code"},
-		"bad place":      {url.Values{"place_id": {"no spaces allowed"}}, 422, "place_id: is not a valid place identifier"},
-		"page size high": {url.Values{"place_id": {"x"}, "page_size": {"101"}}, 422, "page_size: must be between 1 and 100"},
-		"page zero":      {url.Values{"place_id": {"x"}, "page": {"0"}}, 422, "page: must be at least 1"},
-		"page not int":   {url.Values{"place_id": {"x"}, "page": {"one"}}, 400, "page must be an integer"},
-		"unknown param":  {url.Values{"place_id": {"x"}, "radius": {"5"}}, 400, `unknown query parameter "radius"`},
+		"neither":         {url.Values{}, 400, "origin_address or place_id is required"},
+		"both, bad place": {url.Values{"origin_address": {"1 A St 10001"}, "place_id": {"no spaces"}}, 422, "place_id: is not a valid place identifier"},
+		"no zip":          {url.Values{"origin_address": {"1 A St, New York"}}, 422, "origin_address: must be a street address including a 5-digit ZIP code"},
+		"bad place":       {url.Values{"place_id": {"no spaces allowed"}}, 422, "place_id: is not a valid place identifier"},
+		"page size high":  {url.Values{"place_id": {"x"}, "page_size": {"101"}}, 422, "page_size: must be between 1 and 100"},
+		"page zero":       {url.Values{"place_id": {"x"}, "page": {"0"}}, 422, "page: must be at least 1"},
+		"page not int":    {url.Values{"place_id": {"x"}, "page": {"one"}}, 400, "page must be an integer"},
+		"unknown param":   {url.Values{"place_id": {"x"}, "radius": {"5"}}, 400, `unknown query parameter "radius"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := h.do("GET", "/omni/api/v1/pharmacies?"+tc.q.Encode(), nil)

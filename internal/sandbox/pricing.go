@@ -140,7 +140,7 @@ func (s *Sandbox) createQuote(c *call) {
 		return
 	}
 	quotes := []quoteOut{}
-	if !noService(to) {
+	if !noService(to) && !s.noQuotes.Load() {
 		quotes = append(quotes, quoteOut{Provider: "postal", Service: "ground_service", PriceUSD: quotePrice(from, to, l, w, h, oz)})
 	}
 	s.mu.Lock()
@@ -148,3 +148,8 @@ func (s *Sandbox) createQuote(c *call) {
 	s.mu.Unlock()
 	writeJSON(c.w, http.StatusOK, map[string]any{"quotes": quotes})
 }
+
+// SetEmptyQuotes makes every valid quote call answer 200 {"quotes":[]}
+// (when empty is true), as the platform does when no quote matches, or
+// restores the normal answer.
+func (s *Sandbox) SetEmptyQuotes(empty bool) { s.noQuotes.Store(empty) }

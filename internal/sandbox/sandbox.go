@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -121,8 +122,8 @@ type Sandbox struct {
 	maxCalls   int
 	routes     []*route
 
-	pharmacies []Pharmacy
-	pharmIndex map[string]int // NCPDP and NPI to index in pharmacies
+	pharm    atomic.Pointer[pharmacySet] // replaced whole by SetPharmacies
+	noQuotes atomic.Bool                 // SetEmptyQuotes
 
 	ctx    context.Context // cancelled by Close; bounds notifications and slow faults
 	cancel context.CancelFunc
@@ -190,20 +191,22 @@ func New(cfg Config) *Sandbox {
 	if len(s.creds) == 0 {
 		s.creds = []Credentials{{Key: DefaultKey, Secret: DefaultSecret}}
 	}
-	s.pharmacies = append([]Pharmacy(nil), cfg.Pharmacies...)
 	if cfg.Pharmacies == nil {
-		s.pharmacies = BuiltinPharmacies()
-	}
-	s.pharmIndex = make(map[string]int, 2*len(s.pharmacies))
-	for i, p := range s.pharmacies {
-		s.pharmIndex[p.NCPDP] = i
-		s.pharmIndex[p.NPI] = i
+		s.pharm.Store(newPharmacySet(BuiltinPharmacies()))
+	} else {
+		s.pharm.Store(newPharmacySet(cfg.Pharmacies))
 	}
 	s.stats.CreateBodies = map[string]int{}
 	s.routes = s.buildRoutes()
-	if mc, ok := s.clock.(*ManualClock); ok {
+	switch c := s.clock.(type) {
+	case *ManualClock:
 		s.manual = true
-		s.unhook = mc.register(s.runDue)
+		s.unhook = c.register(s.runDue)
+	case *ShiftClock:
+		s.unhook = c.register(func() {
+			s.runDue()
+			s.kickDriver()
+		})
 	}
 	return s
 }
@@ -285,6 +288,15 @@ func (s *Sandbox) scheduleLocked(due time.Time, run func(at time.Time) []notific
 		s.wg.Add(1)
 		go s.drive()
 	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// kickDriver makes the background goroutine, when running, measure its
+// wait again (the clock jumped).
+func (s *Sandbox) kickDriver() {
 	select {
 	case s.kick <- struct{}{}:
 	default:

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sort"
 	"strings"
 	"time"
 )
@@ -48,10 +49,18 @@ type Call struct {
 	// Interface is the interface the path belongs to ("" for an unknown
 	// prefix).
 	Interface Interface
+	// Operation names the endpoint, such as "orders.Create" (see
+	// Operations); "" when no route matched.
+	Operation string
 	// Method is the HTTP method.
 	Method string
 	// Path is the request path, without the query.
 	Path string
+	// Query is the raw query string ("" when none).
+	Query string
+	// Body is the request body as received (nil when none). The record
+	// never holds a header, so no credential is in it.
+	Body []byte
 	// Route is the matched route template with the interface prefix, such
 	// as "/delivery/api/v1/orders/:id", or "(unknown)".
 	Route string
@@ -134,7 +143,7 @@ func (s *Sandbox) recordCreateLocked(iface Interface, body []byte) {
 // written, possibly with s.mu held, so it uses its own lock.
 func (s *Sandbox) recordCall(c Call) {
 	if s.logger != nil {
-		s.logger.Info("sandbox call", "interface", string(c.Interface), "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
+		s.logger.Info("sandbox call", "interface", string(c.Interface), "operation", c.Operation, "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
 	}
 	s.callsMu.Lock()
 	defer s.callsMu.Unlock()
@@ -151,4 +160,54 @@ func (s *Sandbox) recordNotificationLocked(a NotificationAttempt) {
 	if over := len(s.stats.Notifications) - s.maxCalls; over > 0 {
 		s.stats.Notifications = s.stats.Notifications[over:]
 	}
+}
+
+// Resource is the state of one omni request or delivery order, for tests
+// that check what exists, such as after a create whose answer was lost.
+type Resource struct {
+	// ID is the request or order identifier.
+	ID string
+	// ExternalReferenceNumber is the caller's reference ("" when none).
+	ExternalReferenceNumber string
+	// Status is the order's status ("" for a request without an order).
+	Status string
+	// ServiceLevel is sameday, ondemand or shipping (orders only).
+	ServiceLevel string
+	// TrackingNumber is a shipping order's tracking number.
+	TrackingNumber string
+}
+
+// Orders returns the delivery orders, in creation order.
+func (s *Sandbox) Orders() []Resource {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Resource, 0, len(s.orders))
+	for _, o := range s.orders {
+		r := Resource{ID: o.id, Status: o.status, ServiceLevel: o.level}
+		if o.extRef != nil {
+			r.ExternalReferenceNumber = *o.extRef
+		}
+		if o.ship != nil {
+			r.TrackingNumber = o.ship.trackingNumber
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Requests returns the omni requests, in creation order.
+func (s *Sandbox) Requests() []Resource {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Resource, 0, len(s.requests))
+	for _, q := range s.requests {
+		r := Resource{ID: q.id, ExternalReferenceNumber: q.extRef}
+		if q.order != nil {
+			r.Status = q.order.status
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }

@@ -1,0 +1,147 @@
+// Package rxdeliverytest is a test kit for code that uses the rxdelivery
+// SDK, as net/http/httptest is for code that uses net/http. It runs an
+// in-process simulator of the platform's four interfaces (omni requests and
+// pharmacy lookup, delivery orders, tracking subscriptions, pricing quotes)
+// and hands your test a *rxdelivery.Client pointed at it, plus the controls
+// a real environment cannot give: a clock you move by hand, statuses you
+// set, faults you inject, and a record of every call.
+//
+// The simulator is stateful and validates what it receives as the
+// platform's documents say. It reads and writes the wire with its own
+// structures, written from the documents independently of the SDK's
+// encoding, so a test through it also checks the SDK's wire format.
+//
+// # Starting
+//
+// Start runs a simulator for one test and stops it when the test ends:
+//
+//	func TestDispatch(t *testing.T) {
+//		srv := rxdeliverytest.Start(t)
+//		client := srv.Client() // sandbox mode, credentials, tiny retry waits
+//		err := mypkg.Dispatch(context.Background(), client, order)
+//		...
+//	}
+//
+// Server.Client is built with rxdelivery.NewClient on the simulator's four
+// base URLs, in sandbox mode, with the server's credentials and retry waits
+// of a few milliseconds, then with your own options (WithClientOptions), so
+// it behaves as your production client does. Server.NewClient builds more.
+// Code that builds its client from the environment can be given
+// Server.EnvLines. NewServer starts a simulator without a testing.TB, for
+// Example functions and programs; call Close when done.
+//
+// # The clock
+//
+// The simulator runs on a manual clock starting at DefaultStart (see
+// WithStartTime). Nothing moves until the test calls Server.Advance, which
+// applies, before it returns and in time order, every transition that
+// became due: the steps of omni sandbox scenarios (test_meta), the courier
+// progress of delivery orders (new, "submitted to courier", picked_up,
+// delivered, one step per WithOrderCadence, 30 seconds by default), the
+// tracking events of shipping orders (Accepted, Moving Through Network, Out
+// for Delivery, Delivered), and the tracking notifications they cause. A
+// test never sleeps and always sees the same sequence. WithRealClock runs
+// on real time instead (Advance still jumps ahead).
+//
+// # State control
+//
+// To reach a state without walking a scenario to it:
+//
+//   - SetOrderStatus puts a delivery order in any status of the documents,
+//     with the pickup, delivery, return or cancellation data it implies.
+//   - SetRequestOrderStatus does the same for the order of an omni request;
+//     SetRequestIncomplete marks a request request_incomplete.
+//   - SetPharmacies replaces the pharmacies lookups and gets know
+//     (BuiltinPharmacies lists the default twelve).
+//   - Track records a tracking status for a number and delivers the
+//     notification to its subscription's listener.
+//   - SetEmptyQuotes makes pricing answer an empty quote list.
+//
+// OrderStatus, RequestOrderStatus, TrackingNumber and SubscriptionStatus
+// read the simulator's state back.
+//
+// # Notifications
+//
+// Server.Listener registers an http.Handler, typically the one
+// tracking.NewHandler returns, and gives back an https URL for it that
+// never reaches a network. Subscribe a tracking number with that URL and
+// every notification for it is handed to the handler, in-process, before
+// Track or Advance returns: no certificate, port or goroutine in the test.
+// Notifications to other URLs are posted over the network
+// (WithListenerClient sets the client). Server.Notifications records each
+// delivery attempt.
+//
+// # Faults
+//
+// FailNext makes the next N calls of one operation (or of any, with
+// AnyOperation) fail:
+//
+//	RateLimited(d)        429 with Retry-After in seconds
+//	RateLimitedUntil(d)   429 with Retry-After as an HTTP date
+//	Unavailable(d)        503, with Retry-After when d > 0
+//	ServerError()         500; StatusError(code) for any other status
+//	Cut()                 headers and part of the body, then the connection closes
+//	Drop()                the connection closes with no answer
+//	Stall(), StallFor(d)  no answer until the client gives up, or for d of real time
+//	Malformed()           200 with a body that is not JSON
+//	CommittedThenFailed() the call is carried out, then answered 500
+//
+// Committed(f) applies any fault after the call was carried out, so a test
+// can reach the SDK's unknown-outcome error (rxdelivery.ErrUnknownOutcome)
+// and check that the code under test reconciles instead of creating twice.
+// Remember that retries are calls: the SDK retries a 429 or 503 on its own,
+// so FailNext(op, 1, RateLimited(...)) is absorbed by one retry, while a
+// fault on more calls than the client's retries reaches your code.
+//
+// # The call record
+//
+// Server.Calls lists what the simulator received, oldest first: the
+// operation (such as OrdersCreate), method, path (as the documents write
+// it), decoded query and body, the status answered and the fault applied.
+// No header is kept, so no credential is in it. CallsTo filters by
+// operation; ResetCalls empties the record; Call.DecodeBody decodes a body
+// into a type of yours.
+//
+// # The control API
+//
+// A Server also serves its controls over HTTP under ControlPrefix
+// ("/_control"), for tests written in other languages against a standalone
+// server (the repository's examples/sandbox-server). Every endpoint needs
+// the server's key and secret as Basic credentials (401 otherwise); bodies
+// and answers are JSON; errors are {"error":{"message"}}.
+//
+//	GET    /_control/clock                  {"now"}
+//	POST   /_control/clock/advance          {"seconds":90} or {"duration":"1m30s"} -> {"now"}
+//	GET    /_control/orders/{id}            {"id","status","tracking_number"}
+//	PUT    /_control/orders/{id}/status     {"status":"delivered"} -> as GET
+//	GET    /_control/requests/{id}          {"id","order_status"}
+//	PUT    /_control/requests/{id}/status   {"status":"picked_up"} (or "request_incomplete") -> as GET
+//	POST   /_control/tracking               {"tracking_number","status"} -> 204 once delivered
+//	GET    /_control/pharmacies             {"pharmacies":[{npi,ncpdp,name,preferred,phone_number,fax_number,address}]}
+//	PUT    /_control/pharmacies             same shape -> as GET
+//	PUT    /_control/quotes                 {"empty":true}
+//	POST   /_control/faults                 {"operation","times","kind","status","retry_after_seconds","stall_seconds","committed"} -> 201
+//	DELETE /_control/faults                 204
+//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}
+//	DELETE /_control/calls                  204
+//	GET    /_control/notifications          {"notifications":[{tracking_number,status,listener_url,status_code,error,at}]}
+//
+// A fault's kind is one of rate_limit, rate_limit_date, unavailable,
+// server_error, status (with "status"), cut, drop, stall (forever, or
+// "stall_seconds"), malformed, committed_then_failed; "committed" applies
+// it after the call is carried out; "times" defaults to 1, and a negative
+// value lasts until DELETE. Operations are named as the Operation
+// constants are ("orders.Create", "requests.Cancel", ...); "" means any.
+//
+// # What the simulator checks
+//
+// Every rule of the documents is applied. Where the documents leave a
+// point open the simulator reads it as the SDK does (both spellings of a
+// status, either cancellation key, any 2xx for subscribe...). Where it
+// refuses something the documents do not, the rule is named in the
+// simulator's own documentation; the main ones: unknown JSON fields and
+// query parameters are refused with 400 (to catch a misspelt key), every
+// body needs Content-Type application/json, money must be a JSON number,
+// an omni request may leave pickup out only for a pharmacy it knows, and
+// fees and package dimensions must not be negative.
+package rxdeliverytest

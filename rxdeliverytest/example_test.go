@@ -1,0 +1,262 @@
+package rxdeliverytest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// In a test, Start(t) stops the server when the test ends; an Example has
+// no testing.TB, so these use NewServer and Close.
+
+// Example is the shape of a test: start, call the code under test with the
+// kit's client, move the clock, assert on the simulator's record.
+func Example() {
+	srv := rxdeliverytest.NewServer() // in a test: srv := rxdeliverytest.Start(t)
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.Advance(3 * rxdeliverytest.DefaultOrderCadence) // submitted, picked up, delivered
+	got, err := client.Orders.Get(ctx, order.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.Status, got.Delivery.OccurredAt.Time.Format(time.Kitchen))
+	for _, c := range srv.Calls() {
+		fmt.Println(c.Operation, c.Method, c.Path, c.Status)
+	}
+	// Output:
+	// delivered 9:01AM
+	// orders.Create POST /api/v1/orders 200
+	// orders.Get GET /api/v1/orders/ord_000001 200
+}
+
+func ExampleStart() {
+	// In a test function:
+	//
+	//	func TestNotifyCustomer(t *testing.T) {
+	//		srv := rxdeliverytest.Start(t,
+	//			rxdeliverytest.WithClientOptions(rxdelivery.WithUserAgent("my-service/1.2")))
+	//		err := mypkg.NotifyCustomer(context.Background(), srv.Client(), "ord_1")
+	//		...
+	//	}
+	//
+	// Start fails the test when the server cannot start, and stops it in
+	// the test's cleanup. NewServer is the same without a testing.TB.
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithClientOptions(rxdelivery.WithUserAgent("my-service/1.2")))
+	defer srv.Close()
+	fmt.Println(srv.Client().Sandbox())
+	// Output:
+	// true
+}
+
+func ExampleServer_Advance() {
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithOrderCadence(time.Minute))
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 3 {
+		srv.Advance(time.Minute) // one courier step per minute, applied before Advance returns
+		got, err := client.Orders.Get(ctx, order.ID)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(srv.Now().Format(time.Kitchen), got.Status)
+	}
+	// Output:
+	// 9:01AM submitted_to_courier
+	// 9:02AM picked_up
+	// 9:03AM delivered
+}
+
+func ExampleServer_SetOrderStatus() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Jump straight to a state that takes a courier minutes to reach.
+	if err := srv.SetOrderStatus(order.ID, orders.StatusPickedUp); err != nil {
+		log.Fatal(err)
+	}
+	err = client.Orders.Cancel(ctx, order.ID)
+	var apiErr *rxdelivery.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.StatusCode, apiErr.Message)
+	}
+	// Output:
+	// 400 Order is not in a cancellable status
+}
+
+func ExampleServer_Listener() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	// The handler your service mounts on its listener URL.
+	handler := tracking.NewHandler(func(_ context.Context, n *tracking.Notification) error {
+		fmt.Println("notified:", n.TrackingNumber, n.Status)
+		return nil
+	})
+	_, err := client.Tracking.Subscribe(ctx, &tracking.SubscribeParams{
+		TrackingNumber: "9400100000000000000001",
+		ListenerURL:    srv.Listener(handler), // https, in-process: no TLS, port or network
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.Track("9400100000000000000001", tracking.TrackingMovingThroughNetwork)
+	n := srv.Notifications()[0]
+	fmt.Println(n.StatusCode == http.StatusNoContent)
+	// Output:
+	// notified: 9400100000000000000001 Moving Through Network
+	// true
+}
+
+func ExampleServer_FailNext() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	// The next two quote calls are rate limited with "Retry-After: 0": the
+	// client retries twice, and the third attempt succeeds.
+	srv.FailNext(rxdeliverytest.PricingQuote, 2, rxdeliverytest.RateLimited(0))
+	quotes, err := client.Pricing.Quote(ctx, &pricing.QuoteParams{
+		Pickup:  pricing.Location{Address: pricing.Address{ZIPCode: "43210"}},
+		Dropoff: pricing.Location{Address: pricing.Address{ZIPCode: "10001"}},
+		PackageDimensions: pricing.PackageDimensions{
+			LengthIn: rxdelivery.MustDecimal("10"), WidthIn: rxdelivery.MustDecimal("8"),
+			HeightIn: rxdelivery.MustDecimal("4"), WeightOz: rxdelivery.MustDecimal("12"),
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(quotes))
+	for _, c := range srv.CallsTo(rxdeliverytest.PricingQuote) {
+		fmt.Println(c.Status, c.Fault)
+	}
+	// Output:
+	// 1
+	// 429 rate_limit
+	// 429 rate_limit
+	// 200
+}
+
+func ExampleCommittedThenFailed() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	// The platform creates the order, and the answer is lost.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.CommittedThenFailed())
+	_, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if errors.Is(err, rxdelivery.ErrUnknownOutcome) {
+		fmt.Println("unknown outcome: reconcile, do not create again")
+	}
+	// What really exists: one order, under the reference that was sent.
+	for _, o := range srv.Orders() {
+		fmt.Println(o.ID, o.ExternalReferenceNumber, o.Status)
+	}
+	// Output:
+	// unknown outcome: reconcile, do not create again
+	// ord_000001 rx-2026-0001 new
+}
+
+func ExampleStall() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+
+	srv.FailNext(rxdeliverytest.OrdersGet, 1, rxdeliverytest.Stall())
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := client.Orders.Get(ctx, "ord_000001")
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// Output:
+	// true
+}
+
+func ExampleServer_Calls() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	if _, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams()); err != nil {
+		log.Fatal(err)
+	}
+	c := srv.CallsTo(rxdeliverytest.OrdersCreate)[0]
+	// The body as the simulator decoded it: money stays exact.
+	fmt.Println(c.Body["delivery_fee"], c.Body["external_reference_number"])
+	// Or decoded into a type of yours.
+	var sent struct {
+		Patient struct {
+			DateOfBirth string `json:"date_of_birth"`
+		} `json:"patient"`
+	}
+	if err := c.DecodeBody(&sent); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sent.Patient.DateOfBirth)
+	// Output:
+	// 5.00 rx-2026-0001
+	// 1980-02-29
+}
+
+func ExampleServer_SetPharmacies() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	srv.SetPharmacies(rxdeliverytest.Pharmacy{
+		NPI: "1234567893", NCPDP: "7770001", Name: "Only Pharmacy", Preferred: true,
+		PhoneNumber: "2125550100", FaxNumber: "2125550101",
+		Street1: "1 Main St", City: "New York", State: "NY", Zipcode: "10001",
+	})
+	p, err := client.Pharmacies.Get(ctx, "7770001")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.Name, p.PhoneNumber)
+	// Output:
+	// Only Pharmacy 2125550100
+}
+
+func ExampleServer_SetEmptyQuotes() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	srv.SetEmptyQuotes(true)
+	quotes, err := client.Pricing.Quote(ctx, &pricing.QuoteParams{
+		Pickup:  pricing.Location{Address: pricing.Address{ZIPCode: "43210"}},
+		Dropoff: pricing.Location{Address: pricing.Address{ZIPCode: "10001"}},
+		PackageDimensions: pricing.PackageDimensions{
+			LengthIn: rxdelivery.MustDecimal("10"), WidthIn: rxdelivery.MustDecimal("8"),
+			HeightIn: rxdelivery.MustDecimal("4"), WeightOz: rxdelivery.MustDecimal("12"),
+		},
+	})
+	fmt.Println(len(quotes), err)
+	// Output:
+	// 0 <nil>
+}

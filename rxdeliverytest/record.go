@@ -1,0 +1,147 @@
+package rxdeliverytest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+)
+
+// Call is one call the simulator received, for assertions. It holds no
+// header, so no credential is in it; the body is what the client sent,
+// patient data included, as a test needs it.
+type Call struct {
+	// Operation names the endpoint, such as OrdersCreate; AnyOperation ("")
+	// when the path or method matched no endpoint.
+	Operation Operation
+	// Method is the HTTP method.
+	Method string
+	// Path is the request path as the documents write it, without the
+	// interface prefix of the base URL, such as "/api/v1/orders/ord_000001".
+	Path string
+	// Query is the decoded query string (nil when there was none).
+	Query url.Values
+	// Body is the JSON body decoded into maps, slices, strings, booleans,
+	// nil and json.Number (so 5.00 stays "5.00"); nil when the call had no
+	// body or it was not JSON. DecodeBody decodes it into a type of yours.
+	Body map[string]any
+	// Status is the HTTP status answered; 0 when the connection was cut or
+	// dropped before a status was written.
+	Status int
+	// Fault names the injected fault the call was answered with, as
+	// Fault.String writes it ("" when none).
+	Fault string
+
+	raw []byte
+}
+
+// DecodeBody decodes the call's body into v (a pointer), for instance an
+// SDK params type or a struct of your own.
+func (c Call) DecodeBody(v any) error {
+	if len(c.raw) == 0 {
+		return errors.New("rxdeliverytest: the call had no body")
+	}
+	return json.Unmarshal(c.raw, v)
+}
+
+// Calls returns the calls the simulator received, oldest first (at most
+// the latest 10,000). A call is listed once its answer's status is decided,
+// before any byte of the answer reaches the client, so a call that
+// returned is always in the record.
+func (s *Server) Calls() []Call {
+	st := s.sb.Stats()
+	out := make([]Call, 0, len(st.Calls))
+	for _, c := range st.Calls {
+		out = append(out, convertCall(c))
+	}
+	return out
+}
+
+// CallsTo returns the calls of one operation, oldest first.
+func (s *Server) CallsTo(op Operation) []Call {
+	var out []Call
+	for _, c := range s.Calls() {
+		if c.Operation == op {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ResetCalls empties the call record and the notification record; the
+// simulator's requests, orders and subscriptions stay.
+func (s *Server) ResetCalls() { s.sb.ResetStats() }
+
+func convertCall(c sandbox.Call) Call {
+	out := Call{
+		Operation: Operation(c.Operation),
+		Method:    c.Method,
+		Path:      trimPrefix(c.Path),
+		Status:    c.Status,
+		raw:       c.Body,
+	}
+	if c.Fault != "" {
+		out.Fault = faultName(c.Fault)
+	}
+	if c.Query != "" {
+		if q, err := url.ParseQuery(c.Query); err == nil {
+			out.Query = q
+		}
+	}
+	if len(c.Body) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(c.Body))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) == nil {
+			out.Body = m
+		}
+	}
+	return out
+}
+
+// faultName rewrites the simulator's fault names as Fault.String does.
+func faultName(n string) string {
+	after := false
+	if len(n) > 6 && n[len(n)-6:] == "_after" {
+		after, n = true, n[:len(n)-6]
+	}
+	if after {
+		return "committed, then " + n
+	}
+	return n
+}
+
+// Notification is one tracking notification the simulator tried to
+// deliver to a listener URL.
+type Notification struct {
+	// TrackingNumber is the subscription's tracking number.
+	TrackingNumber string
+	// Status is the tracking status notified, such as "Delivered".
+	Status string
+	// ListenerURL is where it was posted.
+	ListenerURL string
+	// StatusCode is the listener's answer; 0 when there was none.
+	StatusCode int
+	// Err describes why the listener could not be reached ("" when it
+	// answered). Such a failure suspends the subscription.
+	Err string
+	// At is the notification's timestamp on the simulator's clock.
+	At time.Time
+}
+
+// Notifications returns the notification deliveries attempted, oldest
+// first.
+func (s *Server) Notifications() []Notification {
+	st := s.sb.Stats()
+	out := make([]Notification, 0, len(st.Notifications))
+	for _, n := range st.Notifications {
+		out = append(out, Notification{
+			TrackingNumber: n.TrackingNumber, Status: n.Status, ListenerURL: n.ListenerURL,
+			StatusCode: n.StatusCode, Err: n.Err, At: n.At,
+		})
+	}
+	return out
+}
