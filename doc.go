@@ -25,7 +25,16 @@
 // platform provably did not act (429, 503, a failed dial), so a retry never
 // creates a second delivery.
 // A write that fails otherwise matches ErrUnknownOutcome. Retry-After, in
-// seconds or as an HTTP date, is obeyed up to the WithRetryWaitMax cap.
+// seconds or as an HTTP date, is obeyed up to the WithRetryWaitMax cap. No
+// layer below the retry policy sends a write again: each attempt of a write
+// goes to the connection pool with a body that cannot be rewound, so
+// neither net/http's HTTP/2 transport nor its HTTP/1 transport replays it.
+//
+// Redirects are not followed: a 3xx answer is an *APIError, and a write
+// answered 3xx matches ErrUnknownOutcome. Only a client given to
+// WithHTTPClient with a CheckRedirect function of its own follows them, for
+// reads only, never carrying credentials to another origin than the base
+// URL's and never to plain http off loopback.
 //
 // Bodies, query strings and credentials are never logged and never appear
 // in error strings: they carry patient data.

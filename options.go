@@ -89,11 +89,21 @@ func WithSandbox(enabled bool) Option {
 
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
 // redirect policy and cookie jar the SDK uses. The client is wrapped, never
-// modified. By default the SDK uses a keep-alive pool sized for concurrent
-// use: every connection may stay idle for reuse, and at most 64 are open to
-// one host, so a burst of calls waits for a free connection (within its
-// context) rather than opening more. Pass a client with your own transport
-// to change those bounds.
+// modified. As in net/http, a client whose Transport is nil uses
+// http.DefaultTransport. Without this option the SDK uses a keep-alive pool
+// sized for concurrent use: every connection may stay idle for reuse, and
+// at most 64 are open to one host, so a burst of calls waits for a free
+// connection (within its context) rather than opening more. Pass a client
+// with your own transport to change those bounds.
+//
+// Redirects: the SDK follows none, and a 3xx answer is an *APIError (its
+// Location field holds the target's scheme and host only). A redirect is
+// followed only when hc has a CheckRedirect function of its own (a nil
+// CheckRedirect, net/http's default, does not count as asking), and then
+// only for reads: a write is never sent to a redirect's target. A followed
+// redirect never carries the credentials to another origin (scheme, host
+// and port) than the base URL's, and one to plain http on a host that is
+// not loopback is refused.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient = hc }
 }

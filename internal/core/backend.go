@@ -136,21 +136,29 @@ func NewShared(cfg Config) *Shared {
 	s.uaHeader = []string{ua}
 	var inner http.RoundTripper
 	hc := &http.Client{}
+	var callerRedirect func(*http.Request, []*http.Request) error
 	if cfg.HTTPClient != nil {
+		// A caller's client without a Transport means http.DefaultTransport,
+		// as it does in net/http: a process-wide proxy, CA or tracing
+		// transport installed there is not bypassed.
 		inner = cfg.HTTPClient.Transport
+		if inner == nil {
+			inner = http.DefaultTransport
+		}
 		hc.Timeout = cfg.HTTPClient.Timeout
 		hc.Jar = cfg.HTTPClient.Jar
-		hc.CheckRedirect = cfg.HTTPClient.CheckRedirect
-	}
-	if inner == nil {
+		callerRedirect = cfg.HTTPClient.CheckRedirect
+	} else {
 		inner = NewPooledTransport()
 	}
 	s.transport = inner
-	// The wrapper logs each attempt without query or body. It also hides
-	// the pool's CloseIdleConnections from go-retryablehttp, which calls it
-	// whenever one call gives up: in a long-running service that would drop
-	// every other call's warm connections.
-	hc.Transport = &logTransport{next: inner, logger: cfg.Logger}
+	hc.CheckRedirect = checkRedirect(callerRedirect)
+	// The outer wrapper logs each attempt without query or body. It also
+	// hides the pool's CloseIdleConnections from go-retryablehttp, which
+	// calls it whenever one call gives up: in a long-running service that
+	// would drop every other call's warm connections. The inner one keeps
+	// net/http from sending a write again by itself (see guard.go).
+	hc.Transport = &logTransport{next: &guardTransport{next: inner}, logger: cfg.Logger}
 	mk := func(write bool) *retryablehttp.Client {
 		p := &retryPolicy{write: write, waitMax: cfg.RetryWaitMax, now: s.now}
 		return &retryablehttp.Client{
@@ -324,6 +332,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		sent = &sendTrace{}
 		ctx = sent.attach(ctx)
 	}
+	ctx = withCall(ctx, &callInfo{write: c.Write})
 	if c.ShownPath != "" && b.s.logger != nil {
 		ctx = context.WithValue(ctx, shownPathKey{}, b.basePath+c.ShownPath)
 	}
@@ -374,6 +383,12 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		// A body that names a definite refusal settles the outcome whatever
 		// the status.
 		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(ErrUnableToCancel)
+		if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+			e.setRedirect(resp)
+			// The platform documents no redirect: whether it acted on a
+			// write before answering one is not known.
+			e.UnknownOutcome = c.Write
+		}
 		return nil, e
 	}
 	r := &Response{StatusCode: resp.StatusCode, Header: resp.Header}

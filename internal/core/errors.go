@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -91,9 +92,38 @@ type APIError struct {
 	Body []byte
 	// Header holds the answer's headers.
 	Header http.Header
+	// Location is, for a redirect (3xx), the scheme and host of the
+	// Location header ("https://other.example.com"), never its path or
+	// query; empty otherwise. The SDK follows no redirect unless the
+	// caller's own http.Client asks for it (see WithHTTPClient).
+	Location string
 	// UnknownOutcome is true when the call was a side-effecting write and
-	// the status (500, 502, 504) does not tell whether it took effect.
+	// the status (500, 502, 504, or a redirect) does not tell whether it
+	// took effect.
 	UnknownOutcome bool
+}
+
+// setRedirect records the scheme and host of a 3xx answer's Location,
+// resolved against the request's URL, and keeps no more of it in Header.
+func (e *APIError) setRedirect(resp *http.Response) {
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return
+	}
+	if u, err := url.Parse(loc); err == nil {
+		if resp.Request != nil && resp.Request.URL != nil {
+			u = resp.Request.URL.ResolveReference(u)
+		}
+		if u.Scheme != "" && u.Host != "" {
+			e.Location = u.Scheme + "://" + u.Host
+		}
+	}
+	e.Header = e.Header.Clone()
+	if e.Location != "" {
+		e.Header.Set("Location", e.Location)
+	} else {
+		e.Header.Del("Location")
+	}
 }
 
 // Error returns "rxdelivery: METHOD PATH: STATUS: code: message".
@@ -114,6 +144,11 @@ func (e *APIError) Error() string {
 			b.WriteString(": ")
 			b.WriteString(s)
 		}
+	}
+	if e.Location != "" {
+		b.WriteString(": redirect to ")
+		b.WriteString(e.Location)
+		b.WriteString(" not followed")
 	}
 	if e.RetryAfter > 0 {
 		b.WriteString(" (retry after ")

@@ -1,0 +1,170 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// This file holds the layer every attempt passes through last, just above
+// the connection pool (the caller's transport or the SDK's own), and the
+// redirect policy of the SDK's http.Client.
+//
+// Below the retry policy, net/http may send a request again by itself: the
+// HTTP/2 transport replays a request after a stream reset with
+// PROTOCOL_ERROR, a GOAWAY that names an earlier stream, or a connection
+// found unusable, whenever it can rewind the body (Request.GetBody) or the
+// request has none; the HTTP/1 transport does the same for requests it
+// takes as idempotent (GET, or any method with an Idempotency-Key header).
+// A write must reach the platform at most once per attempt the retry policy
+// allows, so the guard hands each attempt of a write to the pool with a
+// body that cannot be rewound.
+
+// callKey carries a call's callInfo in the request context, from Do to the
+// redirect policy and the guard.
+type callKey struct{}
+
+// callInfo is what the lower layers need to know of a call.
+type callInfo struct {
+	// write marks a side-effecting call.
+	write bool
+}
+
+// withCall returns ctx carrying ci.
+func withCall(ctx context.Context, ci *callInfo) context.Context {
+	return context.WithValue(ctx, callKey{}, ci)
+}
+
+// callOf returns the callInfo of a request's context, or nil.
+func callOf(ctx context.Context) *callInfo {
+	ci, _ := ctx.Value(callKey{}).(*callInfo)
+	return ci
+}
+
+// isWrite reports whether ctx belongs to a side-effecting call.
+func isWrite(ctx context.Context) bool {
+	ci := callOf(ctx)
+	return ci != nil && ci.write
+}
+
+// checkRedirect returns the CheckRedirect of the SDK's http.Client. A
+// redirect is followed only when the caller's own client asks for it with a
+// CheckRedirect function of its own, and never for a write: otherwise the
+// 3xx answer is returned as it is and becomes an *APIError.
+func checkRedirect(caller func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if caller == nil || isWrite(req.Context()) {
+			return http.ErrUseLastResponse
+		}
+		return caller(req, via)
+	}
+}
+
+// Errors of the guard. They reach the caller as the cause of a
+// *TransportError.
+var (
+	errWriteRedirect = errors.New("a write is never sent to a redirect's target")
+	errPlainRedirect = errors.New("refused to follow a redirect to plain http on a host that is not loopback")
+)
+
+// guardTransport is the innermost wrapper of the SDK's http.Client: it sees
+// every attempt, and every redirect hop a caller's client follows.
+type guardTransport struct {
+	next http.RoundTripper
+}
+
+func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	write := isWrite(req.Context())
+	if req.Response != nil {
+		// A redirect hop, followed by the caller's CheckRedirect.
+		r, err := redirectHop(req, write)
+		if err != nil {
+			closeRequestBody(req)
+			return nil, err
+		}
+		req = r
+	}
+	if write {
+		req = unrewindable(req)
+	}
+	return t.next.RoundTrip(req)
+}
+
+// redirectHop checks one redirect hop: a write is refused, so is plain http
+// to a host that is not loopback, and the credentials are removed when the
+// hop leaves the origin (scheme, host and port) of the call's first request.
+func redirectHop(req *http.Request, write bool) (*http.Request, error) {
+	if write {
+		return nil, errWriteRedirect
+	}
+	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
+		return nil, errPlainRedirect
+	}
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	if sameOrigin(req.URL, first.URL) || req.Header.Get("Authorization") == "" {
+		return req, nil
+	}
+	r := *req
+	r.Header = req.Header.Clone()
+	r.Header.Del("Authorization")
+	return &r, nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (the default port of the scheme when none is written).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
+}
+
+// unrewindable returns a copy of a write's request that net/http cannot
+// send a second time: its body has no GetBody, and a request without a
+// body (a cancel) gets an empty one, since net/http replays a request
+// without a body as freely as one whose body it can rewind. Reading an
+// empty body sends nothing: over HTTP/1 the request goes out without a
+// body, over HTTP/2 the stream ends with an empty frame.
+//
+// go-retryablehttp builds each of its own attempts from the call's encoded
+// body, so the retry policy can still send a write again where it allows.
+func unrewindable(req *http.Request) *http.Request {
+	r := *req
+	r.GetBody = nil
+	if r.Body == nil || r.Body == http.NoBody {
+		r.Body = emptyBody{}
+		r.ContentLength = 0
+	}
+	return &r
+}
+
+// emptyBody is a body with nothing in it that is not http.NoBody.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }
+
+// closeRequestBody closes a request body the guard does not send, as a
+// RoundTripper must.
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
