@@ -3,8 +3,11 @@ package benchmarks_test
 import (
 	"context"
 	"encoding/json"
+	"net"
+	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,24 +58,70 @@ func TestSameValues(t *testing.T) {
 	assert.Len(t, gotMany, getManyCount)
 }
 
+// connCounter counts the connections a client's transport dials and the
+// most it has open at once.
+type connCounter struct {
+	dialed, open, peak atomic.Int64
+}
+
+// pooled returns the SDK's default pooled transport, dialing through c.
+func (c *connCounter) pooled() *http.Transport {
+	tr := core.NewPooledTransport()
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		c.dialed.Add(1)
+		n := c.open.Add(1)
+		for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
+		}
+		return &countedConn{Conn: conn, c: c}, nil
+	}
+	return tr
+}
+
+type countedConn struct {
+	net.Conn
+	c    *connCounter
+	once sync.Once
+}
+
+func (cc *countedConn) Close() error {
+	cc.once.Do(func() { cc.c.open.Add(-1) })
+	return cc.Conn.Close()
+}
+
 // TestConcurrentCallsShareConnections makes 10,000 calls from 64
-// goroutines through one client and counts the TCP connections the server
-// accepted: no more than one per goroutine. A second batch on the warm
-// pool opens none: every call reuses a keep-alive connection.
+// goroutines through one client with the SDK's default pool and follows the
+// connections it opens: never more open at once than there are goroutines,
+// and far fewer opened than calls made, on a cold pool and on a warm one.
+//
+// Connections opened over the whole run are not bounded by 64: on a
+// loaded machine net/http closes a connection whose request writer has
+// not reported back within 50ms of the answer being read, although the
+// exchange succeeded, and the pool dials a replacement (a few per 10,000
+// calls when a 2-core machine runs twenty busy processes). The pool bounds
+// connections open at once, and that is what is checked.
 func TestConcurrentCallsShareConnections(t *testing.T) {
 	s := newServer(t, loadBodies(t))
-	c := newSDK(t, s)
+	var cc connCounter
+	c := newSDK(t, s, rxdelivery.WithHTTPClient(&http.Client{Transport: cc.pooled()}))
 	get := func(ctx context.Context) error {
 		_, err := c.Orders.Get(ctx, orderID)
 		return err
 	}
 	require.NoError(t, runBatch(concurrentWorkers, concurrentCalls, get))
-	opened := s.conns.Load()
-	assert.LessOrEqual(t, opened, int64(concurrentWorkers), "connections opened by the first batch")
+	opened := cc.dialed.Load()
 	assert.Positive(t, opened)
+	assert.LessOrEqual(t, cc.peak.Load(), int64(concurrentWorkers), "connections open at once")
+	assert.Less(t, opened, int64(concurrentCalls/20), "connections opened by the first batch")
 
-	require.NoError(t, runBatch(concurrentWorkers, concurrentCalls/4, get))
-	assert.Equal(t, opened, s.conns.Load(), "connections opened by a batch on the warm pool")
+	const warm = concurrentCalls / 4
+	require.NoError(t, runBatch(concurrentWorkers, warm, get))
+	assert.LessOrEqual(t, cc.peak.Load(), int64(concurrentWorkers), "connections open at once")
+	assert.Less(t, cc.dialed.Load()-opened, int64(warm/20), "connections opened by a batch on the warm pool")
 }
 
 // TestConnectionsBoundedPerHost runs more goroutines than the default
@@ -80,13 +129,14 @@ func TestConcurrentCallsShareConnections(t *testing.T) {
 // opening more.
 func TestConnectionsBoundedPerHost(t *testing.T) {
 	s := newServer(t, loadBodies(t))
-	c := newSDK(t, s)
+	var cc connCounter
+	c := newSDK(t, s, rxdelivery.WithHTTPClient(&http.Client{Transport: cc.pooled()}))
 	err := runBatch(2*core.DefaultMaxConnsPerHost, 2000, func(ctx context.Context) error {
 		_, err := c.Orders.Get(ctx, orderID)
 		return err
 	})
 	require.NoError(t, err)
-	assert.LessOrEqual(t, s.conns.Load(), int64(core.DefaultMaxConnsPerHost))
+	assert.LessOrEqual(t, cc.peak.Load(), int64(core.DefaultMaxConnsPerHost), "connections open at once")
 }
 
 // TestIteratorFetchesLazily checks that All asks for a page only when the
