@@ -1,6 +1,7 @@
 package rxdelivery
 
 import (
+	"math/big"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
@@ -36,15 +37,61 @@ type (
 	Time = types.Time
 )
 
-// NewDecimal parses a decimal number such as "5.00", keeping its text.
+// RoundingMode says how Decimal.Round treats the digits it drops.
+type RoundingMode = types.RoundingMode
+
+// Rounding modes of Decimal.Round; the examples round to cents.
+const (
+	// RoundHalfUp rounds to the nearest, a tie away from zero: 2.345 →
+	// 2.35, -2.345 → -2.35. %.2f of a Decimal rounds this way.
+	RoundHalfUp = types.RoundHalfUp
+	// RoundHalfEven rounds to the nearest, a tie to the even digit
+	// (banker's rounding): 2.345 → 2.34, 2.355 → 2.36.
+	RoundHalfEven = types.RoundHalfEven
+	// RoundDown drops the digits (toward zero): 2.349 → 2.34.
+	RoundDown = types.RoundDown
+	// RoundUp rounds away from zero when any dropped digit is not 0:
+	// 2.341 → 2.35.
+	RoundUp = types.RoundUp
+)
+
+// MaxDecimalDigits is the most digits, before and after the point together,
+// that a Decimal parsed from text may have in fixed-point form; "1e100" is
+// refused with ErrDecimalRange when parsed or decoded.
+const MaxDecimalDigits = types.MaxDecimalDigits
+
+// Errors of parsing and converting a Decimal.
+var (
+	// ErrInvalidDecimal matches a text that is not a decimal number.
+	ErrInvalidDecimal = types.ErrInvalidDecimal
+	// ErrDecimalRange matches a number beyond MaxDecimalDigits digits; it
+	// matches ErrInvalidDecimal too.
+	ErrDecimalRange = types.ErrDecimalRange
+	// ErrNotWholeCents is returned by Decimal.Cents for an amount with a
+	// fraction of a cent.
+	ErrNotWholeCents = types.ErrNotWholeCents
+	// ErrCentsRange is returned by Decimal.Cents when the cents do not fit
+	// in an int64.
+	ErrCentsRange = types.ErrCentsRange
+)
+
+// NewDecimal parses a JSON number such as "5.00", "12" or "1e-2".
 func NewDecimal(s string) (Decimal, error) { return types.NewDecimal(s) }
 
 // MustDecimal is like NewDecimal but panics on invalid input; it is meant
 // for constants in code.
 func MustDecimal(s string) Decimal { return types.MustDecimal(s) }
 
-// DecimalFromCents returns the amount of cents hundredths, so 500 is "5.00".
+// DecimalFromCents returns the amount of cents hundredths, so 500 is 5.00.
 func DecimalFromCents(cents int64) Decimal { return types.DecimalFromCents(cents) }
+
+// DecimalFromInt returns the whole number n as a Decimal.
+func DecimalFromInt(n int64) Decimal { return types.DecimalFromInt(n) }
+
+// DecimalFromRat returns r rounded to places fraction digits with mode.
+func DecimalFromRat(r *big.Rat, places int, mode RoundingMode) Decimal {
+	return types.DecimalFromRat(r, places, mode)
+}
 
 // ParseDate parses an ISO 8601 calendar date such as "1980-02-29".
 func ParseDate(s string) (Date, error) { return types.ParseDate(s) }

@@ -93,7 +93,7 @@ func samedayParams() *orders.CreateParams {
 		},
 		Prescriptions: []orders.Prescription{{
 			Number: "RX100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
-			DaysSupply: 30, FillQuantity: dec("30"), FillNumber: 0, PatientPay: dec("10.00"),
+			DaysSupply: 30, FillQuantity: dec("30"), FillNumber: rxdelivery.Ptr(0), PatientPay: decp("10.00"),
 			Prescriber: prescriber(), DateOfService: "2024-05-02",
 			Payers: []orders.Payer{{
 				BIN: "610014", PCN: "MEDDPRIME", RxGroup: "RX1234",
@@ -111,7 +111,7 @@ func samedayParams() *orders.CreateParams {
 func fridgeRx() *orders.Prescription {
 	return &orders.Prescription{
 		Number: "RX100002", NDC: "00169413512", Refrigeration: orders.RefrigerationFridge,
-		DaysSupply: 28, FillQuantity: dec("1.5"), FillNumber: 2, PatientPay: dec("0.00"),
+		DaysSupply: 28, FillQuantity: dec("1.5"), FillNumber: rxdelivery.Ptr(2), PatientPay: decp("0.00"),
 		Prescriber: prescriber(),
 		Payers: []orders.Payer{
 			{BIN: "004336", PCN: "ADV", RxGroup: "RX5678", CoverageType: orders.CoverageTypePrimary, GovernmentPlanIndicator: rxdelivery.Ptr(true)},
@@ -162,7 +162,7 @@ func shippingParams() *orders.CreateParams {
 		},
 		Prescriptions: []orders.Prescription{{
 			Number: "RX100003", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
-			DaysSupply: 90, FillQuantity: dec("90"), FillNumber: 1, PatientPay: dec("25.00"),
+			DaysSupply: 90, FillQuantity: dec("90"), FillNumber: rxdelivery.Ptr(1), PatientPay: decp("25.00"),
 			Prescriber: prescriber(),
 			Payers: []orders.Payer{{
 				BIN: "610014", PCN: "MEDDPRIME", RxGroup: "RX1234",

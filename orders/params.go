@@ -136,17 +136,20 @@ type Prescription struct {
 	NDC string `json:"ndc"`
 	// Refrigeration is how the item must be kept; required.
 	Refrigeration Refrigeration `json:"refrigeration"`
-	// DaysSupply is the number of days the fill lasts; required (greater
-	// than 0).
+	// DaysSupply is the number of days the fill lasts; required, and
+	// greater than 0 (a fill lasts at least a day).
 	DaysSupply int `json:"days_supply"`
-	// FillQuantity is the quantity dispensed; required.
+	// FillQuantity is the quantity dispensed; required, and greater than
+	// 0 (a fill dispenses something).
 	FillQuantity types.Decimal `json:"fill_quantity"`
-	// FillNumber is the fill's number; 0 is the original fill. Always
-	// sent.
-	FillNumber int `json:"fill_number"`
-	// PatientPay is the amount the patient pays; required (0.00 is a
-	// value).
-	PatientPay types.Decimal `json:"patient_pay"`
+	// FillNumber is the fill's number: 0 is the original fill, 1 the first
+	// refill. Required, so it is a pointer: nil is refused by validation,
+	// rxdelivery.Ptr(0) sends 0.
+	FillNumber *int `json:"fill_number"`
+	// PatientPay is the amount the patient pays. Required, so it is a
+	// pointer: nil is refused by validation, and a pointer to 0.00 sends
+	// a zero copay.
+	PatientPay *types.Decimal `json:"patient_pay"`
 	// Prescriber is the prescribing provider; required.
 	Prescriber Prescriber `json:"prescriber"`
 	// DateOfService is optional free text; a date such as "2024-05-02"

@@ -104,7 +104,7 @@ func TestCreate_OptionalBoolsAndRequiredFalse(t *testing.T) {
 	assert.NotContains(t, string(b), "saturday_delivery")
 
 	rx := fridgeRx()
-	rx.FillNumber = 0
+	rx.FillNumber = rxdelivery.Ptr(0)
 	b, err = json.Marshal(rx)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"fill_number":0`, "the original fill is sent")

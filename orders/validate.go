@@ -126,14 +126,15 @@ func (p *Prescription) check(c *validate.Collector) {
 	validate.OneOf(c, "refrigeration", p.Refrigeration, true,
 		RefrigerationNone, RefrigerationFridge, RefrigerationFrozen)
 	positiveInt(c, "days_supply", p.DaysSupply)
-	if c.RequiredDecimal("fill_quantity", &p.FillQuantity) {
-		c.Positive("fill_quantity", &p.FillQuantity)
-	}
-	if p.FillNumber < 0 {
+	c.Positive("fill_quantity", p.FillQuantity)
+	switch {
+	case p.FillNumber == nil:
+		c.Add("fill_number", "is required (0 is the original fill)")
+	case *p.FillNumber < 0:
 		c.Add("fill_number", "must not be negative")
 	}
-	if c.RequiredDecimal("patient_pay", &p.PatientPay) {
-		c.NonNegative("patient_pay", &p.PatientPay)
+	if c.RequiredDecimal("patient_pay", p.PatientPay) {
+		c.NonNegative("patient_pay", p.PatientPay)
 	}
 	c.Push("prescriber")
 	p.Prescriber.check(c)
@@ -171,14 +172,11 @@ func (o *OtherItem) check(c *validate.Collector) {
 	c.Required("description", o.Description)
 }
 
-// positiveInt checks a required integer that must be greater than zero;
-// zero is how an unset int reads.
+// positiveInt checks a required integer whose zero is ruled out, so an
+// unset field, which reads as zero, is refused by the same rule.
 func positiveInt(c *validate.Collector, path string, n int) {
-	switch {
-	case n == 0:
-		c.Add(path, "is required")
-	case n < 0:
-		c.Add(path, "must be greater than 0")
+	if n <= 0 {
+		c.Add(path, "is required and must be greater than 0")
 	}
 }
 
@@ -231,11 +229,8 @@ var sixteen = big.NewRat(16, 1)
 func (s *ShippingParams) checkWeight(c *validate.Collector) {
 	validate.OneOf(c, "unit", s.Weight.Unit, true, WeightUnitOunce, WeightUnitPound)
 	valuePath := "value"
-	if !c.RequiredDecimal(valuePath, &s.Weight.Value) {
-		return
-	}
 	if s.Weight.Value.Sign() <= 0 {
-		c.Add(valuePath, "must be greater than 0")
+		c.Add(valuePath, "is required and must be greater than 0")
 		return
 	}
 	if s.CarrierService != CarrierServicePostalFirstClassMail {
@@ -269,13 +264,10 @@ func (d *Dimensions) check(c *validate.Collector, required bool) {
 		name string
 		v    *types.Decimal
 	}{{"length", &d.Length}, {"width", &d.Width}, {"height", &d.Height}} {
-		if m.v.IsZero() {
-			if required {
-				c.Add(m.name, "is required")
-			}
-			continue
-		}
-		if m.v.Sign() <= 0 {
+		switch {
+		case required && m.v.Sign() <= 0:
+			c.Add(m.name, "is required and must be greater than 0")
+		case m.v.Sign() < 0:
 			c.Add(m.name, "must be greater than 0")
 		}
 	}

@@ -82,10 +82,10 @@ func (l *Location) check(c *validate.Collector) {
 }
 
 func (d *PackageDimensions) check(c *validate.Collector) {
-	c.Positive("length_in", &d.LengthIn)
-	c.Positive("width_in", &d.WidthIn)
-	c.Positive("height_in", &d.HeightIn)
-	c.Positive("weight_oz", &d.WeightOz)
+	c.Positive("length_in", d.LengthIn)
+	c.Positive("width_in", d.WidthIn)
+	c.Positive("height_in", d.HeightIn)
+	c.Positive("weight_oz", d.WeightOz)
 }
 
 // wire returns the body to send: a copy of p with both ZIP codes cut to 5

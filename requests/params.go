@@ -363,7 +363,7 @@ func looksLikeEmail(s string) bool {
 }
 
 func (p *Payment) check(c *validate.Collector) {
-	c.Positive("fee", &p.Fee)
+	c.Positive("fee", p.Fee)
 	validate.OneOf(c, "kind", p.Kind, true, PaymentDeliveryFee, PaymentCopay)
 }
 

@@ -150,8 +150,8 @@ func prescription(number, ndc, patientPay string) orders.Prescription {
 		Refrigeration: orders.RefrigerationNone,
 		DaysSupply:    30,
 		FillQuantity:  rxdelivery.MustDecimal("30"),
-		FillNumber:    0, // the original fill
-		PatientPay:    rxdelivery.MustDecimal(patientPay),
+		FillNumber:    rxdelivery.Ptr(0), // the original fill
+		PatientPay:    rxdelivery.Ptr(rxdelivery.MustDecimal(patientPay)),
 		DateOfService: time.Now().Format(time.DateOnly),
 		Prescriber: orders.Prescriber{
 			FirstName: "Alex",

@@ -97,7 +97,8 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 			Refrigeration: orders.RefrigerationNone,
 			DaysSupply:    90,
 			FillQuantity:  rxdelivery.MustDecimal("90"),
-			PatientPay:    rxdelivery.MustDecimal("0.00"),
+			FillNumber:    rxdelivery.Ptr(0),
+			PatientPay:    rxdelivery.Ptr(rxdelivery.MustDecimal("0.00")),
 			Prescriber: orders.Prescriber{
 				FirstName: "Alex",
 				LastName:  "Smith",

@@ -294,7 +294,7 @@ func createShipment(ctx context.Context, c *rxdelivery.Client) (*orders.Order, e
 		},
 		Prescriptions: []orders.Prescription{{
 			Number: "RX-3001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
-			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), PatientPay: rxdelivery.MustDecimal("0.00"),
+			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), FillNumber: rxdelivery.Ptr(0), PatientPay: rxdelivery.Ptr(rxdelivery.MustDecimal("0.00")),
 			Prescriber: orders.Prescriber{FirstName: "Alex", LastName: "Smith", NPI: "1234567893", Address: prescriberAddress},
 			Payers: []orders.Payer{{
 				BIN: "610014", PCN: "PCN01", RxGroup: "GRP100",

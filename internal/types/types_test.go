@@ -10,64 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestDecimalParseAndText(t *testing.T) {
-	for _, s := range []string{"0", "5.00", "-0.5", "12", "1e3", "1.25E-2", "100.10"} {
-		d, err := NewDecimal(s)
-		require.NoError(t, err, s)
-		assert.Equal(t, s, d.String())
-		b, err := json.Marshal(d)
-		require.NoError(t, err)
-		assert.Equal(t, s, string(b), "written as a JSON number, verbatim")
-	}
-	for _, s := range []string{"", "+1", " 1", "1.", ".5", "01", "1e", "abc", "NaN", "1,00", "0x10"} {
-		_, err := NewDecimal(s)
-		assert.ErrorIs(t, err, ErrInvalidDecimal, s)
-	}
-	assert.Panics(t, func() { MustDecimal("x") })
-	assert.Equal(t, "5.00", DecimalFromCents(500).String())
-	assert.Equal(t, "0.05", DecimalFromCents(5).String())
-	assert.Equal(t, "-12.34", DecimalFromCents(-1234).String())
-	assert.Equal(t, "42", DecimalFromInt(42).String())
-}
-
-func TestDecimalCompare(t *testing.T) {
-	assert.Equal(t, 0, MustDecimal("0.00").Sign())
-	assert.Equal(t, 0, MustDecimal("-0").Sign())
-	assert.Equal(t, 0, MustDecimal("0e5").Sign())
-	assert.Equal(t, 1, MustDecimal("0.01").Sign())
-	assert.Equal(t, -1, MustDecimal("-2").Sign())
-	assert.Equal(t, 0, Decimal{}.Sign())
-	assert.True(t, Decimal{}.IsZero())
-	assert.False(t, MustDecimal("0").IsZero())
-	assert.Equal(t, 0, MustDecimal("16").Cmp(MustDecimal("16.000")))
-	assert.Equal(t, -1, MustDecimal("15.99").Cmp(MustDecimal("16")))
-	assert.Equal(t, 1, MustDecimal("1e2").Cmp(MustDecimal("99.9")))
-	assert.InDelta(t, 5.25, MustDecimal("5.25").Float64(), 1e-12)
-	assert.Equal(t, "5.25", MustDecimal("5.25").Rat().FloatString(2))
-}
-
-func TestDecimalUnmarshal(t *testing.T) {
-	var v struct {
-		A Decimal  `json:"a"`
-		B Decimal  `json:"b"`
-		C *Decimal `json:"c"`
-		D Decimal  `json:"d"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(`{"a":5.00,"b":"12.50","c":null,"d":1e2}`), &v))
-	assert.Equal(t, "5.00", v.A.String())
-	assert.Equal(t, "12.50", v.B.String())
-	assert.Nil(t, v.C)
-	assert.Equal(t, "1e2", v.D.String())
-	assert.Error(t, json.Unmarshal([]byte(`{"a":"five"}`), &v))
-	assert.Error(t, json.Unmarshal([]byte(`{"a":true}`), &v))
-	var d Decimal
-	require.NoError(t, d.UnmarshalText([]byte("3.10")))
-	assert.Equal(t, "3.10", d.String())
-	txt, _ := d.MarshalText()
-	assert.Equal(t, "3.10", string(txt))
-	assert.Error(t, d.UnmarshalText([]byte("x")))
-}
-
 func TestDate(t *testing.T) {
 	d, err := ParseDate("1980-02-29")
 	require.NoError(t, err)

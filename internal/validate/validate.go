@@ -268,26 +268,26 @@ func OneOf[S ~string](c *Collector, path string, s S, required bool, allowed ...
 	c.Add(path, "must be one of "+strings.Join(parts, ", "))
 }
 
-// Positive records a problem when d is absent or not greater than zero.
-func (c *Collector) Positive(path string, d *types.Decimal) {
-	switch {
-	case d == nil || d.IsZero():
-		c.Add(path, "is required")
-	case d.Sign() <= 0:
-		c.Add(path, "must be greater than 0")
+// Positive records a problem when d is not greater than zero. It is for
+// required numbers whose zero is ruled out (a fee, a weight), so an unset
+// field, which reads as zero, is refused by the same rule.
+func (c *Collector) Positive(path string, d types.Decimal) {
+	if d.Sign() <= 0 {
+		c.Add(path, "is required and must be greater than 0")
 	}
 }
 
-// NonNegative records a problem when d is present and below zero.
+// NonNegative records a problem when d is set and below zero; nil passes.
 func (c *Collector) NonNegative(path string, d *types.Decimal) {
-	if d != nil && !d.IsZero() && d.Sign() < 0 {
+	if d != nil && d.Sign() < 0 {
 		c.Add(path, "must not be negative")
 	}
 }
 
-// RequiredDecimal records "is required" when d is absent.
+// RequiredDecimal records "is required" when d is nil. Zero is a value:
+// a pointer to 0.00 passes. It reports whether d is set.
 func (c *Collector) RequiredDecimal(path string, d *types.Decimal) bool {
-	if d == nil || d.IsZero() {
+	if d == nil {
 		c.Add(path, "is required")
 		return false
 	}

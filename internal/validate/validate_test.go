@@ -25,13 +25,15 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	OneOf(&c, "e", level(""), true, "ondemand")
 	OneOf(&c, "f", level(""), false, "ondemand")
 	OneOf(&c, "g", level("ondemand"), true, "ondemand")
-	c.Positive("h", nil)
-	c.Positive("i", ptr(types.MustDecimal("0.00")))
-	c.Positive("j", ptr(types.MustDecimal("0.01")))
+	c.Positive("h", types.Decimal{})
+	c.Positive("i", types.MustDecimal("-0.01"))
+	c.Positive("j", types.MustDecimal("0.01"))
 	c.NonNegative("k", ptr(types.MustDecimal("-1")))
 	c.NonNegative("l", nil)
+	c.NonNegative("l2", ptr(types.MustDecimal("0")))
 	assert.False(t, c.RequiredDecimal("m", nil))
 	assert.True(t, c.RequiredDecimal("n", ptr(types.MustDecimal("1"))))
+	assert.True(t, c.RequiredDecimal("n2", ptr(types.MustDecimal("0.00"))), "zero is a value")
 	c.RequiredDate("o", types.Date{})
 	c.RequiredDate("p", types.Date{Year: 2023, Month: time.February, Day: 29})
 	c.RequiredDate("q", types.Date{Year: 2024, Month: time.February, Day: 29})
@@ -53,7 +55,7 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	assert.Equal(t, map[string]string{
 		"a": "is required", "b": "must be at most 3 characters", "b2": "is required",
 		"d": "must be one of ondemand, shipping", "e": "is required",
-		"h": "is required", "i": "must be greater than 0", "k": "must not be negative",
+		"h": "is required and must be greater than 0", "i": "is required and must be greater than 0", "k": "must not be negative",
 		"m": "is required", "o": "is required", "p": "must be a valid date",
 		"s": "is odd", "u": "plain", "v.w": "m1", "v[0].x": "m2", "v": "m3", "": "whole value",
 	}, got)

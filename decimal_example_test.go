@@ -1,0 +1,51 @@
+package rxdelivery_test
+
+import (
+	"fmt"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+)
+
+// A patient's total: a copay per fill times the number of fills, plus the
+// delivery fee, exact to the cent and printed and sent as money.
+func ExampleDecimal_copayTotal() {
+	copay := rxdelivery.MustDecimal("4.99")
+	deliveryFee := rxdelivery.MustDecimal("5")
+	fills := int64(3)
+
+	total := copay.MulInt(fills).Add(deliveryFee)
+	cents, err := total.Cents()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(total)
+	fmt.Printf("%.2f due, %d cents\n", total, cents)
+	fmt.Println(total == rxdelivery.MustDecimal("19.970"), total.Cmp(rxdelivery.MustDecimal("20")) < 0)
+	// Output:
+	// 19.97
+	// 19.97 due, 1997 cents
+	// true true
+}
+
+// A unit price times a fractional quantity leaves a fraction of a cent;
+// Round says which way it goes.
+func ExampleDecimal_Round() {
+	unitPrice := rxdelivery.MustDecimal("0.469")
+	quantity := rxdelivery.MustDecimal("5") // fill_quantity
+	amount := unitPrice.Mul(quantity)       // 2.345
+
+	fmt.Println(amount)
+	fmt.Println(amount.Round(2, rxdelivery.RoundHalfUp))
+	fmt.Println(amount.Round(2, rxdelivery.RoundHalfEven))
+	fmt.Println(amount.Round(2, rxdelivery.RoundDown))
+	fmt.Printf("%.2f\n", amount) // %.Nf rounds half up
+	_, err := amount.Cents()
+	fmt.Println(err)
+	// Output:
+	// 2.345
+	// 2.35
+	// 2.34
+	// 2.34
+	// 2.35
+	// amount is not a whole number of cents
+}
