@@ -25,7 +25,7 @@ func SamedayOrderParams() *orders.CreateParams {
 		},
 		Prescriptions: []orders.Prescription{{
 			Number: "RX100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
-			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), PatientPay: rxdelivery.MustDecimal("10.00"),
+			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), FillNumber: rxdelivery.Ptr(0), PatientPay: rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
 			Prescriber: orders.Prescriber{FirstName: "Alan", LastName: "Grant", NPI: "1987654320", Address: addr},
 			Payers: []orders.Payer{{
 				BIN: "610014", PCN: "MEDDPRIME", RxGroup: "RX1234",
