@@ -59,11 +59,7 @@ type Client struct {
 // base URL is missing fails with an error that names the option to set.
 func NewClient(key, secret string, opts ...Option) (*Client, error) {
 	s := defaultSettings()
-	for _, o := range opts {
-		if o != nil {
-			o(s)
-		}
-	}
+	applyOptions(s, opts)
 	return newClient(key, secret, s)
 }
 
@@ -97,11 +93,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		}
 		s.sandbox = on
 	}
-	for _, o := range opts {
-		if o != nil {
-			o(s)
-		}
-	}
+	applyOptions(s, opts)
 	return newClient(key, secret, s)
 }
 
@@ -124,6 +116,18 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	if s.waitMin > s.waitMax {
 		s.waitMin = s.waitMax
 	}
+	if s.call.CallOnly != "" {
+		return nil, &core.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
+	}
+	if s.call.RetrySet {
+		s.retryMax, s.call.RetrySet = s.call.RetryMax, false
+	}
+	var limits [len(core.Interfaces)]*core.Limiter
+	for i, l := range s.limits {
+		if l != nil {
+			limits[i] = core.NewLimiter(l.perSecond, l.burst)
+		}
+	}
 	shared := core.NewShared(core.Config{
 		HTTPClient:       s.httpClient,
 		RetryMax:         s.retryMax,
@@ -136,6 +140,8 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Sandbox:          s.sandbox,
 		MaxResponseBytes: s.maxBody,
 		Now:              s.now,
+		Defaults:         s.call,
+		RateLimits:       limits,
 	})
 	var backends [len(core.Interfaces)]*core.Backend
 	for _, iface := range core.Interfaces {

@@ -38,4 +38,31 @@
 //
 // Bodies, query strings and credentials are never logged and never appear
 // in error strings: they carry patient data.
+//
+// # Per-call options
+//
+// Every service method takes options as its trailing arguments, and they
+// apply to that call only:
+//
+//	var md rxdelivery.Metadata
+//	order, err := client.Orders.Get(ctx, id,
+//		rxdelivery.WithRetryMax(0),
+//		rxdelivery.WithAttemptTimeout(2*time.Second),
+//		rxdelivery.WithHeader("X-Correlation-Id", corr),
+//		rxdelivery.WithMetadata(&md))
+//
+// Options that exist at both levels are one value: WithRetryMax,
+// WithAttemptTimeout, WithHeader, WithMiddleware and WithCallMiddleware
+// return a CallOption, which NewClient also takes as the default of every
+// call. The options of a whole client only (base URLs, credentials, the
+// HTTP client, WithRateLimit) are Options but not CallOptions, so the
+// compiler refuses them where a call's options go.
+//
+// The option types live in the small public package option, which the
+// service packages import (they cannot import this package, which imports
+// them); this package re-exports them by alias (Option, CallOption,
+// Metadata, Middleware, CallMiddleware), so a program rarely imports
+// option, and every signature shows a public name such as
+// option.CallOption. Package option documents what hooks see and must
+// not log.
 package rxdelivery

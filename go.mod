@@ -1,6 +1,6 @@
 module github.com/rxdelivery/rxdelivery-go
 
-go 1.23
+go 1.23.0
 
 require (
 	github.com/google/go-querystring v1.2.0
@@ -13,4 +13,5 @@ require (
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/time v0.12.0 // indirect
 )

@@ -8,12 +8,50 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Option configures a Client. Options are applied in order, after the
 // environment when the client comes from NewClientFromEnv, so an option
 // overrides a variable.
-type Option func(*settings)
+//
+// Every CallOption is also an Option: WithRetryMax, WithAttemptTimeout,
+// WithHeader, WithMiddleware and WithCallMiddleware given to NewClient set
+// the default of every call, and given to a service method they apply to
+// that call only. The other options exist for a whole client only.
+type Option = option.Option
+
+// CallOption configures calls: the trailing argument of every service
+// method, and, given to NewClient, the default of every call. See package
+// option for the hooks' types.
+type CallOption = option.CallOption
+
+// clientOption is an Option that exists for a whole client only.
+type clientOption struct {
+	// Option is never set: embedding it gives clientOption the method set
+	// of an option.Option, which package option seals.
+	option.Option
+	apply func(*settings)
+}
+
+// clientOpt makes a clientOption of f.
+func clientOpt(f func(*settings)) Option { return clientOption{apply: f} }
+
+// applyOptions applies opts to s in order.
+func applyOptions(s *settings, opts []Option) {
+	for _, o := range opts {
+		switch o := o.(type) {
+		case clientOption:
+			if o.apply != nil {
+				o.apply(s)
+			}
+		case option.CallOption:
+			if f := core.OptionFunc(o); f != nil {
+				f(&s.call)
+			}
+		}
+	}
+}
 
 type settings struct {
 	urls       [len(core.Interfaces)]string
@@ -31,6 +69,16 @@ type settings struct {
 	maxBody    int64
 	programID  string
 	now        func() time.Time
+	// call holds the client-level forms of the call options.
+	call core.CallSettings
+	// limits are the client-side rate limits per interface.
+	limits [len(core.Interfaces)]*rateLimit
+}
+
+// rateLimit is a WithRateLimit setting.
+type rateLimit struct {
+	perSecond float64
+	burst     int
 }
 
 // WithOmniURL sets the base URL of the omni request and pharmacy lookup
@@ -50,22 +98,22 @@ func WithPricingURL(u string) Option { return WithBaseURL(Pricing, u) }
 // a loopback host (for tests and the sandbox simulator); a path prefix such
 // as "http://127.0.0.1:8787/omni" is kept.
 func WithBaseURL(iface Interface, u string) Option {
-	return func(s *settings) {
+	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
 			s.urls[iface] = u
 		}
-	}
+	})
 }
 
 // WithCredentials sets the key and secret used for iface only. The platform
 // enables credentials per interface, so a deployment may hold one key for
 // tracking and another for everything else.
 func WithCredentials(iface Interface, key, secret string) Option {
-	return func(s *settings) {
+	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
 			s.creds[iface] = &core.Credentials{Key: key, Secret: secret}
 		}
-	}
+	})
 }
 
 // WithAuthEncoding sets the base64 alphabet of iface's Basic auth header.
@@ -73,18 +121,18 @@ func WithCredentials(iface Interface, key, secret string) Option {
 // base64.URLEncoding for omni, delivery and pricing, base64.StdEncoding for
 // tracking.
 func WithAuthEncoding(iface Interface, enc *base64.Encoding) Option {
-	return func(s *settings) {
+	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
 			s.enc[iface] = enc
 		}
-	}
+	})
 }
 
 // WithSandbox marks the environment as a sandbox. Only a sandbox client
 // sends test_meta (the scripted scenarios of omni requests); a production
 // client refuses it before sending.
 func WithSandbox(enabled bool) Option {
-	return func(s *settings) { s.sandbox = enabled }
+	return clientOpt(func(s *settings) { s.sandbox = enabled })
 }
 
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
@@ -105,7 +153,7 @@ func WithSandbox(enabled bool) Option {
 // and port) than the base URL's, and one to plain http on a host that is
 // not loopback is refused.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(s *settings) { s.httpClient = hc }
+	return clientOpt(func(s *settings) { s.httpClient = hc })
 }
 
 // WithProgramID sets the program identifier the platform issued to the
@@ -113,27 +161,84 @@ func WithHTTPClient(hc *http.Client) Option {
 // CreateParams.Identifier is empty; an identifier set in the params wins.
 // NewClientFromEnv reads it from RXDELIVERY_PROGRAM_ID.
 func WithProgramID(id string) Option {
-	return func(s *settings) { s.programID = strings.TrimSpace(id) }
+	return clientOpt(func(s *settings) { s.programID = strings.TrimSpace(id) })
 }
 
 // WithRetryMax sets how many retries may follow the first attempt
-// (default 3). Zero turns retries off.
-func WithRetryMax(n int) Option {
-	return func(s *settings) {
-		if n >= 0 {
-			s.retryMax = n
+// (default 3); zero turns retries off. Given to NewClient it is the
+// client's default; given to a call, that call's own. The retry policy
+// still decides which failures are retried.
+func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
+
+// WithAttemptTimeout bounds each attempt, from sending the request to
+// reading the whole answer; zero removes the bound. Given to NewClient it
+// is the client's default; given to a call, that call's own. The call's
+// context bounds the whole call. A timed-out read is retried; a write
+// that may have been sent has an unknown outcome.
+func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
+
+// WithHeader sends an extra header on every attempt: of every call when
+// given to NewClient, of one call when given to it. Headers the SDK sets
+// itself (Authorization, Accept, Content-Type, User-Agent) are never
+// replaced.
+func WithHeader(key, value string) CallOption { return option.WithHeader(key, value) }
+
+// Metadata is what the SDK saw of a call's answer: status, headers, the
+// platform's request id, attempts, duration and whether the outcome is
+// known. WithMetadata fills one.
+type Metadata = option.Metadata
+
+// WithMetadata fills *m with the call's Metadata when the call ends, in
+// success or failure. It is a call's option only: NewClient refuses it.
+func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
+
+// Middleware wraps every attempt of a call; see package option for what it
+// sees and may log.
+type Middleware = option.Middleware
+
+// CallMiddleware wraps a whole call; see package option.
+type CallMiddleware = option.CallMiddleware
+
+// WithMiddleware adds attempt hooks: of every call when given to
+// NewClient, of one call when given to it. A hook sees the operation
+// name, the templated path, the attempt number and the call's class;
+// never the query, the body or a credential.
+func WithMiddleware(mw ...Middleware) CallOption { return option.WithMiddleware(mw...) }
+
+// WithCallMiddleware adds call hooks, which wrap a whole call with every
+// attempt and wait: of every call when given to NewClient, of one call
+// when given to it.
+func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCallMiddleware(mw...) }
+
+// WithRateLimit limits the attempts the client makes on iface to
+// perSecond a second, with bursts of burst, for every call of the client
+// together (it is off by default). An attempt waits for its turn within
+// its context: when the wait would pass the context's deadline the call
+// fails at once with an error matching context.DeadlineExceeded, and a
+// write stopped so was not sent. The limit slows down when the platform
+// answers 429 (each 429 halves it, down to a sixteenth) and comes back as
+// answers succeed. A perSecond of zero or less removes the limit.
+func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
+	return clientOpt(func(s *settings) {
+		if !validInterface(iface) {
+			return
 		}
-	}
+		if perSecond <= 0 {
+			s.limits[iface] = nil
+			return
+		}
+		s.limits[iface] = &rateLimit{perSecond: perSecond, burst: burst}
+	})
 }
 
 // WithRetryWaitMin sets the first backoff wait when the platform gives no
 // Retry-After (default 500ms); later waits double up to the cap.
 func WithRetryWaitMin(d time.Duration) Option {
-	return func(s *settings) {
+	return clientOpt(func(s *settings) {
 		if d >= 0 {
 			s.waitMin = d
 		}
-	}
+	})
 }
 
 // WithRetryWaitMax caps any one wait between attempts (default 30s). When
@@ -141,31 +246,44 @@ func WithRetryWaitMin(d time.Duration) Option {
 // one past the context's deadline, the call is not retried: it returns at
 // once with an *APIError whose RetryAfter holds the platform's value.
 func WithRetryWaitMax(d time.Duration) Option {
-	return func(s *settings) {
+	return clientOpt(func(s *settings) {
 		if d >= 0 {
 			s.waitMax = d
 		}
-	}
+	})
 }
 
-// WithLogger logs one debug line per HTTP attempt (method, host, path,
-// status, duration, Retry-After). Query strings, headers and bodies are
+// WithLogger logs what an operator of a service wants to know, at levels
+// that say how much it matters:
+//
+//   - Error: a write whose outcome is unknown ("rxdelivery: outcome of
+//     the write is unknown"), to reconcile before sending it again;
+//   - Warn: a call given up on an answer the SDK retries (429, 5xx, a
+//     transport failure) after its retries, or without one when the
+//     platform's Retry-After is past the cap or the deadline;
+//   - Info: each retry, with the attempt number and the wait it took;
+//   - Debug: each HTTP attempt (method, host, path, status, duration,
+//     Retry-After).
+//
+// Lines carry the operation, method and path (identifiers a path must not
+// show, such as a prescription number, replaced by a placeholder), and an
+// error's kind, never its message. Query strings, headers and bodies are
 // never logged: they carry credentials and patient data.
 func WithLogger(l *slog.Logger) Option {
-	return func(s *settings) { s.logger = l }
+	return clientOpt(func(s *settings) { s.logger = l })
 }
 
 // WithUserAgent puts the caller's product token before the SDK's own in the
 // User-Agent header, such as "acme-pharmacy/2.1 rxdelivery-go/0.1.0".
 func WithUserAgent(ua string) Option {
-	return func(s *settings) { s.userAgent = ua }
+	return clientOpt(func(s *settings) { s.userAgent = ua })
 }
 
 // WithoutValidation turns off the validation that runs before every call.
 // The platform still validates; use this only when the SDK's rules lag
 // behind the platform's.
 func WithoutValidation() Option {
-	return func(s *settings) { s.noValidate = true }
+	return clientOpt(func(s *settings) { s.noValidate = true })
 }
 
 // WithNPICheckDigit makes validation check the Luhn check digit of every
@@ -173,7 +291,7 @@ func WithoutValidation() Option {
 // is off by default because placeholder NPIs common in test data (such as
 // 1234567890) fail the check.
 func WithNPICheckDigit() Option {
-	return func(s *settings) { s.npiCheck = true }
+	return clientOpt(func(s *settings) { s.npiCheck = true })
 }
 
 // WithMaxResponseBytes bounds the body of a successful answer (default
@@ -181,12 +299,12 @@ func WithNPICheckDigit() Option {
 // ErrMalformedResponse instead of growing the process's memory. Error
 // answers are always read to at most 64 KiB.
 func WithMaxResponseBytes(n int64) Option {
-	return func(s *settings) { s.maxBody = n }
+	return clientOpt(func(s *settings) { s.maxBody = n })
 }
 
 // withClock replaces the clock, for tests of Retry-After dates.
 func withClock(now func() time.Time) Option {
-	return func(s *settings) { s.now = now }
+	return clientOpt(func(s *settings) { s.now = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }

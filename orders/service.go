@@ -6,10 +6,15 @@ import (
 	"net/url"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Service calls the orders endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
+//
+// Every method takes per-call options as its trailing arguments
+// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
+// WithMiddleware, ...): they apply to that call only.
 type Service struct {
 	b *core.Backend
 }
@@ -33,31 +38,34 @@ const ordersPath = "/api/v1/orders"
 // ExternalReferenceNumber you sent is what your records and the platform's
 // support can match it by; a cancel or prescription change with an unknown
 // outcome can be checked with Get.
-func (s *Service) Create(ctx context.Context, p *CreateParams) (*Order, error) {
+func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.CallOption) (*Order, error) {
 	if err := core.Check(s.b, p, (*CreateParams).validate); err != nil {
 		return nil, err
 	}
-	return s.doOrder(ctx, core.Call{Method: http.MethodPost, Path: ordersPath, Body: p, Write: true})
+	return s.doOrder(ctx, core.Call{Method: http.MethodPost, Path: ordersPath, Body: p, Write: true,
+		Op: "orders.Create", Route: ordersPath, Opts: core.CallOptions(opts)})
 }
 
 // Cancel cancels an order (DELETE /api/v1/orders/:id). Only orders in
 // status new or submitted to courier can be cancelled; for any other the
 // platform answers 400 and Cancel returns an *rxdelivery.APIError that
 // matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
-func (s *Service) Cancel(ctx context.Context, id string) error {
+func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", id); err != nil {
 		return err
 	}
-	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: orderPath(id), Write: true}, nil)
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: orderPath(id), Write: true,
+		Op: "orders.Cancel", Route: orderRoute, Opts: core.CallOptions(opts)}, nil)
 	return err
 }
 
 // Get returns an order with every field (GET /api/v1/orders/:id).
-func (s *Service) Get(ctx context.Context, id string) (*Order, error) {
+func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Order, error) {
 	if err := core.CheckID("id", id); err != nil {
 		return nil, err
 	}
-	return s.doOrder(ctx, core.Call{Method: http.MethodGet, Path: orderPath(id)})
+	return s.doOrder(ctx, core.Call{Method: http.MethodGet, Path: orderPath(id),
+		Op: "orders.Get", Route: orderRoute, Opts: core.CallOptions(opts)})
 }
 
 // getManyQuery is the query of GetMany: ids[]=a&ids[]=b.
@@ -71,7 +79,7 @@ type getManyQuery struct {
 // body with neither is a *rxdelivery.DecodeError. At least one id is
 // required, and none may be empty: such a list is refused before anything
 // is sent.
-func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
+func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Order, error) {
 	if err := core.CheckIDs(ids); err != nil {
 		return nil, err
 	}
@@ -79,7 +87,8 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
 	if err != nil {
 		return nil, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
 	}
-	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q}
+	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q,
+		Op: "orders.GetMany", Route: ordersPath, Opts: core.CallOptions(opts)}
 	var env listEnvelope
 	resp, err := s.b.Do(ctx, c, &env)
 	if err != nil {
@@ -98,7 +107,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Order, error) {
 // rules are those of order creation; it is validated first. It is a
 // side-effecting write, retried only where the platform provably did not
 // act.
-func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription) (*Order, error) {
+func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription, opts ...option.CallOption) (*Order, error) {
 	if err := core.CheckID("id", orderID); err != nil {
 		return nil, err
 	}
@@ -107,6 +116,7 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 	}
 	return s.doOrder(ctx, core.Call{
 		Method: http.MethodPost, Path: orderPath(orderID) + "/prescriptions", Body: p, Write: true,
+		Op: "orders.AddPrescription", Route: orderRoute + "/prescriptions", Opts: core.CallOptions(opts),
 	})
 }
 
@@ -114,7 +124,7 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 // order (DELETE /api/v1/orders/:id/prescriptions/:rx_number). It is a
 // side-effecting write, retried only where the platform provably did not
 // act.
-func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string) error {
+func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", orderID); err != nil {
 		return err
 	}
@@ -125,7 +135,8 @@ func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber stri
 	// The prescription number is shown as a placeholder in errors and logs:
 	// it identifies a patient's prescription.
 	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: path, Write: true,
-		ShownPath: orderPath(orderID) + "/prescriptions/:rx_number"}, nil)
+		ShownPath: orderPath(orderID) + "/prescriptions/:rx_number",
+		Op:        "orders.RemovePrescription", Route: orderRoute + "/prescriptions/{rx_number}", Opts: core.CallOptions(opts)}, nil)
 	return err
 }
 
@@ -144,4 +155,7 @@ func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 }
 
 // orderPath returns the path of order id, escaped.
+// orderRoute is the templated path of one order, for hooks and telemetry.
+const orderRoute = ordersPath + "/{id}"
+
 func orderPath(id string) string { return ordersPath + "/" + url.PathEscape(id) }

@@ -9,11 +9,16 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Service calls the pharmacy lookup endpoints of the omni interface and the
 // delivery-information endpoint of the delivery interface. Get one from
 // rxdelivery.Client; it is safe for concurrent use.
+//
+// Every method takes per-call options as its trailing arguments
+// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
+// WithMiddleware, ...): they apply to that call only.
 type Service struct {
 	omni, delivery *core.Backend
 }
@@ -30,7 +35,7 @@ const searchPath = "/api/v1/pharmacies/"
 // an origin address or place id (GET /api/v1/pharmacies/ on the omni
 // interface), preferred pharmacies first, then by increasing distance.
 // All walks every page.
-func (s *Service) Search(ctx context.Context, p *SearchParams) (*SearchPage, error) {
+func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.CallOption) (*SearchPage, error) {
 	if err := core.Check(s.omni, p, (*SearchParams).validate); err != nil {
 		return nil, err
 	}
@@ -39,7 +44,8 @@ func (s *Service) Search(ctx context.Context, p *SearchParams) (*SearchPage, err
 		return nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
 	}
 	var page SearchPage
-	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: searchPath, Query: q}, &page); err != nil {
+	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
+		Op: "pharmacies.Search", Route: searchPath, Opts: core.CallOptions(opts)}, &page); err != nil {
 		return nil, err
 	}
 	if page.Pharmacies == nil {
@@ -64,7 +70,7 @@ func (s *Service) Search(ctx context.Context, p *SearchParams) (*SearchPage, err
 // further page. When a page fails (invalid params included) the error is
 // yielded once, with a zero Pharmacy, and the iteration ends. p is copied;
 // the caller may reuse it.
-func (s *Service) All(ctx context.Context, p *SearchParams) iter.Seq2[Pharmacy, error] {
+func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
 			yield(Pharmacy{}, &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}})
@@ -75,7 +81,7 @@ func (s *Service) All(ctx context.Context, p *SearchParams) iter.Seq2[Pharmacy, 
 			q.Page = 1
 		}
 		for {
-			page, err := s.Search(ctx, &q)
+			page, err := s.Search(ctx, &q, opts...)
 			if err != nil {
 				yield(Pharmacy{}, err)
 				return
@@ -98,12 +104,13 @@ func (s *Service) All(ctx context.Context, p *SearchParams) iter.Seq2[Pharmacy, 
 // Get returns a pharmacy by its NCPDP identifier (7 digits) or NPI (10
 // digits) (GET /api/v1/pharmacies/:id on the omni interface). The answer
 // has no distance, so DistanceFromOrigin is nil.
-func (s *Service) Get(ctx context.Context, id string) (*Pharmacy, error) {
+func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
 	if err := checkID(s.omni, id); err != nil {
 		return nil, err
 	}
 	var ph Pharmacy
-	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id)}, &ph); err != nil {
+	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id),
+		Op: "pharmacies.Get", Route: pharmacyRoute, Opts: core.CallOptions(opts)}, &ph); err != nil {
 		return nil, err
 	}
 	return &ph, nil
@@ -119,7 +126,7 @@ func (s *Service) Get(ctx context.Context, id string) (*Pharmacy, error) {
 // (delivery[address][street]=…&POD=…&package=…&saturday[delivery]=true)
 // and returns the answer whole in DeliveryInfo.Raw, with the NPI, NCPDP and
 // name filled when the body carries them.
-func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams) (*DeliveryInfo, error) {
+func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams, opts ...option.CallOption) (*DeliveryInfo, error) {
 	if err := checkID(s.delivery, id); err != nil {
 		return nil, err
 	}
@@ -131,11 +138,16 @@ func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoPa
 		return nil, &core.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
 	}
 	var raw json.RawMessage
-	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q}, &raw); err != nil {
+	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q,
+		Op: "pharmacies.DeliveryInfo", Route: pharmacyRoute, Opts: core.CallOptions(opts)}, &raw); err != nil {
 		return nil, err
 	}
 	return newDeliveryInfo(raw), nil
 }
+
+// pharmacyRoute is the templated path of one pharmacy, for hooks and
+// telemetry.
+const pharmacyRoute = searchPath + "{id}"
 
 func pharmacyPath(id string) string { return searchPath + url.PathEscape(id) }
 

@@ -5,10 +5,15 @@ import (
 	"net/http"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Service calls the pricing endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
+//
+// Every method takes per-call options as its trailing arguments
+// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
+// WithMiddleware, ...): they apply to that call only.
 type Service struct {
 	b *core.Backend
 }
@@ -16,6 +21,9 @@ type Service struct {
 // New returns a Service on backend b. It is meant for rxdelivery.NewClient;
 // programs get a Service from the client.
 func New(b *core.Backend) *Service { return &Service{b: b} }
+
+// quotesPath is the path of the quote endpoint.
+const quotesPath = "/pricing/v1/quotes"
 
 // quotesEnvelope is the body of a quote answer: {"quotes": [...]}.
 type quotesEnvelope struct {
@@ -35,12 +43,13 @@ type quotesEnvelope struct {
 // When the provider gives no reliable price the platform answers 502: the
 // error is an *rxdelivery.APIError whose Message can be shown to a user and
 // that matches rxdelivery.ErrUnavailable.
-func (s *Service) Quote(ctx context.Context, p *QuoteParams) ([]Quote, error) {
+func (s *Service) Quote(ctx context.Context, p *QuoteParams, opts ...option.CallOption) ([]Quote, error) {
 	if err := core.Check(s.b, p, (*QuoteParams).validate); err != nil {
 		return nil, err
 	}
 	var env quotesEnvelope
-	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: "/pricing/v1/quotes", Body: p.wire()}, &env); err != nil {
+	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: quotesPath, Body: p.wire(),
+		Op: "pricing.Quote", Route: quotesPath, Opts: core.CallOptions(opts)}, &env); err != nil {
 		return nil, err
 	}
 	if env.Quotes == nil {

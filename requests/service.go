@@ -11,10 +11,15 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Service calls the requests endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
+//
+// Every method takes per-call options as its trailing arguments
+// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
+// WithMiddleware, ...): they apply to that call only.
 type Service struct {
 	b *core.Backend
 	// programID is the client's default program identifier ("" for none).
@@ -47,7 +52,7 @@ const basePath = "/api/v1/requests"
 // request exists before creating it again. The platform has no lookup by
 // reference, so the external reference number you sent is what your records
 // and the platform's support can match it by.
-func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error) {
+func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.CallOption) (*Request, error) {
 	if p != nil && p.Identifier == "" && s.programID != "" {
 		withID := *p // p itself is never changed
 		withID.Identifier = s.programID
@@ -56,7 +61,8 @@ func (s *Service) Create(ctx context.Context, p *CreateParams) (*Request, error)
 	if err := s.checkCreate(p); err != nil {
 		return nil, err
 	}
-	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true}
+	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true,
+		Op: "requests.Create", Route: basePath, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
 	resp, err := s.b.Do(ctx, c, &env)
 	if err != nil {
@@ -104,21 +110,23 @@ func (e *sandboxOnlyError) Is(target error) bool { return target == core.ErrSand
 //
 // Cancel is a side-effecting write, retried only where the platform
 // provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
-func (s *Service) Cancel(ctx context.Context, id string) error {
+func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", id); err != nil {
 		return err
 	}
-	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true}, nil)
+	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true,
+		Op: "requests.Cancel", Route: idRoute, Opts: core.CallOptions(opts)}, nil)
 	return err
 }
 
 // Get returns the request id with its order and status
 // (GET /api/v1/requests/:id).
-func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
+func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Request, error) {
 	if err := core.CheckID("id", id); err != nil {
 		return nil, err
 	}
-	c := core.Call{Method: http.MethodGet, Path: idPath(id)}
+	c := core.Call{Method: http.MethodGet, Path: idPath(id),
+		Op: "requests.Get", Route: idRoute, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
 	resp, err := s.b.Do(ctx, c, &env)
 	if err != nil {
@@ -133,7 +141,7 @@ func (s *Service) Get(ctx context.Context, id string) (*Request, error) {
 // GetMany returns the requests ids in one call
 // (GET /api/v1/requests/?ids[]=…), in the order the platform lists them. An
 // empty list, or an empty id in it, is refused before anything is sent.
-func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) {
+func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Request, error) {
 	if err := core.CheckIDs(ids); err != nil {
 		return nil, err
 	}
@@ -141,7 +149,8 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) 
 	if err != nil {
 		return nil, &core.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
 	}
-	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q}
+	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q,
+		Op: "requests.GetMany", Route: basePath + "/", Opts: core.CallOptions(opts)}
 	var env manyEnvelope
 	resp, err := s.b.Do(ctx, c, &env)
 	if err != nil {
@@ -163,6 +172,9 @@ func (s *Service) GetMany(ctx context.Context, ids []string) ([]Request, error) 
 type idsQuery struct {
 	IDs []string `url:"ids,brackets"`
 }
+
+// idRoute is the templated path of one request, for hooks and telemetry.
+const idRoute = basePath + "/{id}"
 
 func idPath(id string) string { return basePath + "/" + url.PathEscape(id) }
 

@@ -5,10 +5,15 @@ import (
 	"net/http"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Service calls the tracking endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
+//
+// Every method takes per-call options as its trailing arguments
+// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
+// WithMiddleware, ...): they apply to that call only.
 type Service struct {
 	b *core.Backend
 }
@@ -31,12 +36,13 @@ const subscriptionsPath = "/tracking/v1/subscriptions"
 // (204) gives an empty Subscription. Because the call is a
 // create-or-update, it is retried like a read on 429, 5xx and transport
 // failures.
-func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams) (*Subscription, error) {
+func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams, opts ...option.CallOption) (*Subscription, error) {
 	if err := core.Check(s.b, p, (*SubscribeParams).validate); err != nil {
 		return nil, err
 	}
 	var sub Subscription
-	resp, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: subscriptionsPath, Body: p}, &sub)
+	resp, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: subscriptionsPath, Body: p,
+		Op: "tracking.Subscribe", Route: subscriptionsPath, Opts: core.CallOptions(opts)}, &sub)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +64,7 @@ type subscriptionQuery struct {
 // An empty trackingNumber is refused with a *rxdelivery.ValidationError at
 // path "tracking_number", even when validation is turned off; nothing is
 // sent.
-func (s *Service) GetSubscription(ctx context.Context, trackingNumber string) (*Subscription, error) {
+func (s *Service) GetSubscription(ctx context.Context, trackingNumber string, opts ...option.CallOption) (*Subscription, error) {
 	if err := core.CheckID("tracking_number", trackingNumber); err != nil {
 		return nil, err
 	}
@@ -67,7 +73,8 @@ func (s *Service) GetSubscription(ctx context.Context, trackingNumber string) (*
 		return nil, &core.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err}
 	}
 	var sub Subscription
-	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: subscriptionsPath, Query: q}, &sub); err != nil {
+	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: subscriptionsPath, Query: q,
+		Op: "tracking.GetSubscription", Route: subscriptionsPath, Opts: core.CallOptions(opts)}, &sub); err != nil {
 		return nil, err
 	}
 	return &sub, nil

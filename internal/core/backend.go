@@ -60,6 +60,12 @@ type Config struct {
 	MaxResponseBytes int64
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
+	// Defaults are the settings of every call that sets none of its own
+	// (the client-level forms of the per-call options).
+	Defaults CallSettings
+	// RateLimits are the client-side rate limits, per interface; nil
+	// means none.
+	RateLimits [numInterfaces]*Limiter
 }
 
 // DefaultMaxResponseBytes bounds a successful answer's body, so a
@@ -80,6 +86,13 @@ type Shared struct {
 	sandbox     bool
 	maxBody     int64
 	now         func() time.Time
+	// mk builds a retrying client (for a call with its own retry count).
+	mk func(write bool, retryMax int) *retryablehttp.Client
+	// defaults are the client-level call settings; defaultsEmpty is true
+	// when they change nothing.
+	defaults      CallSettings
+	defaultsEmpty bool
+	limiters      [numInterfaces]*Limiter
 }
 
 // DefaultMaxConnsPerHost bounds the connections the default pool opens to
@@ -122,7 +135,11 @@ func NewShared(cfg Config) *Shared {
 		sandbox:  cfg.Sandbox,
 		now:      cfg.Now,
 		maxBody:  cfg.MaxResponseBytes,
+		defaults: cfg.Defaults,
+		limiters: cfg.RateLimits,
 	}
+	d := &s.defaults
+	s.defaultsEmpty = len(d.Header) == 0 && d.AttemptTimeout == 0 && len(d.CallHooks) == 0 && len(d.AttemptHooks) == 0
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
 	}
@@ -153,26 +170,29 @@ func NewShared(cfg Config) *Shared {
 	}
 	s.transport = inner
 	hc.CheckRedirect = checkRedirect(callerRedirect)
-	// The outer wrapper logs each attempt without query or body. It also
+	// The log wrapper logs each attempt without query or body. It also
 	// hides the pool's CloseIdleConnections from go-retryablehttp, which
 	// calls it whenever one call gives up: in a long-running service that
-	// would drop every other call's warm connections. The inner one keeps
-	// net/http from sending a write again by itself (see guard.go).
-	hc.Transport = &logTransport{next: &guardTransport{next: inner}, logger: cfg.Logger}
-	mk := func(write bool) *retryablehttp.Client {
+	// would drop every other call's warm connections. The guard keeps
+	// net/http from sending a write again by itself (see guard.go). The
+	// attempt transport, outermost, runs per-call settings and hooks
+	// (call.go).
+	hc.Transport = &attemptTransport{next: &logTransport{next: &guardTransport{next: inner}, logger: cfg.Logger}}
+	s.mk = func(write bool, retryMax int) *retryablehttp.Client {
 		p := &retryPolicy{write: write, waitMax: cfg.RetryWaitMax, now: s.now}
 		return &retryablehttp.Client{
 			HTTPClient:   hc,
 			Logger:       nil,
 			RetryWaitMin: cfg.RetryWaitMin,
 			RetryWaitMax: cfg.RetryWaitMax,
-			RetryMax:     cfg.RetryMax,
+			RetryMax:     retryMax,
 			CheckRetry:   p.check,
 			Backoff:      p.backoff,
 			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+			PrepareRetry: s.prepareRetry,
 		}
 	}
-	s.safe, s.write = mk(false), mk(true)
+	s.safe, s.write = s.mk(false, cfg.RetryMax), s.mk(true, cfg.RetryMax)
 	return s
 }
 
@@ -275,6 +295,12 @@ type Call struct {
 	// with a segment that must not be shown (a prescription number)
 	// replaced by a placeholder.
 	ShownPath string
+	// Op names the operation for hooks and telemetry, such as
+	// "orders.Create"; Route is its templated path, such as
+	// "/api/v1/orders/{id}". Neither ever holds a value of the call.
+	Op, Route string
+	// Opts are the call's own options (CallOptions).
+	Opts []func(*CallSettings)
 }
 
 // shown returns the path errors and logs show.
@@ -300,8 +326,17 @@ type Response struct {
 // Do performs c, retrying as the policy allows, and decodes a 2xx JSON body
 // into out (when out is not nil). A *json.RawMessage out receives the body
 // as is. Every failure is an *APIError, *TransportError, *DecodeError or
-// *ConfigError.
+// *ConfigError. A call with options, or on a client with hooks, a logger
+// or a rate limit, runs through doObserved (call.go).
 func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
+	if len(c.Opts) == 0 && b.s.plain(b.iface) {
+		return b.do(ctx, c, out, nil)
+	}
+	return b.doObserved(ctx, c, out)
+}
+
+// do is Do; st is nil on the plain path.
+func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Response, error) {
 	if b.base == "" {
 		return nil, &ConfigError{
 			Message: "no base URL for the " + b.iface.String() + " interface: set " + b.iface.URLOption() + " or " + b.iface.URLEnv(),
@@ -347,13 +382,13 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if body != nil {
 		h["Content-Type"] = acceptJSON
 	}
+	if st != nil {
+		st.addHeaders(h)
+	}
 	if ctx.Err() != nil {
 		return nil, &TransportError{Method: c.Method, Path: c.shown(), Err: ctx.Err()}
 	}
-	client := b.s.safe
-	if c.Write {
-		client = b.s.write
-	}
+	client := b.s.retryClient(c.Write, st)
 	// A successful answer is read whole inside the attempt, so that a body
 	// cut short is seen while go-retryablehttp can still send a safe call
 	// again (see answer.read). go-retryablehttp runs the handler on every

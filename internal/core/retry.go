@@ -39,6 +39,11 @@ func (p *retryPolicy) check(ctx context.Context, resp *http.Response, err error)
 		return false, nil
 	}
 	if err != nil {
+		var ns *NotSentError
+		if errors.As(err, &ns) {
+			// Stopped before sending, by the rate limit's wait or a hook.
+			return false, nil
+		}
 		var cut *bodyCutError
 		if errors.As(err, &cut) {
 			// A 2xx whose body was cut: a safe call is sent again, a write
@@ -146,6 +151,10 @@ func retryableTransportError(err error) bool {
 // neverSent reports whether err proves that the request did not leave the
 // process: the connection could not be made (refused, unreachable, DNS).
 func neverSent(err error) bool {
+	var ns *NotSentError
+	if errors.As(err, &ns) {
+		return true
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return true

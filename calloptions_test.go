@@ -1,0 +1,400 @@
+package rxdelivery_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// anyBody satisfies the decoder of every endpoint: each envelope member
+// is present, and the bare models read their fields from the top level.
+const anyBody = `{"order":{"id":"ord_1"},"orders":[{"id":"ord_1"}],"request":{"id":"req_1"},` +
+	`"requests":[{"request":{"id":"req_1"}}],"pharmacies":[],"quotes":[],"id":"x","status":"ENABLED"}`
+
+// optServer is a server on every interface that answers each request with
+// the next of a script of statuses (then 200 with anyBody), and records
+// what it was sent.
+type optServer struct {
+	*httptest.Server
+	mu      sync.Mutex
+	script  []int
+	headers []http.Header
+	hits    atomic.Int32
+	// answer sets extra answer headers.
+	answer http.Header
+	// stall makes the first n requests wait for their context to end.
+	stall atomic.Int32
+}
+
+func newOptServer(t *testing.T, script ...int) *optServer {
+	s := &optServer{script: script}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.hits.Add(1)
+		s.mu.Lock()
+		s.headers = append(s.headers, r.Header.Clone())
+		status := http.StatusOK
+		if len(s.script) > 0 {
+			status, s.script = s.script[0], s.script[1:]
+		}
+		for k, v := range s.answer {
+			w.Header()[k] = v
+		}
+		s.mu.Unlock()
+		if s.stall.Add(-1) >= 0 {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(20 * time.Second):
+			}
+			return
+		}
+		if status != http.StatusOK {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(anyBody))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *optServer) push(statuses ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append(s.script, statuses...)
+}
+
+func (s *optServer) lastHeader() http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.headers[len(s.headers)-1]
+}
+
+func (s *optServer) client(t *testing.T, opts ...rxdelivery.Option) *rxdelivery.Client {
+	base := []rxdelivery.Option{
+		rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
+		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL),
+		rxdelivery.WithSandbox(true),
+		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(5 * time.Millisecond),
+	}
+	c, err := rxdelivery.NewClient("key", "secret", append(base, opts...)...)
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+func TestCallRetryMaxChangesThatCallOnly(t *testing.T) {
+	s := newOptServer(t)
+	c := s.client(t) // default: 3 retries
+	ctx := context.Background()
+
+	s.push(503)
+	_, err := c.Orders.Get(ctx, "ord_1", rxdelivery.WithRetryMax(0))
+	require.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+	assert.EqualValues(t, 1, s.hits.Load(), "no retry for this call")
+
+	s.hits.Store(0)
+	s.push(503, 503)
+	_, err = c.Orders.Get(ctx, "ord_1", rxdelivery.WithRetryMax(1))
+	require.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+	assert.EqualValues(t, 2, s.hits.Load())
+
+	s.hits.Store(0)
+	s.push(503, 503, 503)
+	_, err = c.Orders.Get(ctx, "ord_1")
+	require.NoError(t, err, "the client's three retries are back for the next call")
+	assert.EqualValues(t, 4, s.hits.Load())
+
+	// A client-level WithRetryMax is the default, and a call's own wins.
+	c2 := s.client(t, rxdelivery.WithRetryMax(0))
+	s.hits.Store(0)
+	s.push(503)
+	_, err = c2.Orders.Get(ctx, "ord_1")
+	require.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+	assert.EqualValues(t, 1, s.hits.Load())
+	s.hits.Store(0)
+	s.push(503)
+	_, err = c2.Orders.Get(ctx, "ord_1", rxdelivery.WithRetryMax(2))
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, s.hits.Load())
+
+	// The retry policy still decides: a create is not resent after a 500.
+	s.hits.Store(0)
+	s.push(500)
+	_, err = c.Orders.Create(ctx, testutil.SamedayOrder(), rxdelivery.WithRetryMax(5))
+	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.EqualValues(t, 1, s.hits.Load())
+}
+
+func TestCallHeaderOnTheWireForThatCallOnly(t *testing.T) {
+	s := newOptServer(t)
+	c := s.client(t, rxdelivery.WithHeader("X-Team", "pharmacy"), rxdelivery.WithHeader("X-Env", "client"))
+	ctx := context.Background()
+
+	_, err := c.Orders.Get(ctx, "ord_1", rxdelivery.WithHeader("X-Trace", "t-1"), rxdelivery.WithHeader("X-Env", "call"),
+		rxdelivery.WithHeader("Authorization", "Bearer stolen"), rxdelivery.WithHeader("user-agent", "other"))
+	require.NoError(t, err)
+	h := s.lastHeader()
+	assert.Equal(t, "t-1", h.Get("X-Trace"))
+	assert.Equal(t, "call", h.Get("X-Env"), "the call's value wins over the client's")
+	assert.Equal(t, "pharmacy", h.Get("X-Team"))
+	assert.Contains(t, h.Get("Authorization"), "Basic ", "an extra header never replaces the credentials")
+	assert.Contains(t, h.Get("User-Agent"), "rxdelivery-go/")
+
+	_, err = c.Orders.Get(ctx, "ord_1")
+	require.NoError(t, err)
+	h = s.lastHeader()
+	assert.Empty(t, h.Get("X-Trace"), "the next call does not carry it")
+	assert.Equal(t, "client", h.Get("X-Env"))
+	assert.Equal(t, "pharmacy", h.Get("X-Team"))
+
+	// Every attempt of a retried call carries it.
+	s.push(503)
+	_, err = c.Pricing.Quote(ctx, quoteParams(), rxdelivery.WithHeader("X-Trace", "t-2"))
+	require.NoError(t, err)
+	s.mu.Lock()
+	n := len(s.headers)
+	assert.Equal(t, "t-2", s.headers[n-2].Get("X-Trace"))
+	assert.Equal(t, "t-2", s.headers[n-1].Get("X-Trace"))
+	s.mu.Unlock()
+}
+
+func quoteParams() *pricing.QuoteParams {
+	d := rxdelivery.MustDecimal("1")
+	return &pricing.QuoteParams{
+		Pickup:            pricing.Location{Address: pricing.Address{ZIPCode: "43210"}},
+		Dropoff:           pricing.Location{Address: pricing.Address{ZIPCode: "10001"}},
+		PackageDimensions: pricing.PackageDimensions{LengthIn: d, WidthIn: d, HeightIn: d, WeightOz: d},
+	}
+}
+
+func TestCallAttemptTimeout(t *testing.T) {
+	s := newOptServer(t)
+	c := s.client(t)
+
+	// The first attempt stalls; with a bound of its own the read is sent
+	// again and succeeds.
+	s.stall.Store(1)
+	var md rxdelivery.Metadata
+	_, err := c.Orders.Get(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(200*time.Millisecond), rxdelivery.WithMetadata(&md))
+	require.NoError(t, err)
+	assert.Equal(t, 2, md.Attempts)
+
+	// Without it, the same stall holds the call until its context ends.
+	s.stall.Store(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Orders.Get(ctx, "ord_1")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond)
+
+	// A write that timed out after sending has an unknown outcome and is
+	// not sent again.
+	s.stall.Store(1)
+	s.hits.Store(0)
+	err = c.Orders.Cancel(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(100*time.Millisecond), rxdelivery.WithMetadata(&md))
+	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.EqualValues(t, 1, s.hits.Load())
+	assert.False(t, md.OutcomeKnown)
+	assert.Equal(t, "attempt_timeout", option.ErrorKind(errors.Unwrap(err)))
+}
+
+func TestCallMetadataEqualsWhatTheServerSent(t *testing.T) {
+	s := newOptServer(t)
+	s.answer = http.Header{"X-Request-Id": {"req-abc-123"}, "X-Ratelimit-Remaining": {"41"}}
+	c := s.client(t)
+	ctx := context.Background()
+
+	s.push(503)
+	var md rxdelivery.Metadata
+	_, err := c.Orders.Get(ctx, "ord_1", rxdelivery.WithMetadata(&md))
+	require.NoError(t, err)
+	assert.Equal(t, 200, md.StatusCode)
+	assert.Equal(t, "req-abc-123", md.RequestID)
+	assert.Equal(t, "41", md.Header.Get("X-Ratelimit-Remaining"))
+	assert.Equal(t, "application/json", md.Header.Get("Content-Type"))
+	assert.Equal(t, 2, md.Attempts)
+	assert.Positive(t, md.Duration)
+	assert.True(t, md.OutcomeKnown)
+
+	// A failed write: the status of the answer, outcome unknown.
+	s.push(502)
+	md = rxdelivery.Metadata{}
+	_, err = c.Orders.Create(ctx, testutil.SamedayOrder(), rxdelivery.WithMetadata(&md))
+	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.Equal(t, 502, md.StatusCode)
+	assert.Equal(t, 1, md.Attempts)
+	assert.False(t, md.OutcomeKnown)
+	assert.Equal(t, "req-abc-123", md.RequestID)
+
+	// A refused answer: the outcome is known.
+	s.push(404)
+	md = rxdelivery.Metadata{}
+	err = c.Orders.Cancel(ctx, "ord_1", rxdelivery.WithMetadata(&md))
+	require.ErrorIs(t, err, rxdelivery.ErrNotFound)
+	assert.Equal(t, 404, md.StatusCode)
+	assert.True(t, md.OutcomeKnown)
+
+	// Refused by the client before sending: no attempt.
+	md = rxdelivery.Metadata{StatusCode: 7}
+	_, err = c.Orders.Get(ctx, "", rxdelivery.WithMetadata(&md))
+	require.Error(t, err)
+	assert.Equal(t, 7, md.StatusCode, "a call that never reached Do leaves it alone")
+
+	_, err = rxdelivery.NewClient("k", "s", rxdelivery.WithMetadata(&md))
+	require.Error(t, err, "metadata belongs to one call")
+	assert.Contains(t, err.Error(), "WithMetadata")
+}
+
+type seen struct {
+	op      option.Operation
+	attempt int
+	status  int
+}
+
+func TestMiddlewareSeesEveryAttemptInOrder(t *testing.T) {
+	s := newOptServer(t)
+	var mu sync.Mutex
+	var got []seen
+	var calls []option.CallResult
+	record := func(next option.AttemptFunc) option.AttemptFunc {
+		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+			r := next(ctx, a)
+			mu.Lock()
+			got = append(got, seen{a.Operation, a.Number, r.StatusCode})
+			mu.Unlock()
+			return r
+		}
+	}
+	callRec := func(next option.CallFunc) option.CallFunc {
+		return func(ctx context.Context, op *option.Operation) option.CallResult {
+			r := next(ctx, op)
+			mu.Lock()
+			calls = append(calls, r)
+			mu.Unlock()
+			return r
+		}
+	}
+	c := s.client(t, rxdelivery.WithMiddleware(record), rxdelivery.WithCallMiddleware(callRec))
+	ctx := context.Background()
+
+	s.push(429, 503)
+	require.NoError(t, c.Orders.RemovePrescription(ctx, "ord_1", "RX-555-0199"))
+	want := option.Operation{Name: "orders.RemovePrescription", Method: "DELETE",
+		Path: "/api/v1/orders/{id}/prescriptions/{rx_number}", Interface: "delivery", Class: option.Write}
+	assert.Equal(t, []seen{{want, 1, 429}, {want, 2, 503}, {want, 3, 200}}, got)
+	require.Len(t, calls, 1)
+	assert.Equal(t, 3, calls[0].Metadata.Attempts)
+	assert.NoError(t, calls[0].Err)
+
+	// A call's own middleware runs inside the client's, for that call.
+	got = nil
+	var inner []int
+	_, err := c.Pricing.Quote(ctx, quoteParams(), rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+			inner = append(inner, a.Number)
+			return next(ctx, a)
+		}
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, []int{1}, inner)
+	require.Len(t, got, 1)
+	assert.Equal(t, option.Operation{Name: "pricing.Quote", Method: "POST", Path: "/pricing/v1/quotes", Interface: "pricing", Class: option.Safe}, got[0].op)
+	_, err = c.Orders.Get(ctx, "ord_1")
+	require.NoError(t, err)
+	assert.Equal(t, []int{1}, inner, "not on the next call")
+}
+
+func TestMiddlewareThatDoesNotSend(t *testing.T) {
+	s := newOptServer(t)
+	stop := errors.New("circuit open")
+	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+			return option.AttemptResult{Err: stop}
+		}
+	}))
+	var md rxdelivery.Metadata
+	_, err := c.Orders.Create(context.Background(), testutil.SamedayOrder(), rxdelivery.WithMetadata(&md))
+	require.ErrorIs(t, err, stop)
+	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "nothing was sent: the outcome is known")
+	assert.True(t, md.OutcomeKnown)
+	assert.Equal(t, 1, md.Attempts, "not retried")
+	assert.EqualValues(t, 0, s.hits.Load())
+}
+
+// TestEveryEndpointNamesItsOperation calls the 16 endpoints with a
+// recording middleware and checks the name, templated path and class
+// each one reports.
+func TestEveryEndpointNamesItsOperation(t *testing.T) {
+	s := newOptServer(t)
+	var got []option.Operation
+	c := s.client(t, rxdelivery.WithoutValidation(), rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+			got = append(got, a.Operation)
+			return next(ctx, a)
+		}
+	}))
+	ctx := context.Background()
+	var errs []error
+	try := func(_ any, err error) { errs = append(errs, err) }
+	try(c.Requests.Create(ctx, &requests.CreateParams{}))
+	errs = append(errs, c.Requests.Cancel(ctx, "r1"))
+	try(c.Requests.Get(ctx, "r1"))
+	try(c.Requests.GetMany(ctx, []string{"r1"}))
+	try(c.Pharmacies.Search(ctx, &pharmacies.SearchParams{PlaceID: "p"}))
+	try(c.Pharmacies.Get(ctx, "1234567"))
+	try(c.Pharmacies.DeliveryInfo(ctx, "1234567", &pharmacies.DeliveryInfoParams{}))
+	try(c.Orders.Create(ctx, &orders.CreateParams{}))
+	errs = append(errs, c.Orders.Cancel(ctx, "o1"))
+	try(c.Orders.Get(ctx, "o1"))
+	try(c.Orders.GetMany(ctx, []string{"o1"}))
+	try(c.Orders.AddPrescription(ctx, "o1", &orders.Prescription{}))
+	errs = append(errs, c.Orders.RemovePrescription(ctx, "o1", "rx1"))
+	try(c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{}))
+	try(c.Tracking.GetSubscription(ctx, "tn"))
+	try(c.Pricing.Quote(ctx, &pricing.QuoteParams{}))
+	for i, err := range errs {
+		require.NoError(t, err, "call %d", i)
+	}
+	w, sf := option.Write, option.Safe
+	op := func(name, method, path, iface string, class option.Class) option.Operation {
+		return option.Operation{Name: name, Method: method, Path: path, Interface: iface, Class: class}
+	}
+	want := []option.Operation{
+		op("requests.Create", "POST", "/api/v1/requests", "omni", w),
+		op("requests.Cancel", "DELETE", "/api/v1/requests/{id}", "omni", w),
+		op("requests.Get", "GET", "/api/v1/requests/{id}", "omni", sf),
+		op("requests.GetMany", "GET", "/api/v1/requests/", "omni", sf),
+		op("pharmacies.Search", "GET", "/api/v1/pharmacies/", "omni", sf),
+		op("pharmacies.Get", "GET", "/api/v1/pharmacies/{id}", "omni", sf),
+		op("pharmacies.DeliveryInfo", "GET", "/api/v1/pharmacies/{id}", "delivery", sf),
+		op("orders.Create", "POST", "/api/v1/orders", "delivery", w),
+		op("orders.Cancel", "DELETE", "/api/v1/orders/{id}", "delivery", w),
+		op("orders.Get", "GET", "/api/v1/orders/{id}", "delivery", sf),
+		op("orders.GetMany", "GET", "/api/v1/orders", "delivery", sf),
+		op("orders.AddPrescription", "POST", "/api/v1/orders/{id}/prescriptions", "delivery", w),
+		op("orders.RemovePrescription", "DELETE", "/api/v1/orders/{id}/prescriptions/{rx_number}", "delivery", w),
+		op("tracking.Subscribe", "POST", "/tracking/v1/subscriptions", "tracking", sf),
+		op("tracking.GetSubscription", "GET", "/tracking/v1/subscriptions", "tracking", sf),
+		op("pricing.Quote", "POST", "/pricing/v1/quotes", "pricing", sf),
+	}
+	assert.Equal(t, want, got)
+}

@@ -1,0 +1,158 @@
+package option
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+)
+
+// Option configures a Client: rxdelivery.NewClient and
+// rxdelivery.NewClientFromEnv take them, and rxdelivery.Option is this
+// type. The rxdelivery package's With… functions make them. Every
+// CallOption is also an Option: given to a client, it sets the default of
+// every call.
+type Option interface {
+	isOption()
+}
+
+// CallOption configures calls. Given to a service method as its trailing
+// argument it applies to that call only, on top of the client's defaults;
+// given to rxdelivery.NewClient it sets the default of every call. Make
+// one with the With… functions of this package or of rxdelivery. The zero
+// CallOption changes nothing.
+type CallOption struct {
+	apply func(*core.CallSettings)
+}
+
+func (CallOption) isOption() {}
+
+func init() {
+	core.OptionFunc = func(o any) func(*core.CallSettings) {
+		if c, ok := o.(CallOption); ok {
+			return c.apply
+		}
+		return nil
+	}
+}
+
+// WithRetryMax sets how many retries may follow the first attempt
+// (default 3); zero turns retries off. A negative n changes nothing. The
+// retry policy still decides which failures are retried: a write is sent
+// again only where the platform provably did not act.
+func WithRetryMax(n int) CallOption {
+	return CallOption{func(s *core.CallSettings) {
+		if n >= 0 {
+			s.RetryMax, s.RetrySet = n, true
+		}
+	}}
+}
+
+// WithAttemptTimeout bounds each attempt, from sending the request to
+// reading the whole answer, by d; zero removes the bound. The call's
+// context still bounds the whole call, waits included. An attempt that
+// times out is a failure like any other: a read is retried, a write that
+// may have been sent has an unknown outcome.
+func WithAttemptTimeout(d time.Duration) CallOption {
+	return CallOption{func(s *core.CallSettings) {
+		if d >= 0 {
+			s.AttemptTimeout = d
+		}
+	}}
+}
+
+// WithHeader sends an extra header on every attempt, replacing a value an
+// earlier WithHeader (of the client or the call) set for key. The headers
+// the SDK sets itself (Authorization, Accept, Content-Type, User-Agent,
+// and the transport's own such as Host and Content-Length) are never
+// replaced: WithHeader ignores them.
+func WithHeader(key, value string) CallOption {
+	key = http.CanonicalHeaderKey(strings.TrimSpace(key))
+	return CallOption{func(s *core.CallSettings) {
+		if key == "" || core.OwnedHeader(key) {
+			return
+		}
+		if s.Header == nil {
+			s.Header = http.Header{}
+		}
+		s.Header[key] = []string{value}
+	}}
+}
+
+// WithMetadata fills *m, when the call ends (in success or failure), with
+// what the SDK saw of the answer: status, headers, the platform's request
+// id, attempts and duration, and whether the outcome is known. It exists
+// for calls only: rxdelivery.NewClient refuses it.
+func WithMetadata(m *Metadata) CallOption {
+	return CallOption{func(s *core.CallSettings) {
+		s.CallOnly = "WithMetadata"
+		if m == nil {
+			return
+		}
+		s.Metadata = func(meta core.Meta) { *m = Metadata(meta) }
+	}}
+}
+
+// WithMiddleware adds attempt hooks: each wraps every attempt of the call
+// (or, on a client, of every call). Hooks given first run outermost; the
+// client's run outside a call's own.
+func WithMiddleware(mw ...Middleware) CallOption {
+	return CallOption{func(s *core.CallSettings) {
+		for _, m := range mw {
+			if m != nil {
+				s.AttemptHooks = append(s.AttemptHooks, m.hook())
+			}
+		}
+	}}
+}
+
+// WithCallMiddleware adds call hooks: each wraps the whole call, every
+// attempt and wait included. Hooks given first run outermost; the
+// client's run outside a call's own.
+func WithCallMiddleware(mw ...CallMiddleware) CallOption {
+	return CallOption{func(s *core.CallSettings) {
+		for _, m := range mw {
+			if m != nil {
+				s.CallHooks = append(s.CallHooks, m.hook())
+			}
+		}
+	}}
+}
+
+// Join returns one CallOption that applies opts in order, such as an
+// integration's call and attempt hooks together.
+func Join(opts ...CallOption) CallOption {
+	opts = append([]CallOption(nil), opts...)
+	return CallOption{func(s *core.CallSettings) {
+		for _, o := range opts {
+			if o.apply != nil {
+				o.apply(s)
+			}
+		}
+	}}
+}
+
+// Metadata is what the SDK saw of a call's answer, filled by
+// WithMetadata.
+type Metadata struct {
+	// StatusCode is the status of the last answer; 0 when none came (the
+	// call was refused before sending, or every attempt failed without an
+	// answer).
+	StatusCode int
+	// Header holds the last answer's headers; nil when none came.
+	Header http.Header
+	// RequestID is the platform's identifier of the request, when the
+	// answer carries one (X-Request-Id, Request-Id or X-Correlation-Id;
+	// the documents name none). Quote it to the platform's support.
+	RequestID string
+	// Attempts is how many attempts were made: 1 plus the retries.
+	Attempts int
+	// Duration is the time the call took, waits between attempts
+	// included.
+	Duration time.Duration
+	// OutcomeKnown is false only for a side-effecting write that failed
+	// in a way that does not tell whether it took effect (the error
+	// matches rxdelivery.ErrUnknownOutcome).
+	OutcomeKnown bool
+}
