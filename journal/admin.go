@@ -1,0 +1,94 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Get returns the claim under k (without its Token), with an ended lease
+// reported as unknown. It returns an error matching ErrNoClaim when k has
+// no claim.
+func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
+	c, err := j.store.Get(ctx, k)
+	if err != nil {
+		return Claim{}, err
+	}
+	j.expire(ctx, &c, storeTime(j.now()))
+	c.Token = ""
+	return c, nil
+}
+
+// Unknown lists up to limit claims of unknown outcome, oldest first
+// (without their Tokens): creates that failed after they may have reached
+// the platform, and in-flight claims whose lease has ended (stored as
+// unknown on the way). Each needs an operator: find out on the platform
+// whether the create happened, then Resolve or Free it.
+func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
+	now := storeTime(j.now())
+	inFlight, err := j.store.List(ctx, StateInFlight, -1)
+	if err != nil {
+		return nil, err
+	}
+	for i := range inFlight {
+		j.expire(ctx, &inFlight[i], now)
+	}
+	out, err := j.store.List(ctx, StateUnknown, limit)
+	for i := range out {
+		out[i].Token = ""
+	}
+	return out, err
+}
+
+// Resolve records that the unknown claim k was created as id (the
+// request or order id an operator found on the platform): later creates
+// of k return that resource without sending. It refuses a claim that is
+// in flight with a live lease, created already, or absent.
+func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
+	if id == "" {
+		return errors.New("journal: resolving " + k.String() + ": an id is required (use Free when nothing was created)")
+	}
+	c, err := j.unknownClaim(ctx, k)
+	if err != nil {
+		return err
+	}
+	u := c
+	u.State, u.ID, u.Note, u.UpdatedAt = StateCreated, id, "resolved by an operator", storeTime(j.now())
+	if err := j.store.Update(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}, u); err != nil {
+		return fmt.Errorf("journal: resolving %s: %w", k, err)
+	}
+	return nil
+}
+
+// Free removes the unknown claim k, for an operator who found that its
+// create did not happen: the next create of k is sent. It refuses a claim
+// that is in flight with a live lease, created, or absent.
+func (j *Journal) Free(ctx context.Context, k Key) error {
+	c, err := j.unknownClaim(ctx, k)
+	if err != nil {
+		return err
+	}
+	if err := j.store.Delete(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}); err != nil {
+		return fmt.Errorf("journal: freeing %s: %w", k, err)
+	}
+	return nil
+}
+
+// unknownClaim returns the stored claim k when it is unknown (turning an
+// ended lease unknown first).
+func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
+	c, err := j.store.Get(ctx, k)
+	if err != nil {
+		return Claim{}, err
+	}
+	j.expire(ctx, &c, storeTime(j.now()))
+	switch c.State {
+	case StateUnknown:
+		return c, nil
+	case StateInFlight:
+		return Claim{}, fmt.Errorf("%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
+			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format("2006-01-02T15:04:05Z07:00"))
+	default:
+		return Claim{}, fmt.Errorf("%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+	}
+}

@@ -1,0 +1,184 @@
+// Package sqlstore is the journal.Store over database/sql shared by the
+// PostgreSQL and SQLite stores. Correctness comes from the database: the
+// table's primary key allows one claim per key, and every change is one
+// conditional statement, which the database applies atomically.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/journal"
+)
+
+// Table is the name of the journal's table.
+const Table = "rxdelivery_journal"
+
+// Schema creates the table and its index when missing. Times are Unix
+// microseconds, the same in every database.
+const Schema = `CREATE TABLE IF NOT EXISTS rxdelivery_journal (
+	interface   TEXT   NOT NULL,
+	reference   TEXT   NOT NULL,
+	state       TEXT   NOT NULL,
+	token       TEXT   NOT NULL,
+	holder      TEXT   NOT NULL,
+	resource_id TEXT   NOT NULL,
+	note        TEXT   NOT NULL,
+	claimed_at  BIGINT NOT NULL,
+	lease_until BIGINT NOT NULL,
+	updated_at  BIGINT NOT NULL,
+	PRIMARY KEY (interface, reference)
+);
+CREATE INDEX IF NOT EXISTS rxdelivery_journal_state ON rxdelivery_journal (state, claimed_at)`
+
+// Store is a journal.Store on a database/sql handle.
+type Store struct {
+	db *sql.DB
+
+	insert, get, update, del, list string
+}
+
+// New returns a Store on db. Statements are written with $n placeholders;
+// positional rewrites them to the database's form.
+func New(db *sql.DB, positional func(string) string) *Store {
+	const cols = `interface, reference, state, token, holder, resource_id, note, claimed_at, lease_until, updated_at`
+	const match = ` WHERE interface = $1 AND reference = $2 AND state = $3 AND ($4 = '' OR token = $4) AND ($5 = CAST(0 AS BIGINT) OR lease_until <= $5)`
+	return &Store{
+		db: db,
+		insert: positional(`INSERT INTO rxdelivery_journal (` + cols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			ON CONFLICT (interface, reference) DO NOTHING`),
+		get: positional(`SELECT ` + cols + ` FROM rxdelivery_journal WHERE interface = $1 AND reference = $2`),
+		update: positional(`UPDATE rxdelivery_journal SET state = $6, token = $7, holder = $8, resource_id = $9, note = $10,
+			claimed_at = $11, lease_until = $12, updated_at = $13` + match),
+		del:  positional(`DELETE FROM rxdelivery_journal` + match),
+		list: positional(`SELECT ` + cols + ` FROM rxdelivery_journal WHERE state = $1 ORDER BY claimed_at, interface, reference LIMIT $2`),
+	}
+}
+
+// Dollar keeps $n placeholders (PostgreSQL).
+func Dollar(q string) string { return q }
+
+// Question rewrites $n placeholders as ?n (SQLite).
+func Question(q string) string { return strings.ReplaceAll(q, "$", "?") }
+
+// DB returns the handle.
+func (s *Store) DB() *sql.DB { return s.db }
+
+func micros(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+func fromMicros(us int64) time.Time {
+	if us == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
+
+func scan(row interface{ Scan(...any) error }) (journal.Claim, error) {
+	var c journal.Claim
+	var claimed, lease, updated int64
+	var state string
+	err := row.Scan(&c.Interface, &c.Reference, &state, &c.Token, &c.Holder, &c.ID, &c.Note, &claimed, &lease, &updated)
+	c.State = journal.State(state)
+	c.ClaimedAt, c.LeaseUntil, c.UpdatedAt = fromMicros(claimed), fromMicros(lease), fromMicros(updated)
+	return c, err
+}
+
+// Insert stores c unless its key has a claim.
+func (s *Store) Insert(ctx context.Context, c journal.Claim) (journal.Claim, bool, error) {
+	// A claim seen as present can be gone by the time it is read (its
+	// holder released it): then insert again.
+	for range 10 {
+		res, err := s.db.ExecContext(ctx, s.insert, c.Interface, c.Reference, string(c.State), c.Token, c.Holder, c.ID, c.Note,
+			micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt))
+		if err != nil {
+			return journal.Claim{}, false, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return journal.Claim{}, false, err
+		}
+		if n == 1 {
+			return c, true, nil
+		}
+		stored, err := s.Get(ctx, c.Key)
+		if errors.Is(err, journal.ErrNoClaim) {
+			continue
+		}
+		return stored, false, err
+	}
+	return journal.Claim{}, false, fmt.Errorf("journal: claiming %s: the claim kept changing", c.Key)
+}
+
+// Get returns the claim under k.
+func (s *Store) Get(ctx context.Context, k journal.Key) (journal.Claim, error) {
+	c, err := scan(s.db.QueryRowContext(ctx, s.get, k.Interface, k.Reference))
+	if errors.Is(err, sql.ErrNoRows) {
+		return journal.Claim{}, fmt.Errorf("%w: %s", journal.ErrNoClaim, k)
+	}
+	return c, err
+}
+
+func matchArgs(m journal.Match) []any {
+	return []any{m.Key.Interface, m.Key.Reference, string(m.State), m.Token, micros(m.LeaseEndedBy)}
+}
+
+func affectedOne(res sql.Result, err error, k journal.Key) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", journal.ErrNoMatch, k)
+	}
+	return nil
+}
+
+// Update replaces the claim that satisfies m with c.
+func (s *Store) Update(ctx context.Context, m journal.Match, c journal.Claim) error {
+	args := append(matchArgs(m), string(c.State), c.Token, c.Holder, c.ID, c.Note,
+		micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt))
+	res, err := s.db.ExecContext(ctx, s.update, args...)
+	return affectedOne(res, err, m.Key)
+}
+
+// Delete removes the claim that satisfies m.
+func (s *Store) Delete(ctx context.Context, m journal.Match) error {
+	res, err := s.db.ExecContext(ctx, s.del, matchArgs(m)...)
+	return affectedOne(res, err, m.Key)
+}
+
+// List returns up to limit claims in state st, oldest first; a negative
+// limit lists all.
+func (s *Store) List(ctx context.Context, st journal.State, limit int) ([]journal.Claim, error) {
+	n := int64(limit)
+	if limit < 0 {
+		n = math.MaxInt64
+	}
+	rows, err := s.db.QueryContext(ctx, s.list, string(st), n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []journal.Claim
+	for rows.Next() {
+		c, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

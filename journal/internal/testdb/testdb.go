@@ -1,0 +1,89 @@
+// Package testdb gives the journal's tests their databases: a fresh SQLite
+// file, and a fresh PostgreSQL schema on the server named by
+// JOURNAL_TEST_POSTGRES_DSN. The PostgreSQL tests are skipped only when
+// that variable is unset; CI always sets it (.ci/postgres.sh).
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/journal/pgstore"
+	"github.com/rxdelivery/rxdelivery-go/journal/sqlitestore"
+)
+
+// EnvPostgres names the variable holding the test server's DSN.
+const EnvPostgres = "JOURNAL_TEST_POSTGRES_DSN"
+
+// PostgresDSN returns the server's DSN, skipping t when it is unset.
+func PostgresDSN(t testing.TB) string {
+	dsn := os.Getenv(EnvPostgres)
+	if dsn == "" {
+		t.Skip(EnvPostgres + " is unset: no PostgreSQL server to test against (.ci/postgres.sh starts one)")
+	}
+	return dsn
+}
+
+// NewSchema creates an empty schema on the test server, dropped when t
+// ends, and returns a DSN whose connections use it.
+func NewSchema(t testing.TB) string {
+	dsn := PostgresDSN(t)
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "journal_test_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return
+		}
+		defer db.Close()
+		_, _ = db.Exec("DROP SCHEMA " + schema + " CASCADE")
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Postgres opens a pgstore.Store on a fresh schema, closed when t ends.
+func Postgres(t testing.TB) *pgstore.Store {
+	s, err := pgstore.Open(context.Background(), NewSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// SQLitePath returns the path of a new SQLite file in t's temp dir.
+func SQLitePath(t testing.TB) string {
+	return filepath.Join(t.TempDir(), "journal.db")
+}
+
+// SQLite opens a sqlitestore.Store on path, closed when t ends.
+func SQLite(t testing.TB, path string) *sqlitestore.Store {
+	s, err := sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

@@ -1,0 +1,295 @@
+package journal
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+)
+
+// Defaults of a Journal.
+const (
+	// DefaultLease is how long a claim stays in flight before it counts as
+	// unknown; a create is given at most this long.
+	DefaultLease = 2 * time.Minute
+	// settleTimeout bounds the store writes that settle a claim after the
+	// call, which run even when the caller's context has ended.
+	settleTimeout = 30 * time.Second
+)
+
+// Errors of the journal. Every refusal of an already-claimed reference
+// matches ErrClaimed and rxdelivery.ErrUnknownOutcome, and is a
+// *ClaimedError carrying the claim.
+var (
+	// ErrClaimed matches a create that was not sent because its reference
+	// is already claimed by a create in flight or of unknown outcome.
+	ErrClaimed = errors.New("journal: reference already claimed")
+	// ErrNoReference matches a create without an external reference
+	// number: the journal has nothing to key it by, so nothing is sent.
+	ErrNoReference = errors.New("journal: the create has no external reference number")
+	// ErrNotRecorded matches a create that succeeded but whose id the
+	// journal could not record (the store failed, or an operator settled
+	// the claim while the call ran). The created resource is returned with
+	// it: record its id by hand (Journal.Resolve) if the claim is unknown.
+	ErrNotRecorded = errors.New("journal: created, but the id was not recorded")
+)
+
+// ClaimedError is the refusal to send a create whose reference is already
+// claimed. It matches ErrClaimed and rxdelivery.ErrUnknownOutcome: the
+// create may exist on the platform.
+type ClaimedError struct {
+	// Claim is the stored claim (without its Token): its State says
+	// whether it is in flight (another holder is sending it now) or
+	// unknown (an operator must resolve it), and Holder, ClaimedAt,
+	// LeaseUntil and Note what the journal knows.
+	Claim Claim
+}
+
+// Error says which reference is claimed, since when, by whom and why.
+func (e *ClaimedError) Error() string {
+	c := &e.Claim
+	s := "journal: " + c.Interface + " reference " + strconv.Quote(c.Reference) + " is already claimed by " + c.Holder +
+		" since " + c.ClaimedAt.Format(time.RFC3339)
+	switch c.State {
+	case StateInFlight:
+		s += ": create in flight (lease until " + c.LeaseUntil.Format(time.RFC3339) + ")"
+	default:
+		s += ": outcome unknown"
+		if c.Note != "" {
+			s += " (" + c.Note + ")"
+		}
+		s += "; reconcile it, then resolve or free the claim"
+	}
+	return s
+}
+
+// Is matches ErrClaimed and rxdelivery.ErrUnknownOutcome.
+func (e *ClaimedError) Is(target error) bool {
+	return target == ErrClaimed || target == rxdelivery.ErrUnknownOutcome
+}
+
+// Journal makes the creates of omni requests and delivery orders happen at
+// most once per external reference number, across retries, restarts and
+// replicas that share its Store, and tells which of them may have happened
+// without an answer. It is safe for concurrent use.
+type Journal struct {
+	store  Store
+	lease  time.Duration
+	holder string
+	now    func() time.Time
+}
+
+// Option configures New.
+type Option func(*Journal)
+
+// WithLease sets how long a claim stays in flight (default DefaultLease).
+// The create is given at most this long (its context ends then), so a
+// claim whose lease ended belongs to a holder that died or stalled, and
+// is reported unknown. Values of zero or less keep the default.
+func WithLease(d time.Duration) Option {
+	return func(j *Journal) {
+		if d > 0 {
+			j.lease = d
+		}
+	}
+}
+
+// WithHolder names this process in its claims, for the operator (default:
+// host name and process id).
+func WithHolder(name string) Option {
+	return func(j *Journal) {
+		if name != "" {
+			j.holder = name
+		}
+	}
+}
+
+// WithClock sets the clock that stamps claims and decides whether a lease
+// has ended (default time.Now). Leases are compared with the clock of the
+// process that reads a claim, so replicas' clocks should agree to well
+// within the lease; a wrong clock only changes whether a claim is
+// reported in flight or unknown, never whether a create is sent.
+func WithClock(now func() time.Time) Option {
+	return func(j *Journal) {
+		if now != nil {
+			j.now = now
+		}
+	}
+}
+
+// New returns a Journal that keeps its claims in store.
+func New(store Store, opts ...Option) *Journal {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown-host"
+	}
+	j := &Journal{store: store, lease: DefaultLease, holder: host + ":" + strconv.Itoa(os.Getpid()), now: time.Now}
+	for _, o := range opts {
+		o(j)
+	}
+	return j
+}
+
+// Store returns the journal's store.
+func (j *Journal) Store() Store { return j.store }
+
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// claim takes k for this process. It returns the new claim, or the claim
+// that another holder has (with an ended lease turned unknown).
+func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, err error) {
+	now := storeTime(j.now())
+	c := Claim{Key: k, State: StateInFlight, Token: newToken(), Holder: j.holder,
+		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now}
+	stored, inserted, err := j.store.Insert(ctx, c)
+	if err != nil {
+		// The insert may have been applied without its answer reaching us:
+		// remove it, or it would count as unknown once its lease ended.
+		sctx, cancel := settleContext(ctx)
+		defer cancel()
+		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
+		return Claim{}, nil, fmt.Errorf("journal: claiming %s: %w", k, err)
+	}
+	if inserted {
+		return c, nil, nil
+	}
+	j.expire(ctx, &stored, now)
+	return Claim{}, &stored, nil
+}
+
+// expire turns c unknown in the store when its lease has ended by now, and
+// updates c to what the store holds.
+func (j *Journal) expire(ctx context.Context, c *Claim, now time.Time) {
+	if !c.Expired(now) {
+		return
+	}
+	u := *c
+	u.State = StateUnknown
+	u.Note = "the holder's lease ended before the create settled"
+	u.UpdatedAt = now
+	err := j.store.Update(ctx, Match{Key: c.Key, State: StateInFlight, Token: c.Token, LeaseEndedBy: now}, u)
+	if err == nil {
+		*c = u
+		return
+	}
+	if fresh, gerr := j.store.Get(ctx, c.Key); gerr == nil {
+		*c = fresh
+	}
+	if c.Expired(now) {
+		// The store could not be changed; report what it would say.
+		c.State, c.Note = StateUnknown, u.Note
+	}
+}
+
+func settleContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+}
+
+// createOnce runs create under a claim on k: the shared body of
+// Requests.Create and Orders.Create.
+func createOnce[T any](ctx context.Context, j *Journal, k Key,
+	create func(context.Context) (*T, error), get func(context.Context, string) (*T, error), idOf func(*T) string,
+) (*T, error) {
+	if k.Reference == "" {
+		return nil, ErrNoReference
+	}
+	mine, other, err := j.claim(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if other != nil {
+		if other.State == StateCreated {
+			v, err := get(ctx, other.ID)
+			if err != nil {
+				return nil, fmt.Errorf("journal: %s was created as %s; reading it: %w", k, other.ID, err)
+			}
+			return v, nil
+		}
+		shown := *other
+		shown.Token = ""
+		return nil, &ClaimedError{Claim: shown}
+	}
+
+	cctx, cancel := context.WithTimeout(ctx, j.lease)
+	v, callErr := create(cctx)
+	cancel()
+
+	sctx, scancel := settleContext(ctx)
+	defer scancel()
+	switch {
+	case callErr == nil && v != nil && idOf(v) != "":
+		if err := j.settle(sctx, mine, StateCreated, idOf(v), ""); err != nil {
+			return v, fmt.Errorf("%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
+		}
+		return v, nil
+	case callErr == nil:
+		// A success without an id: something exists that cannot be read
+		// back by id.
+		note := "the platform answered success without an id"
+		if err := j.settle(sctx, mine, StateUnknown, "", note); err != nil {
+			return v, fmt.Errorf("%w: %s: %w", ErrNotRecorded, k, err)
+		}
+		return v, nil
+	case provenNotCreated(callErr):
+		if err := j.release(sctx, mine); err != nil {
+			return nil, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err))
+		}
+		return nil, callErr
+	default:
+		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
+			return nil, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err))
+		}
+		return nil, callErr
+	}
+}
+
+// settle moves this holder's claim to state (created with id, or unknown
+// with note). A claim whose lease ended meanwhile was turned unknown with
+// the same token, and is settled all the same.
+func (j *Journal) settle(ctx context.Context, mine Claim, state State, id, note string) error {
+	u := mine
+	u.State, u.ID, u.Note, u.UpdatedAt = state, id, note, storeTime(j.now())
+	err := j.store.Update(ctx, Match{Key: mine.Key, State: StateInFlight, Token: mine.Token}, u)
+	if errors.Is(err, ErrNoMatch) {
+		err = j.store.Update(ctx, Match{Key: mine.Key, State: StateUnknown, Token: mine.Token}, u)
+	}
+	return err
+}
+
+// release removes this holder's claim after an answer that proves nothing
+// was created.
+func (j *Journal) release(ctx context.Context, mine Claim) error {
+	err := j.store.Delete(ctx, Match{Key: mine.Key, State: StateInFlight, Token: mine.Token})
+	if errors.Is(err, ErrNoMatch) {
+		err = j.store.Delete(ctx, Match{Key: mine.Key, State: StateUnknown, Token: mine.Token})
+	}
+	return err
+}
+
+// provenNotCreated reports whether err proves that a create did not take
+// effect: the SDK refused to send it (invalid params, configuration), the
+// platform answered without acting (a 4xx, 429, 501 or 503), or the request
+// never left the process. Any error the SDK did not classify counts as
+// unknown.
+func provenNotCreated(err error) bool {
+	if errors.Is(err, rxdelivery.ErrUnknownOutcome) {
+		return false
+	}
+	var (
+		ve *rxdelivery.ValidationError
+		ce *rxdelivery.ConfigError
+		ae *rxdelivery.APIError
+		te *rxdelivery.TransportError
+	)
+	return errors.As(err, &ve) || errors.As(err, &ce) || errors.As(err, &ae) || errors.As(err, &te)
+}

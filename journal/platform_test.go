@@ -1,0 +1,190 @@
+package journal_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+// platform is a minimal stand-in for the platform's create and get
+// endpoints of orders and omni requests. It counts every create it
+// receives per reference, and answers creates as told.
+type platform struct {
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	creates map[string]int    // POSTs received, per reference
+	stored  map[string]string // id to reference, for creates it committed
+	gets    atomic.Int64
+
+	// status, when not zero, answers every create with this status
+	// without committing it; with commit also set, the create is committed
+	// first (committed, then failed).
+	status atomic.Int32
+	commit atomic.Bool
+	// hold, when not nil, makes each create wait until it is closed (or
+	// the client goes away) before committing; arrived receives the
+	// reference of each create that arrived.
+	hold    chan struct{}
+	arrived chan string
+}
+
+func newPlatform(t testing.TB) *platform {
+	p := &platform{creates: map[string]int{}, stored: map[string]string{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v1/orders", func(w http.ResponseWriter, r *http.Request) { p.create(w, r, "order", "ord") })
+	mux.HandleFunc("POST /api/v1/requests", func(w http.ResponseWriter, r *http.Request) { p.create(w, r, "request", "req") })
+	mux.HandleFunc("GET /api/v1/orders/{id}", func(w http.ResponseWriter, r *http.Request) { p.get(w, r, "order") })
+	mux.HandleFunc("GET /api/v1/requests/{id}", func(w http.ResponseWriter, r *http.Request) { p.get(w, r, "request") })
+	p.srv = httptest.NewServer(mux)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *platform) create(w http.ResponseWriter, r *http.Request, member, prefix string) {
+	var body struct {
+		Ref string `json:"external_reference_number"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	p.mu.Lock()
+	p.creates[body.Ref]++
+	p.mu.Unlock()
+	if p.arrived != nil {
+		p.arrived <- body.Ref
+	}
+	if p.hold != nil {
+		select {
+		case <-p.hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	status := int(p.status.Load())
+	if status != 0 && !p.commit.Load() {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `{"error":{"message":"refused with %d"}}`, status)
+		return
+	}
+	p.mu.Lock()
+	id := fmt.Sprintf("%s_%06d", prefix, len(p.stored)+1)
+	p.stored[id] = body.Ref
+	p.mu.Unlock()
+	if status != 0 {
+		w.WriteHeader(status)
+		fmt.Fprint(w, `{"error":{"message":"internal error"}}`)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, resource(member, id, body.Ref))
+}
+
+func resource(member, id, ref string) string {
+	if member == "order" {
+		return fmt.Sprintf(`{"order":{"id":%q,"status":"new","external_reference_number":%q}}`, id, ref)
+	}
+	return fmt.Sprintf(`{"request":{"id":%q,"external_reference_number":%q,"created_at":"2026-03-04T05:06:07Z","order":null}}`, id, ref)
+}
+
+func (p *platform) get(w http.ResponseWriter, r *http.Request, member string) {
+	p.gets.Add(1)
+	id := r.PathValue("id")
+	p.mu.Lock()
+	ref, ok := p.stored[id]
+	p.mu.Unlock()
+	if !ok || !strings.HasPrefix(id, member[:3]) {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"error":{"message":"not found"}}`)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, resource(member, id, ref))
+}
+
+// createsOf returns how many creates of ref the platform received.
+func (p *platform) createsOf(ref string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.creates[ref]
+}
+
+// committed returns how many creates of ref the platform committed.
+func (p *platform) committed(ref string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, r := range p.stored {
+		if r == ref {
+			n++
+		}
+	}
+	return n
+}
+
+// client returns an SDK client pointed at url, with tiny retry waits.
+func client(t testing.TB, url string) *rxdelivery.Client {
+	c, err := rxdelivery.NewClient("key", "secret",
+		rxdelivery.WithOmniURL(url), rxdelivery.WithDeliveryURL(url),
+		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// orderParams returns a valid same-day order with reference ref.
+func orderParams(ref string) *orders.CreateParams {
+	addr := orders.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}
+	return &orders.CreateParams{
+		DeliveryFee:             rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")),
+		RxAmountDue:             rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
+		ExternalReferenceNumber: ref,
+		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "5550001"},
+		Recipient:               orders.Recipient{Description: "Jane Doe", MobilePhoneNumber: "6145550100", Address: addr},
+		Patient: orders.Patient{
+			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+		Prescriptions: []orders.Prescription{{
+			Number: "RX100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
+			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), PatientPay: rxdelivery.MustDecimal("10.00"),
+			Prescriber: orders.Prescriber{FirstName: "Alan", LastName: "Grant", NPI: "1987654320", Address: addr},
+			Payers: []orders.Payer{{
+				BIN: "610014", PCN: "MEDDPRIME", RxGroup: "RX1234",
+				CoverageType: orders.CoverageTypePrimary, GovernmentPlanIndicator: rxdelivery.Ptr(false),
+			}},
+		}},
+	}
+}
+
+// requestParams returns a valid omni request with reference ref.
+func requestParams(ref string) *requests.CreateParams {
+	return &requests.CreateParams{
+		Identifier:              "program-123",
+		ExternalReferenceNumber: ref,
+		NameOfPickup:            "Amoxicillin 500 mg",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "5550001"},
+		Dropoff: requests.DropoffParams{
+			Name:        "Jane Doe",
+			PhoneNumber: "6145550100",
+			Address:     requests.NewDropoffPlace("ChIJd8BlQ2BZwokRAFUEcm_qrcA"),
+		},
+		Patient: requests.PatientParams{
+			FirstName: "Jane", LastName: "Doe",
+			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
+		},
+	}
+}

@@ -1,0 +1,85 @@
+package journal
+
+import (
+	"context"
+
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+)
+
+// RequestsAPI is what Requests needs of an omni requests service:
+// *requests.Service (client.Requests) has it.
+type RequestsAPI interface {
+	Create(ctx context.Context, p *requests.CreateParams) (*requests.Request, error)
+	Get(ctx context.Context, id string) (*requests.Request, error)
+}
+
+// OrdersAPI is what Orders needs of a delivery orders service:
+// *orders.Service (client.Orders) has it.
+type OrdersAPI interface {
+	Create(ctx context.Context, p *orders.CreateParams) (*orders.Order, error)
+	Get(ctx context.Context, id string) (*orders.Order, error)
+}
+
+// Requests creates omni requests through a Journal. Get one from
+// Journal.Requests; it is safe for concurrent use.
+type Requests struct {
+	j   *Journal
+	api RequestsAPI
+}
+
+// Requests returns the creates of api (usually client.Requests) under j.
+func (j *Journal) Requests(api RequestsAPI) *Requests { return &Requests{j: j, api: api} }
+
+// Create creates the omni request p at most once per
+// p.ExternalReferenceNumber across every process that shares the journal's
+// store:
+//   - the first call claims the reference and sends the create; it records
+//     the request's id on success, releases the claim when the answer
+//     proves nothing was created (invalid params, a 4xx, 429 or 503, a
+//     request that never left), and marks the claim unknown otherwise,
+//     returning the SDK's error (matching rxdelivery.ErrUnknownOutcome);
+//   - a later call for a reference recorded as created sends nothing and
+//     returns the request as Get reads it now;
+//   - a call for a reference in flight elsewhere or of unknown outcome
+//     sends nothing and returns a *ClaimedError (matching ErrClaimed and
+//     rxdelivery.ErrUnknownOutcome).
+//
+// A p without an external reference number is refused with ErrNoReference
+// and nothing is sent.
+func (r *Requests) Create(ctx context.Context, p *requests.CreateParams) (*requests.Request, error) {
+	k := Key{Interface: InterfaceOmni}
+	if p != nil {
+		k.Reference = p.ExternalReferenceNumber
+	}
+	return createOnce(ctx, r.j, k,
+		func(ctx context.Context) (*requests.Request, error) { return r.api.Create(ctx, p) },
+		r.api.Get,
+		func(v *requests.Request) string { return v.ID })
+}
+
+// Orders creates delivery orders through a Journal. Get one from
+// Journal.Orders; it is safe for concurrent use.
+type Orders struct {
+	j   *Journal
+	api OrdersAPI
+}
+
+// Orders returns the creates of api (usually client.Orders) under j.
+func (j *Journal) Orders(api OrdersAPI) *Orders { return &Orders{j: j, api: api} }
+
+// Create creates the delivery order p at most once per
+// p.ExternalReferenceNumber across every process that shares the journal's
+// store, as Requests.Create does for omni requests. The external reference
+// number is optional for the platform but required here: without one the
+// create is refused with ErrNoReference and nothing is sent.
+func (o *Orders) Create(ctx context.Context, p *orders.CreateParams) (*orders.Order, error) {
+	k := Key{Interface: InterfaceDelivery}
+	if p != nil {
+		k.Reference = p.ExternalReferenceNumber
+	}
+	return createOnce(ctx, o.j, k,
+		func(ctx context.Context) (*orders.Order, error) { return o.api.Create(ctx, p) },
+		o.api.Get,
+		func(v *orders.Order) string { return v.ID })
+}

@@ -1,0 +1,77 @@
+// Package sqlitestore keeps a journal's claims in an SQLite file, the
+// embedded store for a program on one host: its processes share the file,
+// and a claim survives a crash or a restart. It uses a pure-Go SQLite
+// driver, so it builds without cgo.
+//
+//	store, err := sqlitestore.Open("journal.db")
+//	if err != nil {
+//		return err
+//	}
+//	defer store.Close()
+//	j := journal.New(store)
+//
+// The file is opened in write-ahead-log mode with full synchronous
+// commits: a claim is on disk before the create it guards is sent. Several
+// processes may open the same file on a local disk (not a network file
+// system, where SQLite's locks are not reliable); replicas on several hosts
+// need the PostgreSQL store.
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/rxdelivery/rxdelivery-go/journal/internal/sqlstore"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+// Store is a journal.Store in an SQLite database. It is safe for
+// concurrent use, and several processes may share its file.
+type Store struct {
+	*sqlstore.Store
+}
+
+var _ journal.Store = (*Store)(nil)
+
+// busyTimeout is how long a statement waits for another connection's or
+// process's write lock before failing.
+const busyTimeout = 30 * time.Second
+
+// Open opens (creating when missing) the SQLite database at path and the
+// journal's table in it. Close the Store when done.
+func Open(path string) (*Store, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("journal: opening %s: %w", path, err)
+	}
+	s, err := New(context.Background(), db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// New returns a Store on db, an SQLite database opened with the "sqlite"
+// driver, creating the journal's table when missing. Give db a busy
+// timeout (the _pragma=busy_timeout(ms) parameter) when several
+// connections or processes share the file. Closing the Store closes db.
+func New(ctx context.Context, db *sql.DB) (*Store, error) {
+	if _, err := db.ExecContext(ctx, sqlstore.Schema); err != nil {
+		return nil, fmt.Errorf("journal: creating the journal table: %w", err)
+	}
+	return &Store{Store: sqlstore.New(db, sqlstore.Question)}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.DB().Close() }
