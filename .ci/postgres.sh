@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on loopback for the journal's tests
 # and exports its address as JOURNAL_TEST_POSTGRES_DSN. Source it from
-# .ci/run (it installs a trap that stops the cluster and removes its files
-# when the sourcing shell exits) or run it directly to print the DSN and
-# leave the cluster running (stop it with the printed command).
+# .ci/run (it registers the cluster's stop and removal with .ci/run's
+# on_exit, or with an EXIT trap when there is none) or run it directly to
+# print the DSN and leave the cluster running (stop it with the printed
+# command).
 #
 # It fails, and so fails CI, when PostgreSQL cannot be found or started:
 # the journal's PostgreSQL tests are skipped only when the variable is unset,
@@ -81,5 +82,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "stop with: ${CI_PG_STOP[*]} && rm -rf $CI_PG_DIR"
 else
   ci_postgres_start || return 1
-  trap ci_postgres_stop EXIT
+  if declare -F on_exit >/dev/null; then
+    on_exit ci_postgres_stop
+  else
+    trap ci_postgres_stop EXIT
+  fi
 fi
