@@ -13,8 +13,8 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -24,11 +24,11 @@ import (
 
 // Example_quickstart is the README's quickstart.
 func Example_quickstart() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
+	defer srv.Close()
 	for k, v := range map[string]string{
 		rxdelivery.EnvAPIKey: "key", rxdelivery.EnvAPISecret: "secret", rxdelivery.EnvSandbox: "1",
-		rxdelivery.EnvOmniURL: sb.Server.OmniURL(), rxdelivery.EnvDeliveryURL: sb.Server.DeliveryURL(),
+		rxdelivery.EnvOmniURL: srv.OmniURL(), rxdelivery.EnvDeliveryURL: srv.DeliveryURL(),
 	} {
 		os.Setenv(k, v)
 		defer os.Unsetenv(k)
@@ -60,7 +60,7 @@ func Example_quickstart() {
 	}
 	fmt.Println("created", req.ID)
 
-	sb.Clock.Advance(4 * time.Second)
+	srv.Advance(4 * time.Second)
 	got, err := client.Requests.Get(ctx, req.ID)
 	if err != nil {
 		log.Fatal(err)
@@ -73,11 +73,11 @@ func Example_quickstart() {
 
 // Example_configuration is the README's configuration block.
 func Example_configuration() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
+	defer srv.Close()
 	key, secret := "key", "secret"
 	trackingKey, trackingSecret := "key", "secret"
-	omniURL, deliveryURL, trackingURL := sb.Server.OmniURL(), sb.Server.DeliveryURL(), sb.Server.TrackingURL()
+	omniURL, deliveryURL, trackingURL := srv.OmniURL(), srv.DeliveryURL(), srv.TrackingURL()
 
 	client, err := rxdelivery.NewClient(key, secret,
 		rxdelivery.WithOmniURL(omniURL),
@@ -100,15 +100,15 @@ func Example_configuration() {
 
 // Example_errors is the README's error-handling block.
 func Example_errors() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
-	order, createErr := client.Orders.Create(ctx, testutil.SamedayOrder())
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+	order, createErr := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 	if createErr != nil {
 		log.Fatal(createErr)
 	}
 	orderID := order.ID
-	if setErr := sb.Server.SetOrderStatus(orderID, "picked_up"); setErr != nil {
+	if setErr := srv.SetOrderStatus(orderID, "picked_up"); setErr != nil {
 		log.Fatal(setErr)
 	}
 
@@ -182,7 +182,7 @@ func Example_normalizeRecord() {
 	fmt.Println(ndc, phone, zip)
 
 	// The normalised values pass the order's validation.
-	p := testutil.SamedayOrder()
+	p := rxdeliverytest.SamedayOrderParams()
 	p.Prescriptions[0].NDC = ndc
 	p.Patient.MobilePhoneNumber = phone
 	p.Recipient.Address.Zipcode = zip
@@ -195,7 +195,7 @@ func Example_normalizeRecord() {
 // Example_validation shows one error listing every problem of a params
 // value, each with its JSON path.
 func Example_validation() {
-	p := testutil.SamedayOrder()
+	p := rxdeliverytest.SamedayOrderParams()
 	p.Recipient.Address.Zipcode = "4321"
 	p.Patient.MobilePhoneNumber = "614-555"
 	err := p.Validate()

@@ -8,17 +8,17 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func ExampleService_Create() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	// A same-day order: service_level left out, fee and copay required.
-	params := testutil.SamedayOrder()
+	params := rxdeliverytest.SamedayOrderParams()
 	order, err := client.Orders.Create(ctx, params)
 	if errors.Is(err, rxdelivery.ErrUnknownOutcome) {
 		// Never create again blindly: look for the order first.
@@ -33,11 +33,11 @@ func ExampleService_Create() {
 }
 
 func ExampleService_Create_shipping() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
-	params := testutil.SamedayOrder()
+	params := rxdeliverytest.SamedayOrderParams()
 	params.ServiceLevel = orders.ServiceLevelShipping
 	params.DeliveryFee, params.RxAmountDue = nil, nil // same-day only
 	params.Patient.MobilePhoneNumber = "6145550100"   // shipping needs a patient phone
@@ -62,10 +62,10 @@ func ExampleService_Create_shipping() {
 }
 
 func ExampleService_Cancel() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
-	order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,11 +80,11 @@ func ExampleService_Cancel() {
 	fmt.Println(got.Status, got.Cancellation.Reason)
 
 	// Once the courier has it, the platform refuses.
-	again, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	again, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 	if err != nil {
 		log.Fatal(err)
 	}
-	sb.Clock.Advance(2 * 30 * time.Second) // submitted to courier, then picked up
+	srv.Advance(2 * 30 * time.Second) // submitted to courier, then picked up
 	err = client.Orders.Cancel(ctx, again.ID)
 	fmt.Println(errors.Is(err, rxdelivery.ErrUnableToCancel))
 	// Output:
@@ -93,15 +93,15 @@ func ExampleService_Cancel() {
 }
 
 func ExampleService_AddPrescription() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
-	order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	rx := testutil.SamedayOrder().Prescriptions[0]
+	rx := rxdeliverytest.SamedayOrderParams().Prescriptions[0]
 	rx.Number = "RX100002"
 	rx.Refrigeration = orders.RefrigerationFridge
 	updated, err := client.Orders.AddPrescription(ctx, order.ID, &rx)
@@ -120,18 +120,18 @@ func ExampleService_AddPrescription() {
 }
 
 func ExampleService_GetMany() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 	var ids []string
 	for i := 0; i < 2; i++ {
-		order, err := client.Orders.Create(ctx, testutil.SamedayOrder())
+		order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 		if err != nil {
 			log.Fatal(err)
 		}
 		ids = append(ids, order.ID)
 	}
-	sb.Clock.Advance(30 * time.Second)
+	srv.Advance(30 * time.Second)
 
 	list, err := client.Orders.GetMany(ctx, ids)
 	if err != nil {

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func ExampleService_All() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	// All fetches pages as the loop asks for them; breaking stops it.
 	n, preferred := 0, 0
@@ -34,9 +34,9 @@ func ExampleService_All() {
 }
 
 func ExampleService_Search() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	page, err := client.Pharmacies.Search(ctx, &pharmacies.SearchParams{
 		OriginAddress: "123 Main St, Columbus, OH 43210",
@@ -54,9 +54,9 @@ func ExampleService_Search() {
 }
 
 func ExampleService_Get() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	ph, err := client.Pharmacies.Get(ctx, "5550001")
 	if err != nil {
@@ -68,9 +68,9 @@ func ExampleService_Get() {
 }
 
 func ExampleService_DeliveryInfo() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	info, err := client.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{
 		Address: pharmacies.DeliveryAddress{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},

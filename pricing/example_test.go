@@ -6,14 +6,14 @@ import (
 	"log"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func ExampleService_Quote() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	quotes, err := client.Pricing.Quote(ctx, &pricing.QuoteParams{
 		Pickup:  pricing.Location{Address: pricing.Address{ZIPCode: "43210-1234"}}, // sent as 43210

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func exampleParams() *requests.CreateParams {
@@ -36,9 +36,9 @@ func exampleParams() *requests.CreateParams {
 }
 
 func ExampleService_Create() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	req, err := client.Requests.Create(ctx, exampleParams())
 	if err != nil {
@@ -52,9 +52,9 @@ func ExampleService_Create() {
 // A client built with WithProgramID (or from RXDELIVERY_PROGRAM_ID) sends
 // its program identifier in every create that leaves Identifier empty.
 func ExampleService_Create_programID() {
-	sb := testutil.StartSandbox(rxdelivery.WithProgramID("program-123"))
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithClientOptions(rxdelivery.WithProgramID("program-123")))
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	p := exampleParams()
 	p.Identifier = ""
@@ -68,9 +68,9 @@ func ExampleService_Create_programID() {
 }
 
 func ExampleService_Get() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 	req, err := client.Requests.Create(ctx, exampleParams())
 	if err != nil {
 		log.Fatal(err)
@@ -78,7 +78,7 @@ func ExampleService_Get() {
 
 	// The unsuccessful_delivery scenario moves one step a minute.
 	for i := 0; i < 5; i++ {
-		sb.Clock.Advance(time.Minute)
+		srv.Advance(time.Minute)
 		got, err := client.Requests.Get(ctx, req.ID)
 		if err != nil {
 			log.Fatal(err)
@@ -99,14 +99,14 @@ func ExampleService_Get() {
 }
 
 func ExampleService_Cancel() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 	req, err := client.Requests.Create(ctx, exampleParams())
 	if err != nil {
 		log.Fatal(err)
 	}
-	sb.Clock.Advance(3 * time.Minute) // picked up: too late to cancel
+	srv.Advance(3 * time.Minute) // picked up: too late to cancel
 
 	err = client.Requests.Cancel(ctx, req.ID)
 	var apiErr *rxdelivery.APIError
@@ -118,9 +118,9 @@ func ExampleService_Cancel() {
 }
 
 func ExampleService_GetMany() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 	var ids []string
 	for i := 0; i < 3; i++ {
 		req, err := client.Requests.Create(ctx, exampleParams())

@@ -45,7 +45,7 @@ type config struct {
 	setPharmacies bool
 	clientOpts    []rxdelivery.Option
 	listenClient  *http.Client
-	addr          string
+	listener      net.Listener
 	logger        *slog.Logger
 }
 
@@ -99,10 +99,11 @@ func WithListenerClient(hc *http.Client) Option {
 	return func(c *config) { c.listenClient = hc }
 }
 
-// WithAddress makes the simulator listen on addr (such as
-// "127.0.0.1:8787") instead of a random loopback port.
-func WithAddress(addr string) Option {
-	return func(c *config) { c.addr = addr }
+// WithListener makes the simulator serve on ln (for instance one listening
+// on a fixed address such as 127.0.0.1:8787) instead of a random loopback
+// port. The server closes ln when it stops.
+func WithListener(ln net.Listener) Option {
+	return func(c *config) { c.listener = ln }
 }
 
 // WithCallLog makes the simulator log one line per call it serves to l:
@@ -198,15 +199,9 @@ func newServer(opts []Option) (*Server, error) {
 	mux.Handle(ControlPrefix+"/", s.controlHandler())
 	mux.Handle("/", s.sb)
 	s.ts = httptest.NewUnstartedServer(mux)
-	if cfg.addr != "" {
-		ln, err := net.Listen("tcp", cfg.addr)
-		if err != nil {
-			s.sb.Close()
-			s.ts.Close()
-			return nil, err
-		}
+	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
-		s.ts.Listener = ln
+		s.ts.Listener = cfg.listener
 	}
 	s.ts.Config.ReadHeaderTimeout = 10 * time.Second
 	s.ts.Start()

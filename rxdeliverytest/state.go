@@ -110,6 +110,13 @@ func BuiltinPharmacies() []Pharmacy {
 	return fromSandboxPharmacies(sandbox.BuiltinPharmacies())
 }
 
+// GeneratePharmacies returns n made-up pharmacies with distinct NCPDP
+// identifiers and valid NPIs (one in ten preferred), the same on every
+// call, for tests of paging through many lookup results.
+func GeneratePharmacies(n int) []Pharmacy {
+	return fromSandboxPharmacies(sandbox.GeneratePharmacies(n))
+}
+
 // SetPharmacies replaces the pharmacies the simulator knows. With none,
 // every lookup answers count 0 and every get 404.
 func (s *Server) SetPharmacies(list ...Pharmacy) { s.sb.SetPharmacies(toSandboxPharmacies(list)) }

@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
 func ExampleService_Subscribe() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	sub, err := client.Tracking.Subscribe(ctx, &tracking.SubscribeParams{
 		TrackingNumber: "9400100000000000000001",
@@ -32,9 +32,9 @@ func ExampleService_Subscribe() {
 }
 
 func ExampleService_GetSubscription() {
-	sb := testutil.StartSandbox()
-	defer sb.Close()
-	client, ctx := sb.Client, context.Background()
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
 
 	_, err := client.Tracking.GetSubscription(ctx, "9400100000000000000099")
 	var apiErr *rxdelivery.APIError

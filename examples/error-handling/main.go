@@ -30,16 +30,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func main() {
@@ -66,19 +65,9 @@ func program(ctx context.Context, env *exampleenv.Env) error {
 // is answered 429 with a Retry-After of two minutes, longer than the
 // client's wait cap (30 seconds by default), so the client gives up at once
 // instead of sleeping.
-func injectFaults(sim *sandbox.Server) {
-	sim.InjectFault(sandbox.Fault{
-		Kind:       sandbox.FaultStatus,
-		Status:     http.StatusInternalServerError,
-		After:      true,
-		Method:     http.MethodPost,
-		PathPrefix: sandbox.Omni.Prefix() + "/api/v1/requests",
-	})
-	sim.InjectFault(sandbox.Fault{
-		Kind:       sandbox.FaultRateLimit,
-		Interface:  sandbox.Pricing,
-		RetryAfter: 2 * time.Minute,
-	})
+func injectFaults(sim *rxdeliverytest.Server) {
+	sim.FailNext(rxdeliverytest.RequestsCreate, 1, rxdeliverytest.CommittedThenFailed())
+	sim.FailNext(rxdeliverytest.PricingQuote, 1, rxdeliverytest.RateLimited(2*time.Minute))
 }
 
 // pollEvery is how often run asks for a request's status.

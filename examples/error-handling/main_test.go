@@ -15,7 +15,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -43,11 +43,18 @@ func TestRunHitsEveryErrorClass(t *testing.T) {
 		assert.Contains(t, got, want)
 	}
 
-	st := env.Sim.Stats()
-	assert.Equal(t, 2, st.RequestsCreated, "the lost create did create a request")
-	assert.Zero(t, st.RequestsCancelled)
-	assert.Equal(t, 2, st.FaultsApplied)
-	assert.Zero(t, st.DuplicateCreates, "the unknown outcome was not retried")
+	assert.Len(t, env.Sim.Requests(), 2, "the lost create did create a request")
+	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.RequestsCreate), 2, "the unknown outcome was not retried")
+	faults := 0
+	for _, c := range env.Sim.Calls() {
+		if c.Fault != "" {
+			faults++
+		}
+	}
+	assert.Equal(t, 2, faults)
+	for _, c := range env.Sim.CallsTo(rxdeliverytest.RequestsCancel) {
+		assert.NotEqual(t, 204, c.Status, "nothing was cancelled")
+	}
 }
 
 func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
@@ -60,7 +67,13 @@ func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
 	require.NoError(t, rateLimited(ctx, env.Client, env.ProgramID, &out))
 	assert.Contains(t, out.String(), "the create went through (request ")
 	assert.Contains(t, out.String(), "no rate limit this time: 1 quote(s)")
-	assert.Equal(t, 1, env.Sim.Stats().RequestsCancelled)
+	cancelled := 0
+	for _, c := range env.Sim.CallsTo(rxdeliverytest.RequestsCancel) {
+		if c.Status == 204 {
+			cancelled++
+		}
+	}
+	assert.Equal(t, 1, cancelled)
 }
 
 func TestStepsRefuseUnexpectedOutcomes(t *testing.T) {
@@ -68,7 +81,7 @@ func TestStepsRefuseUnexpectedOutcomes(t *testing.T) {
 		ClientOptions: []rxdelivery.Option{rxdelivery.WithRetryMax(0)},
 	})
 	ctx := exampletest.Context(t, 10*time.Second)
-	env.Sim.FailNext(1, sandbox.FaultUnavailable)
+	env.Sim.FailNext(rxdeliverytest.AnyOperation, 1, rxdeliverytest.Unavailable(0))
 	err := notFound(ctx, env.Client, env.ProgramID, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unexpected platform unavailable (retry later)")

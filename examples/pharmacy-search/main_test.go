@@ -12,7 +12,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -23,7 +23,7 @@ func TestRunWalksEveryPage(t *testing.T) {
 	err := run(exampletest.Context(t, 10*time.Second), env.Client, &out)
 	require.NoError(t, err, out.String())
 
-	total := len(sandbox.BuiltinPharmacies())
+	total := len(rxdeliverytest.BuiltinPharmacies())
 	pages := (total + pageSize - 1) / pageSize
 	require.Greater(t, pages, 1, "the example must span several pages")
 
@@ -39,12 +39,12 @@ func TestRunWalksEveryPage(t *testing.T) {
 
 	// One Search for the totals, then one call per page for All, then one
 	// Get.
-	routes := map[string]int{}
-	for _, c := range env.Sim.Stats().Calls {
-		routes[c.Route]++
+	routes := map[rxdeliverytest.Operation]int{}
+	for _, c := range env.Sim.Calls() {
+		routes[c.Operation]++
 	}
-	assert.Equal(t, 1+pages, routes["/omni/api/v1/pharmacies"], "search calls")
-	assert.Equal(t, 1, routes["/omni/api/v1/pharmacies/:id"], "get calls")
+	assert.Equal(t, 1+pages, routes[rxdeliverytest.PharmaciesSearch], "search calls")
+	assert.Equal(t, 1, routes[rxdeliverytest.PharmaciesGet], "get calls")
 }
 
 func TestMainErrRunsOffline(t *testing.T) {

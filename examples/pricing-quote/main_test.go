@@ -13,7 +13,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -29,14 +29,14 @@ func TestRunPrintsQuoteAndHandlesNoQuote(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`postal\s+ground_service\s+\$\d+\.\d\d\n`), got)
 	assert.Contains(t, got, "Quote 11201 -> 00501")
 	assert.Contains(t, got, "no quote: no service covers this route")
-	assert.Equal(t, 2, env.Sim.Stats().QuotesServed)
+	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.PricingQuote), 2)
 }
 
 func TestQuoteReportsUnavailablePrice(t *testing.T) {
 	env := exampletest.Offline(t, exampleenv.ConnectOptions{
 		ClientOptions: []rxdelivery.Option{rxdelivery.WithRetryMax(0)},
 	})
-	env.Sim.InjectFault(sandbox.Fault{Kind: sandbox.FaultStatus, Status: http.StatusBadGateway, Interface: sandbox.Pricing})
+	env.Sim.FailNext(rxdeliverytest.PricingQuote, 1, rxdeliverytest.StatusError(http.StatusBadGateway))
 	var out bytes.Buffer
 	err := quote(exampletest.Context(t, 10*time.Second), env.Client, &out, "11201", "60611")
 	require.NoError(t, err, out.String())

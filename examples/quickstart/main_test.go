@@ -11,6 +11,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -31,7 +32,6 @@ func TestRunReachesDelivered(t *testing.T) {
 	assert.Contains(t, got, "signed by ")
 	assert.True(t, strings.Index(got, " picked_up") < strings.Index(got, " delivered"), "in order")
 
-	st := env.Sim.Stats()
-	assert.Equal(t, 1, st.RequestsCreated)
-	assert.Zero(t, st.DuplicateCreates)
+	assert.Len(t, env.Sim.Requests(), 1)
+	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.RequestsCreate), 1)
 }

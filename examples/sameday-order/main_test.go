@@ -11,6 +11,8 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -36,12 +38,12 @@ func TestRunPrintsEachStep(t *testing.T) {
 
 	m := regexp.MustCompile(`Created order (\S+):`).FindStringSubmatch(got)
 	require.Len(t, m, 2)
-	orderPath := "/delivery/api/v1/orders/" + m[1]
-	st := env.Sim.Stats()
-	assert.Equal(t, 1, st.OrdersCreated)
-	assert.Equal(t, 1, st.OrdersCancelled)
-	assert.Equal(t, 1, st.CallsTo("POST", orderPath+"/prescriptions"), "one prescription added")
-	assert.Equal(t, 1, st.CallsTo("DELETE", orderPath+"/prescriptions/"), "and removed")
+	sim := env.Sim
+	require.Len(t, sim.Orders(), 1)
+	assert.Equal(t, m[1], sim.Orders()[0].ID)
+	assert.Equal(t, orders.StatusCancelled, sim.Orders()[0].Status)
+	assert.Len(t, sim.CallsTo(rxdeliverytest.OrdersAddPrescription), 1, "one prescription added")
+	assert.Len(t, sim.CallsTo(rxdeliverytest.OrdersRemovePrescription), 1, "and removed")
 }
 
 func TestMainErrRunsOffline(t *testing.T) {

@@ -1,16 +1,59 @@
 // Command sandbox-server serves the SDK's simulator of the platform's four
 // interfaces as a standalone process, so that integrators can point any
-// client (this SDK, curl, another language) at it without credentials or
-// network access.
+// client (this SDK, curl, a test in another language) at it without a real
+// environment. It is a thin program over the public test kit,
+// rxdeliverytest.
 //
 //	go run ./examples/sandbox-server -addr 127.0.0.1:8787 -key K -secret S
 //
-// It prints the base URLs as RXDELIVERY_* lines ready to export, then
-// serves until interrupted. It runs on the real clock: delivery orders and
-// tracking events move every -cadence, and omni requests follow the
-// scenario named in their test_meta. Tracking notifications go to https
-// listener URLs; -insecure-listeners accepts self-signed certificates of
-// listeners on loopback hosts (and only there).
+// It prints the lines a client needs, ready to export: the credentials it
+// accepts (RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET), the four base URLs
+// and RXDELIVERY_SANDBOX, then the control API's URL. It serves until
+// interrupted or sent SIGTERM, then stops cleanly: calls in progress end,
+// and it exits with status 0.
+//
+// By default it runs on the real clock: delivery orders and tracking events
+// move every -cadence, and omni requests follow the scenario of their
+// test_meta. With -manual-clock time stands still until a client advances
+// it through the control API, so a test is deterministic. Either way the
+// control API can jump the clock ahead.
+//
+// # Control API
+//
+// Under the reserved prefix /_control, with the same key and secret as
+// Basic credentials (401 without them), JSON in and out:
+//
+//	GET    /_control/clock                  {"now"}
+//	POST   /_control/clock/advance          {"seconds":90} or {"duration":"1m30s"} -> {"now"}
+//	GET    /_control/orders/{id}            {"id","status","tracking_number"}
+//	PUT    /_control/orders/{id}/status     {"status":"delivered"}
+//	GET    /_control/requests/{id}          {"id","order_status"}
+//	PUT    /_control/requests/{id}/status   {"status":"picked_up"} or {"status":"request_incomplete"}
+//	POST   /_control/tracking               {"tracking_number","status"}: notifies the listener, then 204
+//	GET    /_control/pharmacies             {"pharmacies":[...]}
+//	PUT    /_control/pharmacies             {"pharmacies":[{npi,ncpdp,name,preferred,phone_number,fax_number,address}]}
+//	PUT    /_control/quotes                 {"empty":true}: every quote answers {"quotes":[]}
+//	POST   /_control/faults                 {"operation":"orders.Create","times":1,"kind":"committed_then_failed"}
+//	DELETE /_control/faults                 clears queued faults
+//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}
+//	DELETE /_control/calls                  empties the call record
+//	GET    /_control/notifications          {"notifications":[...]}
+//
+// Fault kinds: rate_limit and rate_limit_date (with "retry_after_seconds"),
+// unavailable, server_error, status (with "status"), cut, drop, stall
+// (forever, or "stall_seconds"), malformed, committed_then_failed; with
+// "committed":true a fault applies after the call was carried out.
+// Operations are named after the SDK's methods: requests.Create,
+// requests.Cancel, requests.Get, requests.GetMany, pharmacies.Search,
+// pharmacies.Get, pharmacies.DeliveryInfo, orders.Create, orders.Cancel,
+// orders.Get, orders.GetMany, orders.AddPrescription,
+// orders.RemovePrescription, tracking.Subscribe, tracking.GetSubscription,
+// pricing.Quote; "" or absent means any. The full reference is the
+// documentation of package rxdeliverytest.
+//
+// Tracking notifications go to https listener URLs; -insecure-listeners
+// accepts self-signed certificates of listeners on loopback hosts (and only
+// there).
 package main
 
 import (
@@ -28,16 +71,21 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := serve(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox-server:", err)
 		os.Exit(1)
 	}
+}
+
+// serve runs the server until the process is interrupted or sent SIGTERM.
+func serve(args []string, stdout io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, args, stdout)
 }
 
 // run parses args, serves the simulator until ctx ends, then shuts down.
@@ -45,12 +93,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("sandbox-server", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	addr := fs.String("addr", "127.0.0.1:8787", "address to listen on")
-	key := fs.String("key", sandbox.DefaultKey, "API key the simulator accepts on all four interfaces")
-	secret := fs.String("secret", sandbox.DefaultSecret, "API secret the simulator accepts")
-	cadence := fs.Duration("cadence", sandbox.DefaultCadence, "time between two status changes of a delivery order or tracking events of a shipment (negative: never)")
+	key := fs.String("key", rxdeliverytest.DefaultKey, "API key the simulator accepts on all four interfaces and the control API")
+	secret := fs.String("secret", rxdeliverytest.DefaultSecret, "API secret the simulator accepts")
+	cadence := fs.Duration("cadence", rxdeliverytest.DefaultOrderCadence, "time between two status changes of a delivery order or tracking events of a shipment (negative: never)")
+	manual := fs.Bool("manual-clock", false, "keep time still until the control API advances it")
 	insecure := fs.Bool("insecure-listeners", false, "accept self-signed certificates of tracking listener URLs on loopback hosts")
 	pharmacies := fs.Int("pharmacies", 0, "serve this many generated pharmacies instead of the built-in twelve")
-	logCalls := fs.Bool("log", false, "log one line per call to stderr (route and status only, never queries or bodies)")
+	logCalls := fs.Bool("log", false, "log one line per call to stderr (operation, route and status only, never queries or bodies)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -60,51 +109,44 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-
-	cfg := sandbox.Config{
-		Key:          *key,
-		Secret:       *secret,
-		OrderCadence: *cadence,
-		NotifyClient: notifyClient(*insecure),
-	}
-	if *pharmacies > 0 {
-		cfg.Pharmacies = sandbox.GeneratePharmacies(*pharmacies)
-	}
-	if *logCalls {
-		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if *key == "" || *secret == "" {
+		return errors.New("-key and -secret must not be empty")
 	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	sb := sandbox.New(cfg)
-	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	base := "http://" + ln.Addr().String()
-	fmt.Fprintf(stdout, "RXDELIVERY_OMNI_URL=%s%s\n", base, sandbox.Omni.Prefix())
-	fmt.Fprintf(stdout, "RXDELIVERY_DELIVERY_URL=%s%s\n", base, sandbox.Delivery.Prefix())
-	fmt.Fprintf(stdout, "RXDELIVERY_TRACKING_URL=%s%s\n", base, sandbox.Tracking.Prefix())
-	fmt.Fprintf(stdout, "RXDELIVERY_PRICING_URL=%s%s\n", base, sandbox.Pricing.Prefix())
-	fmt.Fprintln(stdout, "RXDELIVERY_SANDBOX=1")
-	fmt.Fprintln(stdout, "# also set RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET to the -key and -secret values; interrupt to stop")
-
-	select {
-	case <-ctx.Done():
-	case err := <-served:
-		sb.Close()
-		return err
+	opts := []rxdeliverytest.Option{
+		rxdeliverytest.WithListener(ln),
+		rxdeliverytest.WithCredentials(*key, *secret),
+		rxdeliverytest.WithOrderCadence(*cadence),
+		rxdeliverytest.WithListenerClient(notifyClient(*insecure)),
 	}
-	// Close the simulator first: it ends slow faults and notifications in
-	// progress, so that Shutdown does not wait for them.
-	sb.Close()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shutdownCtx)
-	<-served
-	return err
+	if !*manual {
+		opts = append(opts, rxdeliverytest.WithRealClock())
+	}
+	if *pharmacies > 0 {
+		opts = append(opts, rxdeliverytest.WithPharmacies(rxdeliverytest.GeneratePharmacies(*pharmacies)...))
+	}
+	if *logCalls {
+		opts = append(opts, rxdeliverytest.WithCallLog(slog.New(slog.NewTextHandler(os.Stderr, nil))))
+	}
+	srv := rxdeliverytest.NewServer(opts...)
+
+	// The credentials printed are the ones this local simulator was told
+	// to accept on its command line, so that a client can export them.
+	for _, line := range srv.EnvLines(true) {
+		fmt.Fprintln(stdout, line)
+	}
+	fmt.Fprintf(stdout, "# control API: %s%s (Basic auth with the key and secret above)\n", srv.URL(), rxdeliverytest.ControlPrefix)
+	fmt.Fprintln(stdout, "# interrupt or send SIGTERM to stop")
+
+	<-ctx.Done()
+	// Close ends stalled calls and notifications in progress, then stops
+	// the listener once the calls still running have returned.
+	srv.Close()
+	return nil
 }
 
 // notifyClient returns the client the simulator posts tracking

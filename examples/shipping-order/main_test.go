@@ -27,7 +27,7 @@ func TestRunShowsLabelAndTrackingNumber(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`Tracking number: 1Z\w+\n`), got)
 	assert.Regexp(t, regexp.MustCompile(`Label:           https://\S+\.pdf\n`), got)
 	assert.Regexp(t, regexp.MustCompile(`Cost:            \$\d+\.\d\d\n`), got)
-	assert.Equal(t, 1, env.Sim.Stats().OrdersCreated)
+	assert.Len(t, env.Sim.Orders(), 1)
 }
 
 func TestMainErrRunsOffline(t *testing.T) {

@@ -35,7 +35,7 @@ func TestRunReceivesNotificationsUntilDelivered(t *testing.T) {
 	}
 	assert.Contains(t, got, "Shipment delivered.")
 
-	notes := env.Sim.Stats().Notifications
+	notes := env.Sim.Notifications()
 	require.NotEmpty(t, notes)
 	for _, n := range notes {
 		assert.Equal(t, 204, n.StatusCode, "the listener accepted %s (%s)", n.Status, n.Err)

@@ -4,8 +4,9 @@
 // When RXDELIVERY_API_KEY is set, Connect builds the client from the
 // RXDELIVERY_* variables with rxdelivery.NewClientFromEnv, exactly as a
 // service would. When it is not, Connect starts the SDK's simulator on a
-// loopback port, with the real clock and a one-second order cadence so that
-// deliveries finish in seconds, and points a sandbox client at it. Either way
+// loopback port with the public test kit (rxdeliverytest), on the real clock
+// and a one-second order cadence so that deliveries finish in seconds, and
+// points a sandbox client at it. Either way
 // the example code receives a plain *rxdelivery.Client.
 package exampleenv
 
@@ -24,7 +25,7 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 // EnvProgramID names the variable holding the program identifier the
@@ -88,7 +89,7 @@ type Env struct {
 	Offline bool
 	// Sim is the built-in simulator; nil when Offline is false. Examples use
 	// it only to inject failures that a real platform cannot be asked for.
-	Sim *sandbox.Server
+	Sim *rxdeliverytest.Server
 	// ProgramID is the program identifier for omni requests: the value of
 	// RXDELIVERY_PROGRAM_ID online, a fixed one offline.
 	ProgramID string
@@ -140,13 +141,14 @@ func connectOffline(log io.Writer, o ConnectOptions) (*Env, error) {
 		cadence = DefaultOrderCadence
 	}
 	notify := notifyClient(o.TrustListenerCert)
-	sim := sandbox.NewServer(sandbox.Config{
-		Key:          offlineKey,
-		Secret:       offlineSecret,
-		Clock:        sandbox.RealClock{},
-		OrderCadence: cadence,
-		NotifyClient: notify,
-	})
+	sim := rxdeliverytest.NewServer(
+		rxdeliverytest.WithCredentials(offlineKey, offlineSecret),
+		rxdeliverytest.WithRealClock(),
+		rxdeliverytest.WithOrderCadence(cadence),
+		rxdeliverytest.WithListenerClient(notify),
+	)
+	// The client is built as a program builds its own, with the SDK's
+	// default retry waits, rather than the kit's test client.
 	opts := append([]rxdelivery.Option{
 		rxdelivery.WithOmniURL(sim.OmniURL()),
 		rxdelivery.WithDeliveryURL(sim.DeliveryURL()),

@@ -11,7 +11,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
-	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func TestMain(m *testing.M) { exampletest.Main(m) }
@@ -39,10 +39,10 @@ func TestOfflineWithoutAPIKey(t *testing.T) {
 	assert.NoError(t, env.RequireProgramID())
 	assert.Equal(t, "No RXDELIVERY_API_KEY set: running against the built-in simulator at "+env.Sim.URL()+".\n", log.String())
 
-	ph, err := env.Client.Pharmacies.Get(context.Background(), sandbox.BuiltinPharmacies()[0].NCPDP)
+	ph, err := env.Client.Pharmacies.Get(context.Background(), rxdeliverytest.BuiltinPharmacies()[0].NCPDP)
 	require.NoError(t, err)
-	assert.Equal(t, sandbox.BuiltinPharmacies()[0].Name, ph.Name)
-	assert.Equal(t, 1, env.Sim.Stats().CallsTo("GET", "/omni/"), "the client talks to the simulator")
+	assert.Equal(t, rxdeliverytest.BuiltinPharmacies()[0].Name, ph.Name)
+	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.PharmaciesGet), 1, "the client talks to the simulator")
 
 	env.Close()
 	env.Close() // twice is fine
@@ -50,7 +50,7 @@ func TestOfflineWithoutAPIKey(t *testing.T) {
 
 func TestOnlineFromVariables(t *testing.T) {
 	clearVars(t)
-	sim := sandbox.NewServer(sandbox.Config{Key: "K", Secret: "S"})
+	sim := rxdeliverytest.Start(t, rxdeliverytest.WithCredentials("K", "S"))
 	defer sim.Close()
 	t.Setenv(rxdelivery.EnvAPIKey, "K")
 	t.Setenv(rxdelivery.EnvAPISecret, "S")
@@ -70,9 +70,9 @@ func TestOnlineFromVariables(t *testing.T) {
 		"this example creates test deliveries: run it offline, or against a sandbox (RXDELIVERY_SANDBOX=true)")
 	assert.NoError(t, env.RequireProgramID())
 
-	_, err = env.Client.Pharmacies.Get(context.Background(), sandbox.BuiltinPharmacies()[0].NCPDP)
+	_, err = env.Client.Pharmacies.Get(context.Background(), rxdeliverytest.BuiltinPharmacies()[0].NCPDP)
 	require.NoError(t, err)
-	assert.Equal(t, 1, sim.Stats().CallsTo("GET", "/omni/"))
+	assert.Len(t, sim.CallsTo(rxdeliverytest.PharmaciesGet), 1)
 	_, err = env.Client.Pricing.Quote(context.Background(), nil)
 	assert.Error(t, err)
 }
