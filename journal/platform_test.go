@@ -14,6 +14,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 // platform is a minimal stand-in for the platform's create and get
@@ -147,27 +148,9 @@ func client(t testing.TB, url string) *rxdelivery.Client {
 
 // orderParams returns a valid same-day order with reference ref.
 func orderParams(ref string) *orders.CreateParams {
-	addr := orders.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}
-	return &orders.CreateParams{
-		DeliveryFee:             rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")),
-		RxAmountDue:             rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
-		ExternalReferenceNumber: ref,
-		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "5550001"},
-		Recipient:               orders.Recipient{Description: "Jane Doe", MobilePhoneNumber: "6145550100", Address: addr},
-		Patient: orders.Patient{
-			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
-			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
-		},
-		Prescriptions: []orders.Prescription{{
-			Number: "RX100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
-			DaysSupply: 30, FillQuantity: rxdelivery.MustDecimal("30"), PatientPay: rxdelivery.MustDecimal("10.00"),
-			Prescriber: orders.Prescriber{FirstName: "Alan", LastName: "Grant", NPI: "1987654320", Address: addr},
-			Payers: []orders.Payer{{
-				BIN: "610014", PCN: "MEDDPRIME", RxGroup: "RX1234",
-				CoverageType: orders.CoverageTypePrimary, GovernmentPlanIndicator: rxdelivery.Ptr(false),
-			}},
-		}},
-	}
+	p := rxdeliverytest.SamedayOrderParams()
+	p.ExternalReferenceNumber = ref
+	return p
 }
 
 // requestParams returns a valid omni request with reference ref.

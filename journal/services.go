@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 )
@@ -10,15 +11,15 @@ import (
 // RequestsAPI is what Requests needs of an omni requests service:
 // *requests.Service (client.Requests) has it.
 type RequestsAPI interface {
-	Create(ctx context.Context, p *requests.CreateParams) (*requests.Request, error)
-	Get(ctx context.Context, id string) (*requests.Request, error)
+	Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error)
+	Get(ctx context.Context, id string, opts ...option.CallOption) (*requests.Request, error)
 }
 
 // OrdersAPI is what Orders needs of a delivery orders service:
 // *orders.Service (client.Orders) has it.
 type OrdersAPI interface {
-	Create(ctx context.Context, p *orders.CreateParams) (*orders.Order, error)
-	Get(ctx context.Context, id string) (*orders.Order, error)
+	Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error)
+	Get(ctx context.Context, id string, opts ...option.CallOption) (*orders.Order, error)
 }
 
 // Requests creates omni requests through a Journal. Get one from
@@ -46,15 +47,16 @@ func (j *Journal) Requests(api RequestsAPI) *Requests { return &Requests{j: j, a
 //     rxdelivery.ErrUnknownOutcome).
 //
 // A p without an external reference number is refused with ErrNoReference
-// and nothing is sent.
-func (r *Requests) Create(ctx context.Context, p *requests.CreateParams) (*requests.Request, error) {
+// and nothing is sent. opts apply to the create, and to the get that reads
+// a recorded request back.
+func (r *Requests) Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error) {
 	k := Key{Interface: InterfaceOmni}
 	if p != nil {
 		k.Reference = p.ExternalReferenceNumber
 	}
 	return createOnce(ctx, r.j, k,
-		func(ctx context.Context) (*requests.Request, error) { return r.api.Create(ctx, p) },
-		r.api.Get,
+		func(ctx context.Context) (*requests.Request, error) { return r.api.Create(ctx, p, opts...) },
+		func(ctx context.Context, id string) (*requests.Request, error) { return r.api.Get(ctx, id, opts...) },
 		func(v *requests.Request) string { return v.ID })
 }
 
@@ -72,14 +74,15 @@ func (j *Journal) Orders(api OrdersAPI) *Orders { return &Orders{j: j, api: api}
 // p.ExternalReferenceNumber across every process that shares the journal's
 // store, as Requests.Create does for omni requests. The external reference
 // number is optional for the platform but required here: without one the
-// create is refused with ErrNoReference and nothing is sent.
-func (o *Orders) Create(ctx context.Context, p *orders.CreateParams) (*orders.Order, error) {
+// create is refused with ErrNoReference and nothing is sent. opts apply to
+// the create, and to the get that reads a recorded order back.
+func (o *Orders) Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error) {
 	k := Key{Interface: InterfaceDelivery}
 	if p != nil {
 		k.Reference = p.ExternalReferenceNumber
 	}
 	return createOnce(ctx, o.j, k,
-		func(ctx context.Context) (*orders.Order, error) { return o.api.Create(ctx, p) },
-		o.api.Get,
+		func(ctx context.Context) (*orders.Order, error) { return o.api.Create(ctx, p, opts...) },
+		func(ctx context.Context, id string) (*orders.Order, error) { return o.api.Get(ctx, id, opts...) },
 		func(v *orders.Order) string { return v.ID })
 }
