@@ -10,9 +10,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"testing"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
@@ -210,4 +212,34 @@ func Example_validation() {
 	// rxdelivery: invalid params: recipient.address.zipcode: must be 5 or 9 digits; patient.mobile_phone_number: must be 10 digits
 	// recipient.address.zipcode
 	// patient.mobile_phone_number
+}
+
+// TestDeliveryReachesThePatient is the README's "Testing your code" block,
+// run as the test it shows.
+func TestDeliveryReachesThePatient(t *testing.T) {
+	srv := rxdeliverytest.Start(t) // stopped when the test ends
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(3 * rxdeliverytest.DefaultOrderCadence) // submitted, picked up, delivered: no sleeping
+	if st, _ := srv.OrderStatus(order.ID); st != orders.StatusDelivered {
+		t.Fatalf("status %s, want delivered", st)
+	}
+	if sent := srv.CallsTo(rxdeliverytest.OrdersCreate)[0].Body; sent["external_reference_number"] != "rx-2026-0001" {
+		t.Fatalf("sent %v", sent)
+	}
+
+	// The next create is carried out, then answered 500: the caller cannot
+	// know whether the order exists, and must reconcile, not create again.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.CommittedThenFailed())
+	_, err = client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
+		t.Fatalf("got %v, want an unknown outcome", err)
+	}
+	if n := len(srv.Orders()); n != 2 {
+		t.Fatalf("%d orders, want 2", n)
+	}
 }

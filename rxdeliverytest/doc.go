@@ -88,10 +88,20 @@
 //
 // Committed(f) applies any fault after the call was carried out, so a test
 // can reach the SDK's unknown-outcome error (rxdelivery.ErrUnknownOutcome)
-// and check that the code under test reconciles instead of creating twice.
-// Remember that retries are calls: the SDK retries a 429 or 503 on its own,
-// so FailNext(op, 1, RateLimited(...)) is absorbed by one retry, while a
-// fault on more calls than the client's retries reaches your code.
+// with the order really created, and check that the code under test
+// reconciles instead of creating twice (Server.Orders shows what exists).
+// Without Committed, a fault answers before anything is done; a write that
+// meets Cut, Drop or Stall still ends as an unknown outcome, since the
+// client cannot tell.
+//
+// Retries are calls too. The client retries 429 and 503 (and, for reads,
+// 500, cut answers and dropped connections) on its own, up to its retry
+// count, so a fault on fewer calls than that is absorbed and one on more
+// (or a negative n: every call) reaches your code. A Retry-After longer
+// than the client's wait cap is not slept at all: the call returns at once
+// an error carrying it. With the kit's client, whose cap is a few
+// milliseconds, RateLimited(time.Second) therefore tests the "come back
+// later" path and RateLimited(0) the path where the client retries.
 //
 // # The call record
 //
@@ -135,13 +145,36 @@
 //
 // # What the simulator checks
 //
-// Every rule of the documents is applied. Where the documents leave a
-// point open the simulator reads it as the SDK does (both spellings of a
-// status, either cancellation key, any 2xx for subscribe...). Where it
-// refuses something the documents do not, the rule is named in the
-// simulator's own documentation; the main ones: unknown JSON fields and
-// query parameters are refused with 400 (to catch a misspelt key), every
-// body needs Content-Type application/json, money must be a JSON number,
-// an omni request may leave pickup out only for a pharmacy it knows, and
-// fees and package dimensions must not be negative.
+// Every rule of the documents is applied: required fields, lengths, enums,
+// conditional rules, and the answers' shapes, statuses and error bodies of
+// each interface. Where the documents leave a point open it reads it as
+// the SDK does: a pharmacy lookup may give both origin_address and
+// place_id; delivery_fee and rx_amount_due are required on same-day orders
+// and allowed on the others, while other_items_amount_due and
+// photo_id_required are same-day only; cancellable orders are new and
+// "submitted to courier"; unable_to_cancel is answered 422.
+//
+// It also refuses, on purpose, some input the documents do not explicitly
+// refuse, to catch mistakes in the code under test:
+//
+//   - unknown JSON fields and unknown query parameters (400), so a
+//     misspelt key fails;
+//   - a JSON kind other than the documented one, such as an amount sent as
+//     a string, and an Integer written 30.0 (400);
+//   - a body without Content-Type application/json (400, on every
+//     interface), and an Accept header that excludes JSON (406);
+//   - an omni request without pickup whose pharmacy NCPDP the simulator
+//     does not know (422);
+//   - a place_id with characters other than letters, digits, '_', '-' or
+//     ':' (422), page or page_size below 1 (422);
+//   - service_level "sameday" (same-day orders leave it out), an order
+//     without prescriptions, a negative fee or package dimension (400);
+//   - adding or removing a prescription on an order past "submitted to
+//     courier" (400).
+//
+// The simulator also has its own answers where the documents show none:
+// delivery information (pharmacies.DeliveryInfo) answers a deliverability
+// summary, pricing answers one postal ground quote with a deterministic
+// price, and ZIP codes 00000 to 00999 are outside every service area
+// (no pharmacy, no quote, not deliverable).
 package rxdeliverytest

@@ -3,8 +3,9 @@
 // subscriptions, pricing quotes): 16 endpoints, stateful, validating as the
 // interface documents say, running the sandbox scenarios on an injectable
 // clock, posting tracking notifications to listener URLs, and able to inject
-// faults. The SDK's end-to-end tests and example programs run against it,
-// and examples/sandbox-server serves it as a standalone process.
+// faults. The public test kit, rxdeliverytest, is built on it (and
+// examples/sandbox-server on the kit); the SDK's own end-to-end tests use it
+// directly.
 //
 // It imports nothing from the SDK: its wire structs are its own reading of
 // the documents, so a test against it checks the SDK's encoding and decoding
@@ -101,10 +102,12 @@
 // Create applies the rules of document 001 and answers 400 with every
 // broken rule (the document lists no 422). Readings: service_level is
 // absent for same-day orders ("sameday" itself is refused); delivery_fee
-// and rx_amount_due are required for same-day orders, and those two,
-// other_items_amount_due and photo_id_required are refused on other levels;
-// shipping is required exactly for shipping orders; at least one
-// prescription. A refused Saturday delivery is answered with exactly
+// and rx_amount_due ("only for sameday" in the Required column) are
+// required for same-day orders and allowed, not required, on the other
+// levels; other_items_amount_due and photo_id_required ("no; sameday
+// only") are optional and refused on the other levels. This is the reading
+// of DESIGN.md's table, shared with the SDK's validation. shipping is
+// required exactly for shipping orders; at least one prescription. A refused Saturday delivery is answered with exactly
 // "Carrier service level does not offer saturday delivery." when it is the
 // only problem. The create answer carries only id, status, pickup,
 // delivery, return, cancellation and eta, as the document says (a shipping
@@ -128,10 +131,13 @@
 //
 // # Pharmacies and delivery information
 //
-// Lookup needs exactly one of origin_address or place_id (400 otherwise).
-// origin_address must contain a 5-digit ZIP code, place_id must be at most
-// 255 characters of letters, digits, '_', '-' or ':', page must be at least
-// 1 and page_size between 1 and 100: otherwise 422. Every known pharmacy is
+// Lookup needs origin_address or place_id (400 when neither is given). Both
+// may be given: the document makes each required unless the other is given
+// and excludes neither; the origin address then locates the search, and
+// both are checked. origin_address must contain a 5-digit ZIP code (it has
+// no length limit), place_id must be at most 255 characters of letters,
+// digits, '_', '-' or ':', page must be at least 1 and page_size between 1
+// and 100: otherwise 422. Every known pharmacy is
 // within the deliverable radius except for origins whose ZIP code is in the
 // no-service range 00000-00999 (count 0). distance_from_origin is a
 // deterministic pseudo-distance in [0.10, 25.00) derived from the origin and
@@ -178,6 +184,42 @@
 // ground_service quote with a deterministic price_usd (see quotePrice), or
 // {"quotes":[]} when the dropoff ZIP code is in the no-service range
 // 00000-00999. A 502 is produced with a FaultStatus fault.
+//
+// # Rules beyond the documents
+//
+// The sandbox refuses some input the documents do not explicitly refuse, to
+// catch client mistakes early. Each is a reading, named here:
+//
+//   - unknown JSON fields and unknown query parameters: 400 (off with
+//     Config.AllowUnknownFields);
+//   - a JSON kind other than the documented one (a money amount sent as a
+//     string) and an Integer written with a decimal point or exponent
+//     (30.0): 400;
+//   - Content-Type other than application/json on a body: 400 on every
+//     interface (document 002 says so for tracking only);
+//   - Accept that excludes application/json: 406;
+//   - an omni request without pickup whose pharmacy.ncpdp the sandbox does
+//     not know: 422 (the document requires pickup "when the pickup location
+//     is not supplied through pharmacy");
+//   - a place_id with characters other than letters, digits, '_', '-' or
+//     ':': 422 (the document says only that an invalid value is an error);
+//   - page below 1, page_size below 1: 422;
+//   - the service_level value "sameday": 400 (same-day orders are created
+//     with the field absent);
+//   - an order without prescriptions: 400;
+//   - negative delivery_fee, rx_amount_due, other_items_amount_due, or
+//     negative package dimensions in a quote: 400;
+//   - a prescription removed or added on an order past "submitted to
+//     courier": 400.
+//
+// # Test controls
+//
+// Beyond the wire, tests drive the sandbox with: a ManualClock (or a
+// ShiftClock, real time that can jump ahead); SetOrderStatus,
+// SetRequestOrderStatus, EmitTracking, SetPharmacies and SetEmptyQuotes;
+// InjectFault, matching calls by Operation (one name per endpoint, see
+// Operations), interface, method or path; and Stats, whose Calls record
+// each call's operation, path, query and body (never a header).
 //
 // # Time and goroutines
 //
