@@ -102,6 +102,7 @@ func defaultSettings() *settings {
 		retryMax: core.DefaultRetryMax,
 		waitMin:  core.DefaultRetryWaitMin,
 		waitMax:  core.DefaultRetryWaitMax,
+		call:     core.CallSettings{AttemptTimeout: core.DefaultAttemptTimeout},
 	}
 }
 

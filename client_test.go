@@ -126,3 +126,14 @@ func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
 	assert.Equal(t, 90*time.Second, apiErr.RetryAfter)
 	assert.Equal(t, 1, mock.GetTotalCallCount())
 }
+
+// TestDefaultAttemptTimeoutIsSet: a client made without WithAttemptTimeout
+// bounds each attempt by DefaultAttemptTimeout (30s, as documented);
+// WithAttemptTimeout(0) removes the bound.
+func TestDefaultAttemptTimeoutIsSet(t *testing.T) {
+	assert.Equal(t, 30*time.Second, DefaultAttemptTimeout)
+	s := defaultSettings()
+	assert.Equal(t, DefaultAttemptTimeout, s.call.AttemptTimeout)
+	applyOptions(s, []Option{WithAttemptTimeout(0)})
+	assert.Zero(t, s.call.AttemptTimeout)
+}

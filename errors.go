@@ -66,4 +66,13 @@ var (
 	// ErrSandboxOnly matches params with test_meta on a client that is not
 	// in sandbox mode.
 	ErrSandboxOnly = core.ErrSandboxOnly
+	// ErrAttemptTimeout matches a call whose last attempt ran out of its
+	// own time (WithAttemptTimeout, or the Timeout of a client given to
+	// WithHTTPClient) while the caller's context was live. It never
+	// matches context.DeadlineExceeded, which is the caller's deadline.
+	ErrAttemptTimeout = core.ErrAttemptTimeout
 )
+
+// DefaultAttemptTimeout bounds each attempt of a call unless
+// WithAttemptTimeout sets another bound.
+const DefaultAttemptTimeout = core.DefaultAttemptTimeout

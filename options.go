@@ -171,10 +171,15 @@ func WithProgramID(id string) Option {
 func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 
 // WithAttemptTimeout bounds each attempt, from sending the request to
-// reading the whole answer; zero removes the bound. Given to NewClient it
-// is the client's default; given to a call, that call's own. The call's
-// context bounds the whole call. A timed-out read is retried; a write
-// that may have been sent has an unknown outcome.
+// reading the whole answer (default 30s, DefaultAttemptTimeout); zero
+// removes the bound. Given to NewClient it is the client's default; given
+// to a call, that call's own. The call's context bounds the whole call, so
+// a stalled server cannot hold a call made with context.Background()
+// forever. A timed-out read is retried; a write that may have been sent
+// has an unknown outcome. An attempt that runs out of its time (this
+// bound, or the Timeout of a client given to WithHTTPClient, or its
+// transport's ResponseHeaderTimeout) matches ErrAttemptTimeout and never
+// context.DeadlineExceeded, which is left to the caller's own deadline.
 func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
 
 // WithHeader sends an extra header on every attempt: of every call when

@@ -139,7 +139,9 @@ func NewShared(cfg Config) *Shared {
 		limiters: cfg.RateLimits,
 	}
 	d := &s.defaults
-	s.defaultsEmpty = len(d.Header) == 0 && d.AttemptTimeout == 0 && len(d.CallHooks) == 0 && len(d.AttemptHooks) == 0
+	// The attempt timeout alone keeps a call on the plain path: the guard
+	// applies it there.
+	s.defaultsEmpty = len(d.Header) == 0 && len(d.CallHooks) == 0 && len(d.AttemptHooks) == 0
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
 	}
@@ -367,7 +369,13 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		sent = &sendTrace{}
 		ctx = sent.attach(ctx)
 	}
-	ctx = withCall(ctx, &callInfo{write: c.Write})
+	ci := &callInfo{write: c.Write}
+	if st == nil {
+		// The plain path has no attempt transport: the guard applies the
+		// client's attempt timeout.
+		ci.timeout = b.s.defaults.AttemptTimeout
+	}
+	ctx = withCall(ctx, ci)
 	if c.ShownPath != "" && b.s.logger != nil {
 		ctx = context.WithValue(ctx, shownPathKey{}, b.basePath+c.ShownPath)
 	}
@@ -407,9 +415,9 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		}
 		var cut *bodyCutError
 		if errors.As(err, &cut) && resp != nil {
-			return nil, b.incompleteError(c, resp.StatusCode, cut.err)
+			return nil, b.incompleteError(c, resp.StatusCode, asAttemptTimeout(ctx, cut.err))
 		}
-		return nil, b.transportError(c, err, sent)
+		return nil, b.transportError(c, asAttemptTimeout(ctx, err), sent)
 	}
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // This file holds the layer every attempt passes through last, just above
@@ -31,6 +32,10 @@ type callKey struct{}
 type callInfo struct {
 	// write marks a side-effecting call.
 	write bool
+	// timeout bounds each attempt of a call on the plain path; zero means
+	// no bound here (a call with a callState has its attempt transport
+	// apply its own).
+	timeout time.Duration
 }
 
 // withCall returns ctx carrying ci.
@@ -77,7 +82,8 @@ type guardTransport struct {
 }
 
 func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	write := isWrite(req.Context())
+	ci := callOf(req.Context())
+	write := ci != nil && ci.write
 	if req.Response != nil {
 		// A redirect hop, followed by the caller's CheckRedirect.
 		r, err := redirectHop(req, write)
@@ -89,6 +95,9 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if write {
 		req = unrewindable(req)
+	}
+	if ci != nil && ci.timeout > 0 {
+		return withAttemptTimeout(t.next, req, ci.timeout)
 	}
 	return t.next.RoundTrip(req)
 }

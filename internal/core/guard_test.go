@@ -1,8 +1,11 @@
 package core
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -17,4 +20,26 @@ func TestCallerClientWithoutTransportUsesDefaultTransport(t *testing.T) {
 	_, pooled := s.transport.(*http.Transport)
 	assert.True(t, pooled)
 	assert.NotSame(t, http.DefaultTransport, s.transport)
+}
+
+// stallTransport never answers: it waits for the request's context.
+type stallTransport struct{}
+
+func (stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	<-r.Context().Done()
+	return nil, r.Context().Err()
+}
+
+// TestPlainPathHasTheAttemptTimeout: a client whose only call default is
+// an attempt timeout keeps calls on the plain path, and the guard bounds
+// their attempts by it.
+func TestPlainPathHasTheAttemptTimeout(t *testing.T) {
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
+		Defaults: CallSettings{AttemptTimeout: 20 * time.Millisecond}})
+	assert.True(t, s.plain(Omni))
+	b, err := s.NewBackend(Omni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	assert.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
+	assert.ErrorIs(t, err, ErrAttemptTimeout)
+	assert.False(t, errors.Is(err, context.DeadlineExceeded))
 }

@@ -50,6 +50,9 @@ func (p *retryPolicy) check(ctx context.Context, resp *http.Response, err error)
 			// has been applied and is not.
 			return !p.write, nil
 		}
+		// A timeout of the attempt's own (not the caller's context, which
+		// is live here) may pass on a second try.
+		err = asAttemptTimeout(ctx, err)
 		if !retryableTransportError(err) {
 			return false, nil
 		}

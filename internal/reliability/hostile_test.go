@@ -284,3 +284,116 @@ func TestRedirectSameHostOtherPortOrScheme(t *testing.T) {
 	assert.Equal(t, int64(1), target.hits.Load())
 	assert.Zero(t, target.withAuth.Load(), "credentials sent over plain http to another port")
 }
+
+// stalled answers nothing until the client goes away, counting attempts.
+func stalled(s **server) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, _ int64) {
+		drainRequest(r)
+		(*s).wait(r)
+	}
+}
+
+// returnsWithin runs call and fails the test when it has not returned
+// within limit: a wide bound, to tell "bounded by the attempt timeout"
+// from "held until the server lets go".
+func returnsWithin(t *testing.T, limit time.Duration, call func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		t.Fatalf("the call did not return within %s", limit)
+		return nil
+	}
+}
+
+// TestAttemptTimeouts: with context.Background(), a server that never
+// answers holds no call: each attempt ends at the attempt timeout, a read
+// is retried, a write is sent once with an unknown outcome, and the error
+// matches ErrAttemptTimeout, not context.DeadlineExceeded. The same holds
+// for the Timeout of a caller's http.Client and the ResponseHeaderTimeout
+// of a caller's Transport, and for an answer whose body stalls.
+func TestAttemptTimeouts(t *testing.T) {
+	const attempt = 100 * time.Millisecond
+	type setup struct {
+		name string
+		opts func() []rxdelivery.Option
+	}
+	headerTimeout := func() []rxdelivery.Option {
+		tr := core.NewPooledTransport()
+		tr.ResponseHeaderTimeout = attempt
+		t.Cleanup(tr.CloseIdleConnections)
+		return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(0), rxdelivery.WithHTTPClient(&http.Client{Transport: tr})}
+	}
+	setups := []setup{
+		{"WithAttemptTimeout", func() []rxdelivery.Option { return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(attempt)} }},
+		{"http.Client.Timeout", func() []rxdelivery.Option {
+			tr := core.NewPooledTransport()
+			t.Cleanup(tr.CloseIdleConnections)
+			return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(0), rxdelivery.WithHTTPClient(&http.Client{Transport: tr, Timeout: attempt})}
+		}},
+		{"Transport.ResponseHeaderTimeout", headerTimeout},
+	}
+	for _, su := range setups {
+		t.Run(su.name, func(t *testing.T) {
+			var s *server
+			s = newServer(t, stalled(&s))
+			c := newClient(t, s, append(su.opts(), rxdelivery.WithRetryMax(2))...)
+			ctx := context.Background()
+
+			err := returnsWithin(t, 20*time.Second, func() error { _, err := c.Orders.Get(ctx, "ord_1"); return err })
+			require.Error(t, err)
+			assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+			assert.NotErrorIs(t, err, context.DeadlineExceeded)
+			assert.Equal(t, int64(3), s.attempts.Load(), "a read is retried after an attempt timeout")
+
+			before := s.attempts.Load()
+			err = returnsWithin(t, 20*time.Second, func() error {
+				_, err := c.Orders.Create(ctx, createParams(t, "ref-to"))
+				return err
+			})
+			assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+			assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+			assert.NotErrorIs(t, err, context.DeadlineExceeded)
+			assert.Equal(t, int64(1), s.attempts.Load()-before, "deliveries of one create")
+		})
+	}
+
+	t.Run("body stalls", func(t *testing.T) {
+		var s *server
+		s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(200)
+			_, _ = w.Write([]byte(`{"order":{`))
+			w.(http.Flusher).Flush()
+			s.wait(r)
+		})
+		c := newClient(t, s, rxdelivery.WithAttemptTimeout(attempt), rxdelivery.WithRetryMax(1))
+		err := returnsWithin(t, 20*time.Second, func() error { _, err := c.Orders.Get(context.Background(), "ord_1"); return err })
+		var de *rxdelivery.DecodeError
+		require.ErrorAs(t, err, &de)
+		assert.True(t, de.Incomplete)
+		assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+		assert.Equal(t, int64(2), s.attempts.Load())
+	})
+
+	t.Run("caller's deadline", func(t *testing.T) {
+		var s *server
+		s = newServer(t, stalled(&s))
+		c := newClient(t, s, rxdelivery.WithAttemptTimeout(time.Hour))
+		ctx, cancel := context.WithTimeout(context.Background(), attempt)
+		defer cancel()
+		_, err := c.Orders.Get(ctx, "ord_1")
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.NotErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+		assert.Equal(t, int64(1), s.attempts.Load())
+	})
+}
+
+// TestDefaultAttemptTimeout pins the documented default.
+func TestDefaultAttemptTimeout(t *testing.T) {
+	assert.Equal(t, 30*time.Second, rxdelivery.DefaultAttemptTimeout)
+}
