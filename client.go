@@ -64,18 +64,24 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 }
 
 // NewClientFromEnv returns a Client configured from the environment:
-// RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET (required),
-// RXDELIVERY_OMNI_URL, RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL,
-// RXDELIVERY_PRICING_URL, RXDELIVERY_SANDBOX ("1" or "true" marks a
-// sandbox) and RXDELIVERY_PROGRAM_ID (the omni program identifier, as
-// WithProgramID sets it). Per-interface credentials may be given as
+// RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET, RXDELIVERY_OMNI_URL,
+// RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL, RXDELIVERY_PRICING_URL,
+// RXDELIVERY_SANDBOX ("1" or "true" marks a sandbox) and
+// RXDELIVERY_PROGRAM_ID (the omni program identifier, as WithProgramID sets
+// it). Per-interface credentials may be given as
 // RXDELIVERY_TRACKING_API_KEY and RXDELIVERY_TRACKING_API_SECRET (likewise
 // OMNI, DELIVERY, PRICING). Options apply after the environment.
+//
+// RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET are needed only for an
+// interface that has a base URL and no credentials of its own: a process
+// that talks to tracking alone may set RXDELIVERY_TRACKING_URL and the
+// tracking key and secret, and nothing else. The error for missing
+// credentials names the interfaces that lack them.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	s := defaultSettings()
 	key, secret := os.Getenv(EnvAPIKey), os.Getenv(EnvAPISecret)
-	if key == "" || secret == "" {
-		return nil, &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must both be set"}
+	if (key == "") != (secret == "") {
+		return nil, &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set together"}
 	}
 	for _, iface := range core.Interfaces {
 		s.urls[iface] = strings.TrimSpace(os.Getenv(iface.URLEnv()))
@@ -94,7 +100,37 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		s.sandbox = on
 	}
 	applyOptions(s, opts)
+	if key == "" {
+		if err := s.uncoveredInterfaces(); err != nil {
+			return nil, err
+		}
+	}
 	return newClient(key, secret, s)
+}
+
+// uncoveredInterfaces returns a *ConfigError when no client-wide key is
+// set and some interface with a base URL has no credentials of its own, or
+// when no interface has a base URL at all; nil otherwise.
+func (s *settings) uncoveredInterfaces() error {
+	var missing []string
+	configured := 0
+	for _, iface := range core.Interfaces {
+		if s.urls[iface] == "" {
+			continue
+		}
+		configured++
+		if s.creds[iface] == nil {
+			missing = append(missing, iface.String())
+		}
+	}
+	switch {
+	case configured == 0:
+		return &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set, or an interface's base URL with its own key and secret"}
+	case len(missing) > 0:
+		return &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set: the " +
+			strings.Join(missing, ", ") + " interface has a base URL and no key of its own (RXDELIVERY_<INTERFACE>_API_KEY)"}
+	}
+	return nil
 }
 
 func defaultSettings() *settings {

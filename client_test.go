@@ -69,6 +69,52 @@ func TestNewClientFromEnvErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "plain http")
 }
 
+func TestNewClientFromEnvPerInterfaceKeysOnly(t *testing.T) {
+	for _, iface := range []string{"OMNI", "DELIVERY", "TRACKING", "PRICING"} {
+		t.Setenv("RXDELIVERY_"+iface+"_URL", "")
+		t.Setenv("RXDELIVERY_"+iface+"_API_KEY", "")
+		t.Setenv("RXDELIVERY_"+iface+"_API_SECRET", "")
+	}
+	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvAPISecret, "")
+	t.Setenv(EnvSandbox, "")
+	t.Setenv(EnvTrackingURL, "https://tracking.example.test")
+	t.Setenv("RXDELIVERY_TRACKING_API_KEY", "trk-key")
+	t.Setenv("RXDELIVERY_TRACKING_API_SECRET", "trk-secret")
+
+	mock := httpmock.NewMockTransport()
+	var auth string
+	mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		auth = r.Header.Get("Authorization")
+		return httpmock.NewStringResponse(200, `{"tracking_number":"9400","carrier":"POSTAL","subscription_status":"ENABLED"}`), nil
+	})
+	c, err := NewClientFromEnv(WithHTTPClient(&http.Client{Transport: mock}))
+	require.NoError(t, err, "the tracking key covers the only configured interface")
+	_, err = c.Tracking.GetSubscription(context.Background(), "9400")
+	require.NoError(t, err)
+	assert.Equal(t, "Basic "+base64.StdEncoding.EncodeToString([]byte("trk-key:trk-secret")), auth)
+
+	// Credentials given as options count as well.
+	_, err = NewClientFromEnv(WithPricingURL("https://pricing.example.test"), WithCredentials(Pricing, "p", "s"))
+	require.NoError(t, err)
+
+	// An interface with a base URL and no key of its own needs the
+	// client-wide key, and the error names it.
+	t.Setenv(EnvPricingURL, "https://pricing.example.test")
+	_, err = NewClientFromEnv()
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), EnvAPIKey)
+	assert.Contains(t, err.Error(), "pricing")
+	assert.NotContains(t, err.Error(), "tracking")
+
+	// Half a client-wide pair is refused.
+	t.Setenv(EnvAPIKey, "k")
+	_, err = NewClientFromEnv()
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), "together")
+}
+
 func TestNewClientErrors(t *testing.T) {
 	_, err := NewClient("key", "")
 	assert.ErrorContains(t, err, "key and secret must be given together")

@@ -43,3 +43,9 @@ func CheckNCPDP(s string) error { return validate.CheckNCPDP(s) }
 // MP, PR, VI, UM), a freely associated state (FM, MH, PW) or a military
 // code (AA, AE, AP).
 func IsState(s string) bool { return validate.IsState(s) }
+
+// NormalizeState returns the upper-case USPS code that s writes in any
+// case, surrounding spaces ignored: "oh" gives "OH". The params' encoders
+// apply it to every address's state on the copy they send, so a user need
+// not; it is here for code that stores addresses.
+func NormalizeState(s string) (string, error) { return validate.NormalizeState(s) }

@@ -95,3 +95,16 @@ func ExampleIsState() {
 	// oh false
 	// XX false
 }
+
+func ExampleParseUSDate() {
+	dob, err := rxdelivery.ParseUSDate("02/29/1980") // as a pharmacy system exports it
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dob)
+	_, err = rxdelivery.ParseUSDate("02/29/1981")
+	fmt.Println(err)
+	// Output:
+	// 1980-02-29
+	// not a valid date (want MM/DD/YYYY)
+}

@@ -96,6 +96,18 @@ func DecimalFromRat(r *big.Rat, places int, mode RoundingMode) Decimal {
 // ParseDate parses an ISO 8601 calendar date such as "1980-02-29".
 func ParseDate(s string) (Date, error) { return types.ParseDate(s) }
 
+// ParseUSDate parses a date written month/day/year, as US pharmacy systems
+// export it: "02/29/1980" or "2/9/1980". The year has four digits and the
+// day must exist; the error never quotes s.
+func ParseUSDate(s string) (Date, error) { return types.ParseUSDate(s) }
+
+// ErrInvalidDate matches a text ParseDate refuses, and ErrInvalidUSDate
+// one ParseUSDate refuses.
+var (
+	ErrInvalidDate   = types.ErrInvalidDate
+	ErrInvalidUSDate = types.ErrInvalidUSDate
+)
+
 // Ptr returns a pointer to v, for optional params fields:
 // DeliveryFee: rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")).
 func Ptr[T any](v T) *T { return &v }

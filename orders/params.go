@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
 // CreateParams is the body of Create: one delivery order. Fields marked
@@ -101,10 +102,21 @@ type Address struct {
 	Street2 string `json:"street2,omitempty"`
 	// City is required, at most 255 characters.
 	City string `json:"city"`
-	// State is the two-letter code, such as "OH"; required.
+	// State is the two-letter USPS code, such as "OH"; required. It is
+	// sent in upper case ("oh" goes as "OH").
 	State string `json:"state"`
-	// Zipcode is 5 or 9 digits without a hyphen; required.
+	// Zipcode is the ZIP code, 5 digits or a ZIP+4; required. A ZIP+4 is
+	// sent as 9 digits ("43210-1234" goes as "432101234").
 	Zipcode string `json:"zipcode"`
+}
+
+// MarshalJSON encodes the address with its state and ZIP code in the
+// form the platform takes (see State and Zipcode); a is not changed.
+func (a Address) MarshalJSON() ([]byte, error) {
+	type plain Address // plain has the fields, not this method
+	q := plain(a)
+	q.State, q.Zipcode = validate.WireState(q.State), validate.WireZIP(q.Zipcode)
+	return json.Marshal(q)
 }
 
 // Patient is the patient of an order.
@@ -115,7 +127,8 @@ type Patient struct {
 	LastName string `json:"last_name"`
 	// Gender is required on orders (unlike omni requests).
 	Gender Gender `json:"gender"`
-	// DateOfBirth is required.
+	// DateOfBirth is required; it must be a real day and not in the
+	// future.
 	DateOfBirth types.Date `json:"date_of_birth"`
 	// MobilePhoneNumber is 10 digits. Shipping orders need it or
 	// HomePhoneNumber.
@@ -125,8 +138,11 @@ type Patient struct {
 	HomePhoneNumber string `json:"home_phone_number,omitempty"`
 }
 
-// Prescription is one prescription of an order; it is also the body of
-// AddPrescription.
+// Prescription is one prescription of an order; it is also what
+// AddPrescription adds. The add-prescription body carries exactly the
+// fields the document lists for that endpoint: every field but
+// DateOfService, which the document lists for order creation only and
+// which AddPrescription does not send.
 type Prescription struct {
 	// Number is the prescription number; required, at most 255
 	// characters. RemovePrescription takes it.
@@ -153,10 +169,50 @@ type Prescription struct {
 	// Prescriber is the prescribing provider; required.
 	Prescriber Prescriber `json:"prescriber"`
 	// DateOfService is optional free text; a date such as "2024-05-02"
-	// is the expected form.
+	// is the expected form. It is a field of order creation only:
+	// AddPrescription does not send it.
 	DateOfService string `json:"date_of_service,omitempty"`
-	// Payers are the prescription's payers; at least one.
+	// Payers are the prescription's payers. Required; an empty list (a
+	// cash prescription has no payer) is sent as [].
 	Payers []Payer `json:"payers"`
+}
+
+// MarshalJSON encodes the prescription as order creation takes it, with
+// nil Payers sent as [].
+func (p Prescription) MarshalJSON() ([]byte, error) {
+	type plain Prescription // plain has the fields, not this method
+	q := plain(p)
+	if q.Payers == nil {
+		q.Payers = []Payer{}
+	}
+	return json.Marshal(q)
+}
+
+// addPrescriptionBody is the body of AddPrescription: exactly the fields
+// the document lists for that endpoint.
+type addPrescriptionBody struct {
+	Number        string         `json:"number"`
+	NDC           string         `json:"ndc"`
+	Refrigeration Refrigeration  `json:"refrigeration"`
+	DaysSupply    int            `json:"days_supply"`
+	FillQuantity  types.Decimal  `json:"fill_quantity"`
+	FillNumber    *int           `json:"fill_number"`
+	PatientPay    *types.Decimal `json:"patient_pay"`
+	Prescriber    Prescriber     `json:"prescriber"`
+	Payers        []Payer        `json:"payers"`
+}
+
+// addBody returns the add-prescription body of p.
+func (p *Prescription) addBody() *addPrescriptionBody {
+	payers := p.Payers
+	if payers == nil {
+		payers = []Payer{}
+	}
+	return &addPrescriptionBody{
+		Number: p.Number, NDC: p.NDC, Refrigeration: p.Refrigeration, DaysSupply: p.DaysSupply,
+		FillQuantity: p.FillQuantity, FillNumber: p.FillNumber, PatientPay: p.PatientPay,
+		Prescriber: p.Prescriber, Payers: payers,
+	}
 }
 
 // Prescriber is the provider who wrote a prescription.

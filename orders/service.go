@@ -104,7 +104,9 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 // AddPrescription adds a prescription to an order (POST
 // /api/v1/orders/:id/prescriptions) and returns the order as the platform
 // answered: ID, Status, Pickup, Delivery and Return. The prescription's
-// rules are those of order creation; it is validated first. It is a
+// rules are those of order creation; it is validated first, and the body
+// carries only the fields the document lists for this endpoint (see
+// Prescription). It is a
 // side-effecting write, retried only where the platform provably did not
 // act.
 func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription, opts ...option.CallOption) (*Order, error) {
@@ -115,7 +117,7 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 		return nil, err
 	}
 	return s.doOrder(ctx, core.Call{
-		Method: http.MethodPost, Path: orderPath(orderID) + "/prescriptions", Body: p, Write: true,
+		Method: http.MethodPost, Path: orderPath(orderID) + "/prescriptions", Body: p.addBody(), Write: true,
 		Op: "orders.AddPrescription", Route: orderRoute + "/prescriptions", Opts: core.CallOptions(opts),
 	})
 }

@@ -363,6 +363,31 @@ func TestAddPrescription(t *testing.T) {
 	assert.Nil(t, o.ETA)
 }
 
+// TestAddPrescriptionBodyHasTheDocumentsFields checks that the body carries
+// exactly the fields the document lists for the endpoint: date_of_service,
+// a field of order creation, is not sent even when the prescription has it.
+func TestAddPrescriptionBodyHasTheDocumentsFields(t *testing.T) {
+	client, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions",
+		rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_add_prescription.json")))
+	rx := fridgeRx()
+	rx.DateOfService = "2024-05-02"
+	rx.Payers = nil // a cash prescription
+	_, err := client.Orders.AddPrescription(context.Background(), orderID, rx)
+	require.NoError(t, err)
+	var body map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(rec.Last(t).Body, &body))
+	var keys []string
+	for k := range body {
+		keys = append(keys, k)
+	}
+	assert.ElementsMatch(t, []string{"number", "ndc", "refrigeration", "days_supply", "fill_quantity",
+		"fill_number", "patient_pay", "prescriber", "payers"}, keys)
+	assert.Equal(t, "[]", string(body["payers"]), "an empty payer list is sent as []")
+	assert.Equal(t, "2024-05-02", rx.DateOfService, "the caller's value is not changed")
+}
+
 func TestAddPrescription_ServerErrorIsUnknownOutcome(t *testing.T) {
 	client, mock := testutil.NewMock(t)
 	mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions", testutil.BytesResponder(502, nil))

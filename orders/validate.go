@@ -111,7 +111,7 @@ func (p *Patient) check(c *validate.Collector, shipping bool) {
 	c.RequiredMaxLen("last_name", p.LastName, 40)
 	validate.OneOf(c, "gender", p.Gender, true,
 		GenderMale, GenderFemale, GenderUnspecified)
-	c.RequiredDate("date_of_birth", p.DateOfBirth)
+	c.DateOfBirth("date_of_birth", p.DateOfBirth)
 	c.OptionalPhone("mobile_phone_number", p.MobilePhoneNumber)
 	c.OptionalPhone("home_phone_number", p.HomePhoneNumber)
 	if shipping && p.MobilePhoneNumber == "" && p.HomePhoneNumber == "" {
@@ -139,9 +139,6 @@ func (p *Prescription) check(c *validate.Collector) {
 	c.Push("prescriber")
 	p.Prescriber.check(c)
 	c.Pop()
-	if len(p.Payers) == 0 {
-		c.Add("payers", "is required (at least one payer)")
-	}
 	validate.Each(c, "payers", p.Payers, (*Payer).check)
 }
 

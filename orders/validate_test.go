@@ -108,7 +108,7 @@ func TestCreateParams_Validate(t *testing.T) {
 		{"zipcode 4 digits", same, func(p *orders.CreateParams) { p.Recipient.Address.Zipcode = "4321" }, []string{"recipient.address.zipcode"}},
 		{"zipcode 6 digits", same, func(p *orders.CreateParams) { p.Recipient.Address.Zipcode = "432101" }, []string{"recipient.address.zipcode"}},
 		{"zipcode 9 digits", same, func(p *orders.CreateParams) { p.Recipient.Address.Zipcode = "432101234" }, nil},
-		{"zipcode hyphenated", same, func(p *orders.CreateParams) { p.Recipient.Address.Zipcode = "43210-1234" }, []string{"recipient.address.zipcode"}},
+		{"zipcode hyphenated ZIP+4 is normalised", same, func(p *orders.CreateParams) { p.Recipient.Address.Zipcode = "43210-1234" }, nil},
 
 		// patient: first_name max 30, last_name max 40, gender required enum, date_of_birth required, phones 10.
 		{"patient first_name 30", same, func(p *orders.CreateParams) { p.Patient.FirstName = long(30) }, nil},
@@ -161,7 +161,7 @@ func TestCreateParams_Validate(t *testing.T) {
 		}},
 		{"prescriber zipcode 7 digits", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.Address.Zipcode = "4321012" }, []string{"prescriptions[0].prescriber.address.zipcode"}},
 		// payers: at least one; bin, pcn max 255; rx_group; coverage_type enum; government_plan_indicator required.
-		{"payers required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Payers = nil }, []string{"prescriptions[0].payers"}},
+		{"payers empty (cash prescription)", same, func(p *orders.CreateParams) { p.Prescriptions[0].Payers = nil }, nil},
 		{"payer bin required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Payers[0].BIN = "" }, []string{"prescriptions[0].payers[0].bin"}},
 		{"payer bin 256", same, func(p *orders.CreateParams) { p.Prescriptions[0].Payers[0].BIN = long(256) }, []string{"prescriptions[0].payers[0].bin"}},
 		{"payer pcn required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Payers[0].PCN = "" }, []string{"prescriptions[0].payers[0].pcn"}},
@@ -306,7 +306,7 @@ func TestCreateParams_ValidateReportsEveryProblemAtOnce(t *testing.T) {
 		"prescriptions[0].ndc", "prescriptions[0].payers[0].government_plan_indicator",
 		"prescriptions[1].number", "prescriptions[1].ndc", "prescriptions[1].refrigeration",
 		"prescriptions[1].days_supply", "prescriptions[1].fill_quantity", "prescriptions[1].patient_pay",
-		"prescriptions[1].prescriber.npi", "prescriptions[1].prescriber.address.zipcode", "prescriptions[1].payers",
+		"prescriptions[1].prescriber.npi", "prescriptions[1].prescriber.address.zipcode",
 	} {
 		assert.Contains(t, paths, want)
 	}
@@ -322,8 +322,8 @@ func TestPrescription_Validate(t *testing.T) {
 	rx := fridgeRx()
 	rx.NDC = "1"
 	rx.Payers[1].PCN = ""
-	rx.Prescriber.Address.State = "oh"
-	assert.Equal(t, []string{"ndc", "prescriber.address.state", "payers[1].pcn"}, problemPaths(t, rx.Validate()))
+	rx.Prescriber.Address.State = "oh" // normalised, not refused
+	assert.Equal(t, []string{"ndc", "payers[1].pcn"}, problemPaths(t, rx.Validate()))
 }
 
 func TestCarrierHelpers(t *testing.T) {

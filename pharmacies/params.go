@@ -10,8 +10,9 @@ import (
 // default is 30.
 const MaxPageSize = 100
 
-// SearchParams are the query parameters of Search and All. Give exactly
-// one of OriginAddress and PlaceID.
+// SearchParams are the query parameters of Search and All. Give
+// OriginAddress, PlaceID, or both: each is required unless the other is
+// given, and the document forbids neither alongside the other.
 type SearchParams struct {
 	// OriginAddress is the dropoff street address in postal-service
 	// format, including the ZIP code, without business names or
@@ -35,11 +36,8 @@ func (p *SearchParams) Validate() error { return p.validate(validate.Options{}) 
 
 func (p *SearchParams) validate(o validate.Options) error {
 	c := validate.Collector{Options: o}
-	switch {
-	case p.OriginAddress == "" && p.PlaceID == "":
+	if p.OriginAddress == "" && p.PlaceID == "" {
 		c.Add("origin_address", "is required unless place_id is given")
-	case p.OriginAddress != "" && p.PlaceID != "":
-		c.Add("place_id", "must be empty when origin_address is given (give exactly one)")
 	}
 	c.MaxLen("place_id", p.PlaceID, 255)
 	if p.Page < 0 {
@@ -77,9 +75,11 @@ type DeliveryAddress struct {
 	Street2 string `url:"street2,omitempty"`
 	// City is required, at most 255 characters.
 	City string `url:"city"`
-	// State is the two-letter code; required.
+	// State is the two-letter USPS code; required. It is sent in upper
+	// case.
 	State string `url:"state"`
-	// Zipcode is 5 or 9 digits; required.
+	// Zipcode is 5 digits or a ZIP+4; required. A ZIP+4 is sent as 9
+	// digits.
 	Zipcode string `url:"zipcode"`
 }
 
@@ -115,6 +115,8 @@ type deliveryInfoQuery struct {
 func (p *DeliveryInfoParams) query() deliveryInfoQuery {
 	var q deliveryInfoQuery
 	q.Delivery.Address = p.Address
+	q.Delivery.Address.State = validate.WireState(p.Address.State)
+	q.Delivery.Address.Zipcode = validate.WireZIP(p.Address.Zipcode)
 	q.POD = p.POD
 	q.Package = p.Package
 	q.Saturday.Delivery = p.SaturdayDelivery

@@ -141,7 +141,7 @@ func TestSearchParams_Validate(t *testing.T) {
 		{"origin_address", pharmacies.SearchParams{OriginAddress: origin}, nil},
 		{"place_id", pharmacies.SearchParams{PlaceID: "abc"}, nil},
 		{"neither origin_address nor place_id", pharmacies.SearchParams{}, []string{"origin_address"}},
-		{"both origin_address and place_id", pharmacies.SearchParams{OriginAddress: origin, PlaceID: "abc"}, []string{"place_id"}},
+		{"both origin_address and place_id", pharmacies.SearchParams{OriginAddress: origin, PlaceID: "abc"}, nil},
 		{"place_id 256", pharmacies.SearchParams{PlaceID: strings.Repeat("p", 256)}, []string{"place_id"}},
 		{"page negative", pharmacies.SearchParams{OriginAddress: origin, Page: -1}, []string{"page"}},
 		{"page_size 1", pharmacies.SearchParams{OriginAddress: origin, PageSize: 1}, nil},

@@ -1,7 +1,7 @@
 package requests
 
 import (
-	"net/mail"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -87,11 +87,21 @@ type Address struct {
 	Street2 string `json:"street2,omitempty"`
 	// City is required, at most 255 characters.
 	City string `json:"city"`
-	// State is the two-letter USPS code, upper case. Required.
+	// State is the two-letter USPS code. Required; it is sent in upper
+	// case ("oh" goes as "OH").
 	State string `json:"state"`
-	// Zipcode is the ZIP code: required, 5 or 9 digits without a hyphen
-	// (rxdelivery.NormalizeZIP converts 43210-1234).
+	// Zipcode is the ZIP code: required, 5 digits or a ZIP+4, which is
+	// sent as 9 digits ("43210-1234" goes as "432101234").
 	Zipcode string `json:"zipcode"`
+}
+
+// MarshalJSON encodes the address with its state and ZIP code in the
+// form the platform takes (see State and Zipcode); a is not changed.
+func (a Address) MarshalJSON() ([]byte, error) {
+	type plain Address // plain has the fields, not this method
+	q := plain(a)
+	q.State, q.Zipcode = validate.WireState(q.State), validate.WireZIP(q.Zipcode)
+	return json.Marshal(q)
 }
 
 // DropoffAddress is a dropoff address in one of the two forms the platform
@@ -109,13 +119,29 @@ type DropoffAddress struct {
 	Street2 string `json:"street2,omitempty"`
 	// City is the city of the full form, at most 255 characters.
 	City string `json:"city,omitempty"`
-	// State is the two-letter USPS code of the full form.
+	// State is the two-letter USPS code of the full form, sent in upper
+	// case.
 	State string `json:"state,omitempty"`
-	// Zipcode is the 5 or 9 digit ZIP code of the full form.
+	// Zipcode is the ZIP code or ZIP+4 of the full form, sent as 5 or 9
+	// digits.
 	Zipcode string `json:"zipcode,omitempty"`
 	// PlaceID is a map provider's place identifier, at most 255
 	// characters; set it alone, with every address field empty.
 	PlaceID string `json:"place_id,omitempty"`
+}
+
+// MarshalJSON encodes the address with its state and ZIP code in the
+// form the platform takes; d is not changed.
+func (d DropoffAddress) MarshalJSON() ([]byte, error) {
+	type plain DropoffAddress // plain has the fields, not this method
+	q := plain(d)
+	if q.State != "" {
+		q.State = validate.WireState(q.State)
+	}
+	if q.Zipcode != "" {
+		q.Zipcode = validate.WireZIP(q.Zipcode)
+	}
+	return json.Marshal(q)
 }
 
 // NewDropoffAddress returns the full-address form of a dropoff address.
@@ -141,7 +167,8 @@ type PatientParams struct {
 	LastName string `json:"last_name"`
 	// Gender is optional: one of the Gender constants.
 	Gender Gender `json:"gender,omitempty"`
-	// DateOfBirth is required and must be a real day.
+	// DateOfBirth is required; it must be a real day and not in the
+	// future.
 	DateOfBirth types.Date `json:"date_of_birth"`
 }
 
@@ -172,7 +199,8 @@ type RemittanceParams struct {
 type Contact struct {
 	// MobilePhoneNumber is required, exactly 10 digits.
 	MobilePhoneNumber string `json:"mobile_phone_number"`
-	// Email is optional, at most 255 characters.
+	// Email is optional, at most 255 characters. Its syntax is not
+	// checked: the documents set only its length.
 	Email string `json:"email,omitempty"`
 }
 
@@ -323,7 +351,7 @@ func (p *PatientParams) check(c *validate.Collector) {
 	c.RequiredMaxLen("first_name", p.FirstName, maxFirstName)
 	c.RequiredMaxLen("last_name", p.LastName, maxLastName)
 	validate.OneOf(c, "gender", p.Gender, false, GenderMale, GenderFemale, GenderUnspecified)
-	c.RequiredDate("date_of_birth", p.DateOfBirth)
+	c.DateOfBirth("date_of_birth", p.DateOfBirth)
 }
 
 func (r *RemittanceParams) check(c *validate.Collector) {
@@ -342,24 +370,9 @@ func (r *RemittanceParams) check(c *validate.Collector) {
 
 func (ct *Contact) check(c *validate.Collector) {
 	c.Phone("mobile_phone_number", ct.MobilePhoneNumber)
-	if ct.Email != "" {
-		email, n := "email", c.Len()
-		c.MaxLen(email, ct.Email, maxEmail)
-		if c.Len() == n && !looksLikeEmail(ct.Email) {
-			c.Add(email, "must be an email address such as name@example.com")
-		}
-	}
-}
-
-// looksLikeEmail reports whether s is a bare address (no display name, no
-// angle brackets) with a dotted domain.
-func looksLikeEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return false
-	}
-	domain := s[strings.LastIndexByte(s, '@')+1:]
-	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+	// The documents set a length only; the address's syntax is the
+	// platform's to judge.
+	c.MaxLen("email", ct.Email, maxEmail)
 }
 
 func (p *Payment) check(c *validate.Collector) {

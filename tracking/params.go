@@ -12,7 +12,7 @@ type SubscribeParams struct {
 	// to. Required.
 	TrackingNumber string `json:"tracking_number"`
 	// ListenerURL is the address that receives the notifications. Required;
-	// it must be an absolute https URL with a host and no user info.
+	// it must be an absolute https URL with a host.
 	ListenerURL string `json:"listener_url"`
 	// ReferenceID is the caller's own reference, stored with the
 	// subscription and echoed in it and in every notification. Optional.
@@ -45,8 +45,6 @@ func checkListenerURL(s string) string {
 		return "must be an absolute https URL"
 	case u.Opaque != "" || u.Host == "" || u.Hostname() == "":
 		return "must be an absolute https URL with a host"
-	case u.User != nil:
-		return "must not carry user info"
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package types
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -18,6 +19,10 @@ type Date struct {
 // ErrInvalidDate is returned when a text is not an ISO 8601 calendar date.
 var ErrInvalidDate = errors.New("not a valid date (want YYYY-MM-DD)")
 
+// ErrInvalidUSDate is returned by ParseUSDate when a text is not a date in
+// month/day/year form.
+var ErrInvalidUSDate = errors.New("not a valid date (want MM/DD/YYYY)")
+
 // ParseDate parses an ISO 8601 calendar date ("1980-02-29") and checks that
 // the day exists.
 func ParseDate(s string) (Date, error) {
@@ -27,6 +32,64 @@ func ParseDate(s string) (Date, error) {
 	}
 	return DateOf(t), nil
 }
+
+// ParseUSDate parses a date written month/day/year, the form US pharmacy
+// systems export: "02/29/1980", or "2/9/1980" without leading zeros. The
+// year has four digits; the day must exist. The error never quotes s.
+func ParseUSDate(s string) (Date, error) {
+	m, rest, ok1 := strings.Cut(s, "/")
+	d, y, ok2 := strings.Cut(rest, "/")
+	if !ok1 || !ok2 || len(m) < 1 || len(m) > 2 || len(d) < 1 || len(d) > 2 || len(y) != 4 {
+		return Date{}, ErrInvalidUSDate
+	}
+	mm, err1 := strconv.Atoi(m)
+	dd, err2 := strconv.Atoi(d)
+	yy, err3 := strconv.Atoi(y)
+	if err1 != nil || err2 != nil || err3 != nil || !allDigits(m+d+y) {
+		return Date{}, ErrInvalidUSDate
+	}
+	v := Date{Year: yy, Month: time.Month(mm), Day: dd}
+	if !v.IsValid() {
+		return Date{}, ErrInvalidUSDate
+	}
+	return v, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare returns -1, 0 or +1 as d is before, the same day as, or after e.
+func (d Date) Compare(e Date) int {
+	switch {
+	case d.Year != e.Year:
+		return cmpInt(d.Year, e.Year)
+	case d.Month != e.Month:
+		return cmpInt(int(d.Month), int(e.Month))
+	}
+	return cmpInt(d.Day, e.Day)
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Before reports whether d is a day before e.
+func (d Date) Before(e Date) bool { return d.Compare(e) < 0 }
+
+// After reports whether d is a day after e.
+func (d Date) After(e Date) bool { return d.Compare(e) > 0 }
 
 // DateOf returns the civil date of t in t's location.
 func DateOf(t time.Time) Date {

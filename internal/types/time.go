@@ -9,9 +9,13 @@ import (
 // Time is a timestamp decoded tolerantly from the platform's responses.
 //
 // The platform writes ISO 8601 timestamps in several precisions; Time parses
-// every common form. When a value does not parse, the call does not fail:
+// every common form that names its offset (Z, +00:00, -0400, or GMT in the
+// HTTP date form). When a value does not parse, the call does not fail:
 // Time keeps the text in Raw and leaves Time zero, so no response is lost to
-// one odd timestamp.
+// one odd timestamp. A timestamp without an offset ("2024-05-16 09:00:00")
+// or with a zone name whose offset the text does not give ("... EDT") is
+// such a value: it names no instant, and reading it as UTC would put it
+// hours off, so it is kept in Raw only.
 type Time struct {
 	// Time is the parsed instant; zero when the text did not parse.
 	time.Time
@@ -19,27 +23,35 @@ type Time struct {
 	Raw string
 }
 
-// layouts are tried in order when decoding a timestamp.
+// layouts are tried in order when decoding a timestamp. Each one requires
+// an offset: a text without one names no instant.
 var layouts = []string{
 	time.RFC3339Nano,
 	"2006-01-02T15:04:05.999999999Z0700",
-	"2006-01-02T15:04:05.999999999",
 	"2006-01-02 15:04:05.999999999Z07:00",
 	"2006-01-02 15:04:05.999999999Z0700",
 	"2006-01-02 15:04:05.999999999 -0700",
 	"2006-01-02 15:04:05.999999999 -0700 MST",
-	"2006-01-02 15:04:05.999999999",
 	time.RFC1123Z,
 	time.RFC1123,
 }
 
-// ParseTime parses s with the layouts the platform is known to use. It
-// reports false when none fits.
+// ParseTime parses s with the layouts the platform is known to use, each
+// of which carries an offset. It reports false when none fits, and for a
+// text without an offset or with a zone name other than GMT or UTC and no
+// numeric offset: time.Parse would read those as UTC.
 func ParseTime(s string) (time.Time, bool) {
 	for _, l := range layouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t, true
+		t, err := time.Parse(l, s)
+		if err != nil {
+			continue
 		}
+		if l == time.RFC1123 {
+			if name, _ := t.Zone(); name != "GMT" && name != "UTC" && name != "UT" {
+				return time.Time{}, false
+			}
+		}
+		return t, true
 	}
 	return time.Time{}, false
 }

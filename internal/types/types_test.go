@@ -34,11 +34,43 @@ func TestDate(t *testing.T) {
 	assert.Equal(t, "2024-05-01", string(txt))
 }
 
+func TestParseUSDate(t *testing.T) {
+	for in, want := range map[string]Date{
+		"02/29/1980": {1980, time.February, 29},
+		"2/9/1980":   {1980, time.February, 9},
+		"12/31/2024": {2024, time.December, 31},
+		"01/01/0001": {1, time.January, 1},
+	} {
+		got, err := ParseUSDate(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "1980-02-29", "02/29/1981", "13/01/2000", "00/10/2000", "02/30/2000", "2/9/80", "02/29/19800",
+		"+2/09/1980", "02/-9/1980", "02/09/+980", "021/09/1980", "02/09", "02/09/1980/", " 02/09/1980", "a2/09/1980"} {
+		_, err := ParseUSDate(in)
+		assert.ErrorIs(t, err, ErrInvalidUSDate, "%q", in)
+	}
+}
+
+func TestDateCompare(t *testing.T) {
+	a := Date{2024, time.May, 1}
+	for _, tc := range []struct {
+		b    Date
+		want int
+	}{
+		{Date{2024, time.May, 1}, 0}, {Date{2024, time.May, 2}, -1}, {Date{2024, time.April, 30}, 1},
+		{Date{2023, time.December, 31}, 1}, {Date{2025, time.January, 1}, -1},
+	} {
+		assert.Equal(t, tc.want, a.Compare(tc.b), "%s vs %s", a, tc.b)
+		assert.Equal(t, tc.want < 0, a.Before(tc.b))
+		assert.Equal(t, tc.want > 0, a.After(tc.b))
+	}
+}
+
 func TestTimeTolerant(t *testing.T) {
 	cases := map[string]time.Time{
 		`"2024-05-01T10:11:12Z"`:           time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
 		`"2024-05-01T10:11:12.123456Z"`:    time.Date(2024, 5, 1, 10, 11, 12, 123456000, time.UTC),
-		`"2024-05-01T10:11:12.123456"`:     time.Date(2024, 5, 1, 10, 11, 12, 123456000, time.UTC),
 		`"2024-05-01T10:11:12-0400"`:       time.Date(2024, 5, 1, 14, 11, 12, 0, time.UTC),
 		`"2024-05-01 10:11:12 -0400"`:      time.Date(2024, 5, 1, 14, 11, 12, 0, time.UTC),
 		`"2024-05-01T10:11:12\u002B00:00"`: time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
@@ -49,6 +81,12 @@ func TestTimeTolerant(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(in), &v), in)
 		assert.True(t, v.Valid(), in)
 		assert.True(t, want.Equal(v.Time), "%s: %s", in, v.Time)
+	}
+	for _, in := range []string{`"2024-05-01T10:11:12.123456"`, `"2024-05-01 10:11:12"`, `"Wed, 01 May 2024 10:11:12 EDT"`, `"Wed, 01 May 2024 10:11:12 XYZ"`} {
+		var v Time
+		require.NoError(t, json.Unmarshal([]byte(in), &v), in)
+		assert.False(t, v.Valid(), "%s names no offset: not read as UTC", in)
+		assert.Equal(t, in[1:len(in)-1], v.Raw, "kept verbatim")
 	}
 	var odd Time
 	require.NoError(t, json.Unmarshal([]byte(`"tomorrow afternoon"`), &odd))

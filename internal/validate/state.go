@@ -58,10 +58,55 @@ func CheckState(s string) error {
 	return errState
 }
 
-// State checks the state at path: present and a code that IsState
-// accepts.
+// NormalizeState returns the upper-case USPS code that s writes in any
+// case, with surrounding spaces ignored: "oh" and " Oh " give "OH". Any
+// other text is refused with an error that never quotes it.
+func NormalizeState(s string) (string, error) {
+	t := strings.TrimSpace(s)
+	if len(t) != 2 {
+		return "", errState
+	}
+	if IsState(t) {
+		return t, nil
+	}
+	// ASCII letters only: strings.ToUpper would turn the dotless ı into I.
+	u := [2]byte{asciiUpper(t[0]), asciiUpper(t[1])}
+	if !states[string(u[:])] {
+		return "", errState
+	}
+	return string(u[:]), nil
+}
+
+func asciiUpper(ch byte) byte {
+	if 'a' <= ch && ch <= 'z' {
+		return ch - 'a' + 'A'
+	}
+	return ch
+}
+
+// State checks the state at path: present and a code that NormalizeState
+// accepts. The params' encoders send the normalised code.
 func (c *Collector) State(path, s string) {
 	if c.Required(path, s) {
-		c.AddErr(path, CheckState(s))
+		_, err := NormalizeState(s)
+		c.AddErr(path, err)
 	}
+}
+
+// WireState returns the code to send for s: its normalised form, or s as
+// given when it does not normalise (possible with validation off).
+func WireState(s string) string {
+	if u, err := NormalizeState(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// WireZIP returns the ZIP code to send for s: the 5 or 9 digits
+// NormalizeZIP gives, or s as given when it does not normalise.
+func WireZIP(s string) string {
+	if z, err := NormalizeZIP(s); err == nil {
+		return z
+	}
+	return s
 }

@@ -70,9 +70,31 @@ func TestCollectorState(t *testing.T) {
 		{in: "PR"},
 		{in: "", want: "is required"},
 		{in: "  ", want: "is required"},
-		{in: "oh", want: "must be a two-letter USPS code in upper case"},
+		{in: "oh"},   // sent as OH
+		{in: " Pr "}, // sent as PR
 		{in: "Ohio", want: "must be a two-letter USPS state, territory or military code"},
+		{in: "XX", want: "must be a two-letter USPS state, territory or military code"},
 	})
+}
+
+func TestNormalizeState(t *testing.T) {
+	for in, want := range map[string]string{"oh": "OH", " Oh ": "OH", "OH": "OH", "dc": "DC", "ap": "AP"} {
+		got, err := NormalizeState(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeState(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		if w := WireState(in); w != want {
+			t.Errorf("WireState(%q) = %q, want %q", in, w, want)
+		}
+	}
+	for _, in := range []string{"", "Ohio", "xx", "O", "ıd", "o h"} {
+		if got, err := NormalizeState(in); err == nil || got != "" {
+			t.Errorf("NormalizeState(%q) = %q, %v; want a refusal", in, got, err)
+		}
+		if w := WireState(in); w != in {
+			t.Errorf("WireState(%q) = %q, want it as given", in, w)
+		}
+	}
 }
 
 // TestCollectorKeepsEveryProblem checks the checks together on one
@@ -84,14 +106,14 @@ func TestCollectorKeepsEveryProblem(t *testing.T) {
 	c.NCPDP("pharmacy.ncpdp", "1234567")
 	c.Phone("recipient.mobile_phone_number", "")
 	c.OptionalPhone("recipient.home_phone_number", "")
-	c.ZIP("recipient.address.zipcode", "43210-1234")
+	c.ZIP("recipient.address.zipcode", "43210-12")
 	c.State("recipient.address.state", "Ohio")
 	err := c.Err()
 	want := "rxdelivery: invalid params: " +
 		"prescriptions[0].ndc: must be 11 digits without hyphens; NormalizeNDC converts this form; " +
 		"pharmacy.npi: must be 10 digits; " +
 		"recipient.mobile_phone_number: is required; " +
-		"recipient.address.zipcode: must be 5 or 9 digits without a hyphen; NormalizeZIP converts this form; " +
+		"recipient.address.zipcode: must be 5 or 9 digits; " +
 		"recipient.address.state: must be a two-letter USPS state, territory or military code"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
@@ -301,6 +302,25 @@ func (c *Collector) RequiredDate(path string, d types.Date) {
 		c.Add(path, "is required")
 	case !d.IsValid():
 		c.Add(path, "must be a valid date")
+	}
+}
+
+// latest is the zone where a day starts first (UTC+14, Kiribati's Line
+// Islands): no date after today's date there is today anywhere.
+var latest = time.FixedZone("UTC+14", 14*60*60)
+
+// DateOfBirth checks a required date of birth: present, a real day, and
+// not after today. The last is a rule of the domain, not of the documents:
+// a person born tomorrow has no prescription today. "Today" is taken in
+// the earliest time zone, so a birth today anywhere is accepted.
+func (c *Collector) DateOfBirth(path string, d types.Date) {
+	switch {
+	case d.IsZero():
+		c.Add(path, "is required")
+	case !d.IsValid():
+		c.Add(path, "must be a valid date")
+	case d.After(types.DateOf(time.Now().In(latest))):
+		c.Add(path, "must not be in the future")
 	}
 }
 

@@ -34,22 +34,14 @@ func ZIP5(s string) (string, error) {
 	return z[:5], nil
 }
 
-// ZIP checks the zipcode at path: present and exactly 5 or 9 digits, as the
-// platform takes it. A code that NormalizeZIP would convert gets a message
-// that says so.
+// ZIP checks the zipcode at path: present and a ZIP code that NormalizeZIP
+// accepts (5 digits, or a ZIP+4 with or without its hyphen). The params'
+// encoders send the normalised 5 or 9 digits the platform takes.
 func (c *Collector) ZIP(path, s string) {
 	if !c.Required(path, s) {
 		return
 	}
-	switch {
-	case Digits(s, 5), Digits(s, 9):
-	case isNormalizable(NormalizeZIP, s):
-		if strings.Contains(s, "-") {
-			c.Add(path, "must be 5 or 9 digits without a hyphen; NormalizeZIP converts this form")
-		} else {
-			c.Add(path, "must be 5 or 9 digits without spaces; NormalizeZIP converts this form")
-		}
-	default:
+	if _, err := NormalizeZIP(s); err != nil {
 		c.Add(path, "must be 5 or 9 digits")
 	}
 }

@@ -64,10 +64,18 @@ func TestCollectorZIP(t *testing.T) {
 		{in: "432101234"},
 		{in: "", want: "is required"},
 		{in: " ", want: "is required"},
-		{in: "43210-1234", want: "must be 5 or 9 digits without a hyphen; NormalizeZIP converts this form"},
-		{in: " 43210", want: "must be 5 or 9 digits without spaces; NormalizeZIP converts this form"},
+		{in: "43210-1234"}, // sent as 432101234
+		{in: " 43210"},     // sent as 43210
 		{in: "4321", want: "must be 5 or 9 digits"},
 		{in: "43210-123", want: "must be 5 or 9 digits"},
 		{in: "432101", want: "must be 5 or 9 digits"},
 	})
+}
+
+func TestWireZIP(t *testing.T) {
+	for in, want := range map[string]string{"43210-1234": "432101234", " 43210 ": "43210", "43210": "43210", "4321": "4321", "": ""} {
+		if got := WireZIP(in); got != want {
+			t.Errorf("WireZIP(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
