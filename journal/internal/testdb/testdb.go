@@ -64,8 +64,11 @@ func NewSchema(t testing.TB) string {
 }
 
 // Postgres opens a pgstore.Store on a fresh schema, closed when t ends.
-func Postgres(t testing.TB) *pgstore.Store {
-	s, err := pgstore.Open(context.Background(), NewSchema(t))
+func Postgres(t testing.TB) *pgstore.Store { return OpenPostgres(t, NewSchema(t)) }
+
+// OpenPostgres opens a pgstore.Store on dsn, closed when t ends.
+func OpenPostgres(t testing.TB, dsn string) *pgstore.Store {
+	s, err := pgstore.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,192 @@
+package journal_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/rxdelivery/rxdelivery-go/journal/internal/testdb"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+func notificationBody(tn, status, at string) string {
+	return fmt.Sprintf(`{"tracking_number":%q,"timestamp":"2026-03-02T09:00:05Z","carrier":"POSTAL","status":%q,"status_occurred_at":%q}`, tn, status, at)
+}
+
+func deliver(h http.Handler, body string) int {
+	req := httptest.NewRequest(http.MethodPost, "/hooks/tracking", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+// TestOnceAcrossReplicas delivers the same notifications many times, at
+// once, to two replicas' handlers sharing a store: each (tracking number,
+// status, status time) reaches the callback once.
+func TestOnceAcrossReplicas(t *testing.T) {
+	stores := map[string]func(t *testing.T) (journal.Store, journal.Store){
+		"memory": func(t *testing.T) (journal.Store, journal.Store) {
+			s := journal.NewMemoryStore()
+			return s, s
+		},
+		"sqlite": func(t *testing.T) (journal.Store, journal.Store) {
+			path := testdb.SQLitePath(t)
+			return testdb.SQLite(t, path), testdb.SQLite(t, path)
+		},
+		"postgres": func(t *testing.T) (journal.Store, journal.Store) {
+			dsn := testdb.NewSchema(t)
+			return testdb.OpenPostgres(t, dsn), testdb.OpenPostgres(t, dsn)
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			sa, sb := open(t)
+			var mu sync.Mutex
+			calls := map[string]int{}
+			cb := func(_ context.Context, n *tracking.Notification) error {
+				mu.Lock()
+				defer mu.Unlock()
+				calls[n.TrackingNumber+"/"+string(n.Status)+"/"+n.StatusOccurredAt.Raw]++
+				return nil
+			}
+			replicas := []http.Handler{
+				tracking.NewHandler(journal.New(sa, journal.WithHolder("a")).Once(cb)),
+				tracking.NewHandler(journal.New(sb, journal.WithHolder("b")).Once(cb)),
+			}
+			bodies := []string{
+				notificationBody("9400100000000000000001", "Accepted", "2026-03-02T09:00:00Z"),
+				notificationBody("9400100000000000000001", "Moving Through Network", "2026-03-02T10:00:00Z"),
+				// The same instant written with an offset is the same notification.
+				notificationBody("9400100000000000000001", "Moving Through Network", "2026-03-02T05:00:00-05:00"),
+				notificationBody("9400100000000000000002", "Accepted", "2026-03-02T09:00:00Z"),
+			}
+			var wg sync.WaitGroup
+			var codes sync.Map
+			for i := range 40 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					code := deliver(replicas[i%2], bodies[i%len(bodies)])
+					v, _ := codes.LoadOrStore(code, new(atomic.Int32))
+					v.(*atomic.Int32).Add(1)
+				}()
+			}
+			wg.Wait()
+			// Deliveries refused while another replica ran the callback
+			// (500) are delivered again by the platform: do that.
+			for _, b := range bodies {
+				for _, h := range replicas {
+					if code := deliver(h, b); code != http.StatusNoContent {
+						t.Fatalf("redelivery answered %d; want 204", code)
+					}
+				}
+			}
+			if len(calls) != 3 {
+				t.Fatalf("callback saw %d distinct notifications: %v; want 3", len(calls), calls)
+			}
+			for k, n := range calls {
+				if n != 1 {
+					t.Fatalf("notification %s reached the callback %d times; want once", k, n)
+				}
+			}
+			codes.Range(func(k, v any) bool {
+				if k != http.StatusNoContent && k != http.StatusInternalServerError {
+					t.Errorf("a delivery was answered %v", k)
+				}
+				return true
+			})
+		})
+	}
+}
+
+func TestOnceReleasesOnCallbackFailure(t *testing.T) {
+	store := journal.NewMemoryStore()
+	var calls atomic.Int32
+	fail := errors.New("database down")
+	h := tracking.NewHandler(journal.New(store).Once(func(context.Context, *tracking.Notification) error {
+		if calls.Add(1) == 1 {
+			return fail
+		}
+		return nil
+	}))
+	body := notificationBody("9400100000000000000009", "Delivered", "2026-03-02T12:00:00Z")
+	if code := deliver(h, body); code != http.StatusInternalServerError {
+		t.Fatalf("failed callback answered %d; want 500", code)
+	}
+	for range 3 {
+		if code := deliver(h, body); code != http.StatusNoContent {
+			t.Fatalf("redelivery answered %d; want 204", code)
+		}
+	}
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("callback ran %d times; want 2 (the failure, then once)", n)
+	}
+}
+
+func TestOnceTakesOverAfterAHolderDied(t *testing.T) {
+	store := journal.NewMemoryStore()
+	ctx := context.Background()
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(
+		notificationBody("9400100000000000000007", "Delivered", "2026-03-02T12:00:00Z")))
+	req.Header.Set("Content-Type", "application/json")
+	n, err := tracking.ParseNotification(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A replica claimed it and died: its lease has ended.
+	k := journal.NotificationKey(n)
+	if _, _, err := store.Insert(ctx, journal.Claim{Key: k, State: journal.StateInFlight, Token: "dead", Holder: "dead"}); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	h := tracking.NewHandler(journal.New(store).Once(func(context.Context, *tracking.Notification) error {
+		calls.Add(1)
+		return nil
+	}))
+	body := notificationBody("9400100000000000000007", "Delivered", "2026-03-02T12:00:00Z")
+	for range 2 {
+		if code := deliver(h, body); code != http.StatusNoContent {
+			t.Fatalf("delivery answered %d; want 204", code)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("callback ran %d times; want 1", n)
+	}
+}
+
+// TestOnceWithTheSimulator subscribes a handler through the kit and has the
+// simulator deliver one status twice: the callback sees it once.
+func TestOnceWithTheSimulator(t *testing.T) {
+	srv := rxdeliverytest.Start(t)
+	var calls atomic.Int32
+	h := tracking.NewHandler(journal.New(journal.NewMemoryStore()).Once(func(context.Context, *tracking.Notification) error {
+		calls.Add(1)
+		return nil
+	}))
+	ctx := context.Background()
+	const tn = "9400100000000000000042"
+	if _, err := srv.Client().Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: tn, ListenerURL: srv.Listener(h)}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Track(tn, tracking.TrackingAccepted)
+	srv.Track(tn, tracking.TrackingAccepted) // the same status at the same time
+	if got := len(srv.Notifications()); got != 2 {
+		t.Fatalf("the simulator delivered %d notifications; want 2", got)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("callback ran %d times; want 1", n)
+	}
+	srv.Track(tn, tracking.TrackingMovingThroughNetwork)
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("callback ran %d times after a new status; want 2", n)
+	}
+}
