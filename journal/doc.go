@@ -1,0 +1,52 @@
+// Package journal makes creates of omni requests and delivery orders happen
+// at most once per external reference number across retries, restarts and
+// replicas, and says which ones may have happened without an answer.
+//
+// The platform has no idempotency keys and no lookup by reference, so a
+// create whose answer is lost (a 500, a cut connection, a crash) cannot be
+// told from one that never happened, and sending it again may create a
+// second delivery. The SDK never sends such a write twice itself; the
+// journal extends that promise from one call to a deployment. Before
+// sending, it claims the (interface, external_reference_number) key in a
+// Store shared by every process; a key already claimed is never sent again:
+//
+//   - known created: the create returns the created resource, read back
+//     by the id the journal recorded, without sending;
+//   - in flight elsewhere, or of unknown outcome: the create returns a
+//     *ClaimedError, which matches ErrClaimed and
+//     rxdelivery.ErrUnknownOutcome and carries the claim.
+//
+// After the call, the journal records the id on success, releases the claim
+// when the answer proves nothing was created (invalid params, a 4xx, 429 or
+// 503 answered before acting, a request that never left the process), and
+// marks it unknown otherwise. A claim whose holder died mid-call becomes
+// unknown when its lease ends, never free: the create may have left the
+// process. Unknown claims wait for an operator: Unknown lists them, and
+// after reconciling with the platform Resolve records the id found or Free
+// removes the claim so the next create is sent (examples/journal-admin is
+// the command for it).
+//
+//	store, err := sqlitestore.Open("journal.db") // or pgstore.Open for replicas
+//	if err != nil {
+//		return err
+//	}
+//	j := journal.New(store)
+//	order, err := j.Orders(client.Orders).Create(ctx, params)
+//	switch {
+//	case errors.Is(err, journal.ErrClaimed):
+//		// Not sent: in flight elsewhere, or waiting for an operator.
+//	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
+//		// Sent, no answer: the claim is unknown until an operator settles it.
+//	}
+//
+// Stores: MemoryStore (tests, one process), sqlitestore (an embedded file,
+// the processes of one host; pure Go, no cgo) and pgstore (PostgreSQL, any
+// number of replicas). Correctness rests on the store alone, one claim per
+// key and atomic conditional changes, never on locks in the processes. The
+// journal is a module of its own, so a program that does not import it
+// downloads no database driver.
+//
+// Journal.Once gives tracking notifications the same protection: wrapped
+// around a tracking.NewHandler callback, it lets each (tracking number,
+// status, status_occurred_at) reach the callback once across replicas.
+package journal
