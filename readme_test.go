@@ -25,22 +25,23 @@ func squash(s string) string {
 }
 
 // TestReadmeBlocksAreCompiled checks that every Go block of the README
-// stands verbatim in example_test.go, or in the journal module's
-// example_test.go for its section, where it compiles and runs with its
+// stands verbatim in one of the example files (the journal's and the
+// OpenTelemetry module's among them), where it compiles and runs with its
 // output checked.
 func TestReadmeBlocksAreCompiled(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
-	examples, err := os.ReadFile("example_test.go")
-	require.NoError(t, err)
-	journalExamples, err := os.ReadFile("journal/example_test.go")
-	require.NoError(t, err)
-	examples = append(examples, journalExamples...)
+	var examples []byte
+	for _, name := range []string{"example_test.go", "example_calloptions_test.go", "journal/example_test.go", "otel/example_test.go"} {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		examples = append(examples, b...)
+	}
 	blocks := goBlock.FindAllStringSubmatch(string(readme), -1)
 	require.NotEmpty(t, blocks)
 	code := squash(string(examples))
 	for _, b := range blocks {
 		block := squash(b[1])
-		assert.True(t, strings.Contains(code, block), "this README block is not in example_test.go or journal/example_test.go:\n%s", block)
+		assert.True(t, strings.Contains(code, block), "this README block is in no example file:\n%s", block)
 	}
 }

@@ -22,8 +22,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	rxotel "github.com/rxdelivery/rxdelivery-go/otel"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	rxotel "github.com/rxdelivery/rxdelivery-go/otel"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 )
