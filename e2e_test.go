@@ -294,7 +294,7 @@ func TestE2EPharmaciesAndPricing(t *testing.T) {
 		HeightIn: rxdelivery.MustDecimal("4"), WeightOz: rxdelivery.MustDecimal("12.5")}
 	quotes, err := c.Pricing.Quote(ctx, &pricing.QuoteParams{
 		Pickup: pricing.Location{Address: pricing.Address{ZIPCode: "43210-1234"}}, Dropoff: pricing.Location{Address: pricing.Address{ZIPCode: "100011234"}},
-		Providers: []pricing.Provider{pricing.ProviderPostal}, ServiceLevel: pricing.ServiceLevelGround, PackageDimensions: dims,
+		Providers: []pricing.Provider{pricing.ProviderPostal}, ServiceLevel: pricing.ServiceKeyGround, PackageDimensions: dims,
 	})
 	require.NoError(t, err)
 	require.Len(t, quotes, 1)

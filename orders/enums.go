@@ -67,7 +67,8 @@ type Initiator string
 // InitiatorPharmacy is the only initiator the document allows.
 const InitiatorPharmacy Initiator = "pharmacy"
 
-// Gender is the patient's gender, required on orders.
+// Gender is a patient's gender. It is required on orders and optional on
+// omni requests, where requests.Gender names this same type.
 type Gender string
 
 // The genders of the document.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
 // MaxPageSize is the largest page size the search accepts; the platform's
@@ -66,22 +67,11 @@ type DeliveryInfoParams struct {
 	SaturdayDelivery bool
 }
 
-// DeliveryAddress is the dropoff address of DeliveryInfo, in the delivery
-// interface's form (street, not street1).
-type DeliveryAddress struct {
-	// Street is the first line; required, at most 255 characters.
-	Street string `url:"street"`
-	// Street2 is the second line; optional, at most 255 characters.
-	Street2 string `url:"street2,omitempty"`
-	// City is required, at most 255 characters.
-	City string `url:"city"`
-	// State is the two-letter USPS code; required. It is sent in upper
-	// case.
-	State string `url:"state"`
-	// Zipcode is 5 digits or a ZIP+4; required. A ZIP+4 is sent as 9
-	// digits.
-	Zipcode string `url:"zipcode"`
-}
+// DeliveryAddress is the dropoff address of DeliveryInfo: it is
+// orders.Address, the delivery interface's address (Street, Street2,
+// City, State, Zipcode; street, not street1), sent as
+// delivery[address][street]=… and so on.
+type DeliveryAddress = orders.Address
 
 // Validate checks p against the delivery document's address rules and
 // returns a *rxdelivery.ValidationError listing every problem, or nil.

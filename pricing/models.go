@@ -15,19 +15,22 @@ const (
 	ProviderPostal Provider = "postal"
 )
 
-// ServiceLevel is a delivery service key. Values the platform adds later
-// are kept verbatim when decoding.
-type ServiceLevel string
+// ServiceKey is a pricing service key, such as "ground_service": what the
+// quote's service field holds and what QuoteParams.ServiceLevel filters
+// by. It is not the service level of a delivery order (orders.ServiceLevel:
+// sameday, ondemand, shipping). Values the platform adds later are kept
+// verbatim when decoding.
+type ServiceKey string
 
-// The documented service levels.
+// The documented service keys.
 const (
-	// ServiceLevelAll asks for quotes of every service level; it is the
-	// default when QuoteParams.ServiceLevel is empty. It is a filter value
-	// only and does not appear in quotes.
-	ServiceLevelAll ServiceLevel = "all"
-	// ServiceLevelGround is the postal carrier's ground service, the only
+	// ServiceKeyAll asks for quotes of every service; it is the default
+	// when QuoteParams.ServiceLevel is empty. It is a filter value only
+	// and does not appear in quotes.
+	ServiceKeyAll ServiceKey = "all"
+	// ServiceKeyGround is the postal carrier's ground service, the only
 	// service in version 1.
-	ServiceLevelGround ServiceLevel = "ground_service"
+	ServiceKeyGround ServiceKey = "ground_service"
 )
 
 // Quote is one delivery price. It does not reserve the rate or promise that
@@ -36,7 +39,7 @@ type Quote struct {
 	// Provider is the provider key, such as "postal".
 	Provider Provider `json:"provider"`
 	// Service is the service key, such as "ground_service".
-	Service ServiceLevel `json:"service"`
+	Service ServiceKey `json:"service"`
 	// PriceUSD is the price in US dollars, exact.
 	PriceUSD types.Decimal `json:"price_usd"`
 }

@@ -16,9 +16,10 @@ type QuoteParams struct {
 	// Providers filters the quotes by provider: ProviderAll or
 	// ProviderPostal. Optional; the platform's default is all.
 	Providers []Provider `json:"providers,omitempty"`
-	// ServiceLevel filters the quotes by service: ServiceLevelAll or
-	// ServiceLevelGround. Optional; the platform's default is all.
-	ServiceLevel ServiceLevel `json:"service_level,omitempty"`
+	// ServiceLevel filters the quotes by service key (the wire name is
+	// service_level): ServiceKeyAll or ServiceKeyGround. Optional; the
+	// platform's default is all.
+	ServiceLevel ServiceKey `json:"service_level,omitempty"`
 	// PackageDimensions are the package's measures, all required: the
 	// platform never infers them, so send standard defaults explicitly.
 	PackageDimensions PackageDimensions `json:"package_dimensions"`
@@ -66,7 +67,7 @@ func (p *QuoteParams) validate(o validate.Options) error {
 	validate.Each(&c, "providers", p.Providers, func(pr *Provider, c *validate.Collector) {
 		validate.OneOf(c, "", *pr, true, ProviderAll, ProviderPostal)
 	})
-	validate.OneOf(&c, "service_level", p.ServiceLevel, false, ServiceLevelAll, ServiceLevelGround)
+	validate.OneOf(&c, "service_level", p.ServiceLevel, false, ServiceKeyAll, ServiceKeyGround)
 	c.Push("package_dimensions")
 	p.PackageDimensions.check(&c)
 	c.Pop()

@@ -35,7 +35,7 @@ func fullParams() *pricing.QuoteParams {
 		Pickup:            pricing.Location{Address: pricing.Address{ZIPCode: "43210-1234"}},
 		Dropoff:           pricing.Location{Address: pricing.Address{ZIPCode: "100012345"}},
 		Providers:         []pricing.Provider{pricing.ProviderPostal},
-		ServiceLevel:      pricing.ServiceLevelGround,
+		ServiceLevel:      pricing.ServiceKeyGround,
 		PackageDimensions: dims("10", "8", "4", "12.5"),
 	}
 }
@@ -65,7 +65,7 @@ func TestQuote(t *testing.T) {
 
 	require.Len(t, quotes, 1)
 	assert.Equal(t, pricing.ProviderPostal, quotes[0].Provider)
-	assert.Equal(t, pricing.ServiceLevelGround, quotes[0].Service)
+	assert.Equal(t, pricing.ServiceKeyGround, quotes[0].Service)
 	assert.Equal(t, "8.45", quotes[0].PriceUSD.String())
 	assert.Equal(t, 0, quotes[0].PriceUSD.Cmp(rxdelivery.DecimalFromCents(845)))
 	assert.Equal(t, 1, mock.GetTotalCallCount())
@@ -90,7 +90,7 @@ func TestQuoteMinimal(t *testing.T) {
 	require.Len(t, quotes, 2)
 	assert.Equal(t, "12.10", quotes[0].PriceUSD.String())
 	assert.Equal(t, pricing.Provider("newprovider"), quotes[1].Provider)
-	assert.Equal(t, pricing.ServiceLevel("overnight"), quotes[1].Service)
+	assert.Equal(t, pricing.ServiceKey("overnight"), quotes[1].Service)
 	assert.Equal(t, "31.999", quotes[1].PriceUSD.String())
 }
 
@@ -165,7 +165,7 @@ func TestQuoteValidation(t *testing.T) {
 	assert.NoError(t, fullParams().Validate())
 	p := fullParams()
 	p.Providers = []pricing.Provider{pricing.ProviderAll, pricing.ProviderPostal}
-	p.ServiceLevel = pricing.ServiceLevelAll
+	p.ServiceLevel = pricing.ServiceKeyAll
 	assert.NoError(t, p.Validate())
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
 // CreateParams is the body of a new omni request: an item to pick up at a
@@ -104,6 +105,18 @@ func (a Address) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
+// ToOrders returns a in the delivery interface's form, orders.Address,
+// whose first line is named street instead of street1.
+func (a Address) ToOrders() orders.Address {
+	return orders.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
+}
+
+// AddressFromOrders returns the omni form of a delivery-interface address:
+// its street becomes Street1.
+func AddressFromOrders(a orders.Address) Address {
+	return Address{Street1: a.Street, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
+}
+
 // DropoffAddress is a dropoff address in one of the two forms the platform
 // takes: a complete street address (Street1, City, State, Zipcode and
 // optionally Street2) or a map provider's place id alone. Fill in one form
@@ -172,17 +185,19 @@ type PatientParams struct {
 	DateOfBirth types.Date `json:"date_of_birth"`
 }
 
-// Gender is a patient's gender as the platform takes it.
-type Gender string
+// Gender is a patient's gender, the same type in both interfaces: it is
+// orders.Gender, a string type whose values are "male", "female" and
+// "unspecified" (the constants below, and orders.GenderMale and so on).
+type Gender = orders.Gender
 
-// Genders the platform accepts.
+// Genders the platform accepts; they are the orders package's constants.
 const (
 	// GenderMale is "male".
-	GenderMale Gender = "male"
+	GenderMale = orders.GenderMale
 	// GenderFemale is "female".
-	GenderFemale Gender = "female"
+	GenderFemale = orders.GenderFemale
 	// GenderUnspecified is "unspecified".
-	GenderUnspecified Gender = "unspecified"
+	GenderUnspecified = orders.GenderUnspecified
 )
 
 // RemittanceParams lists amounts to collect from the patient and where to

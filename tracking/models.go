@@ -10,8 +10,9 @@ type Carrier string
 const (
 	// CarrierPostal is the postal service carrier.
 	CarrierPostal Carrier = "POSTAL"
-	// CarrierParcela is the parcel carrier.
-	CarrierParcela Carrier = "PARCELA"
+	// CarrierParcelA is the parcel carrier the documents call PARCELA; the
+	// orders package names it the same (orders.CarrierParcelA).
+	CarrierParcelA Carrier = "PARCELA"
 )
 
 // SubscriptionStatus is the state of a subscription. Values the platform

@@ -56,7 +56,7 @@ func TestParseNotificationMinimal(t *testing.T) {
 	assert.Equal(t, "", n.ReferenceID)
 	assert.Equal(t, "1Z999AA10123456784", n.TrackingNumber)
 	assert.True(t, n.Timestamp.Equal(time.Date(2024, 5, 15, 8, 0, 0, 0, time.UTC)))
-	assert.Equal(t, tracking.CarrierParcela, n.Carrier)
+	assert.Equal(t, tracking.CarrierParcelA, n.Carrier)
 	assert.Equal(t, tracking.TrackingAccepted, n.Status)
 	assert.Equal(t, "", n.StatusText)
 	assert.True(t, n.StatusOccurredAt.Equal(time.Date(2024, 5, 15, 7, 45, 0, 0, time.UTC)))

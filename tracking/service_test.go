@@ -87,7 +87,7 @@ func TestSubscribeUpdatedAnyTwoXX(t *testing.T) {
 		assert.JSONEq(t, string(testutil.Fixture(t, "tracking/subscribe_request_minimal.json")), string(rec.Last(t).Body))
 		assert.NotContains(t, string(rec.Last(t).Body), "reference_id")
 		assert.False(t, sub.Created, status)
-		assert.Equal(t, tracking.CarrierParcela, sub.Carrier)
+		assert.Equal(t, tracking.CarrierParcelA, sub.Carrier)
 		assert.Equal(t, tracking.StatusSuspended, sub.Status)
 		assert.Equal(t, "Listener URL returned HTTP 404", sub.StatusReason)
 		assert.Equal(t, "", sub.ReferenceID)
