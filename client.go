@@ -8,6 +8,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
@@ -196,11 +197,11 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		backends[iface] = b
 	}
 	return &Client{
-		Requests:   requests.New(backends[Omni], s.programID),
-		Orders:     orders.New(backends[Delivery]),
-		Pharmacies: pharmacies.New(backends[Omni], backends[Delivery]),
-		Tracking:   tracking.New(backends[Tracking]),
-		Pricing:    pricing.New(backends[Pricing]),
+		Requests:   wiring.Requests(backends[Omni], s.programID).(*requests.Service),
+		Orders:     wiring.Orders(backends[Delivery]).(*orders.Service),
+		Pharmacies: wiring.Pharmacies(backends[Omni], backends[Delivery]).(*pharmacies.Service),
+		Tracking:   wiring.Tracking(backends[Tracking]).(*tracking.Service),
+		Pricing:    wiring.Pricing(backends[Pricing]).(*pricing.Service),
 		shared:     shared,
 		sandbox:    s.sandbox,
 	}, nil

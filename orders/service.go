@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
@@ -19,9 +20,9 @@ type Service struct {
 	b *core.Backend
 }
 
-// New returns a Service on backend b. It is meant for rxdelivery.NewClient;
-// programs get a Service from the client.
-func New(b *core.Backend) *Service { return &Service{b: b} }
+func init() {
+	wiring.Orders = func(b *core.Backend) any { return &Service{b: b} }
+}
 
 const ordersPath = "/api/v1/orders"
 

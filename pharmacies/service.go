@@ -9,6 +9,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
@@ -23,9 +24,9 @@ type Service struct {
 	omni, delivery *core.Backend
 }
 
-// New returns a Service on the omni and delivery backends. It is meant for
-// rxdelivery.NewClient; programs get a Service from the client.
-func New(omni, delivery *core.Backend) *Service { return &Service{omni: omni, delivery: delivery} }
+func init() {
+	wiring.Pharmacies = func(omni, delivery *core.Backend) any { return &Service{omni: omni, delivery: delivery} }
+}
 
 // searchPath is the lookup's path; the document writes it with a trailing
 // slash.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
@@ -26,11 +27,10 @@ type Service struct {
 	programID string
 }
 
-// New returns a Service on backend b that sends programID when a
-// CreateParams leaves Identifier empty ("" for no default). It is meant for
-// rxdelivery.NewClient; programs get a Service from the client.
-func New(b *core.Backend, programID string) *Service {
-	return &Service{b: b, programID: programID}
+func init() {
+	wiring.Requests = func(b *core.Backend, programID string) any {
+		return &Service{b: b, programID: programID}
+	}
 }
 
 const basePath = "/api/v1/requests"

@@ -119,7 +119,7 @@ func TestQuoteRulesAgree(t *testing.T) {
 		"postal provider":  func(p *pricing.QuoteParams) { p.Providers = []pricing.Provider{pricing.ProviderPostal} },
 		"unknown service":  func(p *pricing.QuoteParams) { p.ServiceLevel = "overnight" },
 		"negative length":  func(p *pricing.QuoteParams) { p.PackageDimensions.LengthIn = rxdelivery.MustDecimal("-1") },
-		"ground service":   func(p *pricing.QuoteParams) { p.ServiceLevel = pricing.ServiceLevelGround },
+		"ground service":   func(p *pricing.QuoteParams) { p.ServiceLevel = pricing.ServiceKeyGround },
 	}
 	for name, mutate := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
@@ -18,9 +19,9 @@ type Service struct {
 	b *core.Backend
 }
 
-// New returns a Service on backend b. It is meant for rxdelivery.NewClient;
-// programs get a Service from the client.
-func New(b *core.Backend) *Service { return &Service{b: b} }
+func init() {
+	wiring.Tracking = func(b *core.Backend) any { return &Service{b: b} }
+}
 
 // subscriptionsPath is the path of the subscription endpoints.
 const subscriptionsPath = "/tracking/v1/subscriptions"
