@@ -7,6 +7,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
@@ -126,6 +127,33 @@ func TestQuoteRulesAgree(t *testing.T) {
 			p := quoteParams()
 			mutate(p)
 			_, simErr := c.Pricing.Quote(context.Background(), p)
+			agree(t, p.Validate(), simErr)
+		})
+	}
+}
+
+// Pharmacy lookups. Two refusals are the platform's own and no client can
+// predict them: an origin address the geocoder cannot read (the simulator:
+// no 5-digit ZIP code) and an invalid place identifier (the simulator:
+// characters outside letters, digits, '_', '-', ':'). The SDK leaves them
+// to the platform, so they are not compared here.
+func TestPharmacySearchRulesAgree(t *testing.T) {
+	_, c := noValidation(t)
+	const origin = "1 Main St, Columbus, OH 43210"
+	cases := map[string]pharmacies.SearchParams{
+		"origin":           {OriginAddress: origin},
+		"place":            {PlaceID: "ChIJ_agree"},
+		"both":             {OriginAddress: origin, PlaceID: "ChIJ_agree"},
+		"neither":          {},
+		"long origin":      {OriginAddress: strings.Repeat("Building wing ", 30) + origin},
+		"place id of 256":  {PlaceID: strings.Repeat("p", 256)},
+		"page size of 100": {PlaceID: "x", PageSize: 100},
+		"page size of 101": {PlaceID: "x", PageSize: 101},
+		"page 2":           {PlaceID: "x", Page: 2},
+	}
+	for name, p := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, simErr := c.Pharmacies.Search(context.Background(), &p)
 			agree(t, p.Validate(), simErr)
 		})
 	}

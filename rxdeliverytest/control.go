@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/orders"
@@ -43,9 +44,6 @@ func (s *Server) controlHandler() http.Handler {
 	mux.HandleFunc("GET "+p+"/calls", s.ctlCalls)
 	mux.HandleFunc("DELETE "+p+"/calls", s.ctlResetCalls)
 	mux.HandleFunc("GET "+p+"/notifications", s.ctlNotifications)
-	mux.HandleFunc(p+"/", func(w http.ResponseWriter, r *http.Request) {
-		ctlError(w, http.StatusNotFound, "no such control endpoint")
-	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, secret, ok := r.BasicAuth()
 		if !ok || subtle.ConstantTimeCompare([]byte(key), []byte(s.key)) != 1 ||
@@ -54,7 +52,24 @@ func (s *Server) controlHandler() http.Handler {
 			ctlError(w, http.StatusUnauthorized, "the control API needs the server's key and secret (Basic)")
 			return
 		}
-		mux.ServeHTTP(w, r)
+		if _, pattern := mux.Handler(r); pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "" {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) == 0 {
+			ctlError(w, http.StatusNotFound, "no such control endpoint")
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		ctlError(w, http.StatusMethodNotAllowed, "method not allowed on this control endpoint")
 	})
 }
 

@@ -1,0 +1,115 @@
+package rxdeliverytest_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+)
+
+// controlCall sends one control request with the server's credentials and
+// returns the status and the decoded answer.
+func controlCall(t *testing.T, srv *rxdeliverytest.Server, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL()+rxdeliverytest.ControlPrefix+path, strings.NewReader(body))
+	require.NoError(t, err)
+	key, secret := srv.Credentials()
+	req.SetBasicAuth(key, secret)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func TestControlFaultKinds(t *testing.T) {
+	cases := []struct {
+		body   string
+		status int
+		check  func(t *testing.T, res *http.Response)
+	}{
+		{`{"kind":"rate_limit","retry_after_seconds":3}`, 429, func(t *testing.T, res *http.Response) {
+			assert.Equal(t, "3", res.Header.Get("Retry-After"))
+		}},
+		{`{"kind":"rate_limit_date","retry_after_seconds":3600}`, 429, func(t *testing.T, res *http.Response) {
+			at, err := http.ParseTime(res.Header.Get("Retry-After"))
+			require.NoError(t, err)
+			assert.WithinDuration(t, time.Now().Add(time.Hour), at, time.Minute)
+		}},
+		{`{"kind":"unavailable","retry_after_seconds":5}`, 503, func(t *testing.T, res *http.Response) {
+			assert.Equal(t, "5", res.Header.Get("Retry-After"))
+		}},
+		{`{"kind":"server_error"}`, 500, nil},
+		{`{"kind":"status","status":502}`, 502, nil},
+		{`{"kind":"malformed"}`, 200, func(t *testing.T, res *http.Response) {
+			var v any
+			assert.Error(t, json.NewDecoder(res.Body).Decode(&v))
+		}},
+		{`{"kind":"stall","stall_seconds":0.05}`, 200, nil},
+		{`{"kind":"server_error","committed":true}`, 500, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.body, func(t *testing.T) {
+			srv := rxdeliverytest.Start(t)
+			status, _ := controlCall(t, srv, "POST", "/faults", strings.Replace(tc.body, "{", `{"operation":"pharmacies.Get",`, 1))
+			require.Equal(t, http.StatusCreated, status)
+			req, _ := http.NewRequest("GET", srv.OmniURL()+"/api/v1/pharmacies/5550001", nil)
+			req.SetBasicAuth(srv.Credentials())
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			assert.Equal(t, tc.status, res.StatusCode)
+			if tc.check != nil {
+				tc.check(t, res)
+			}
+		})
+	}
+	srv := rxdeliverytest.Start(t)
+	for _, bad := range []string{`{"kind":"status","status":200}`, `{"kind":"cut","times":0}`, `{"kind":"cut","extra":1}`, `not json`} {
+		status, _ := controlCall(t, srv, "POST", "/faults", bad)
+		assert.Contains(t, []int{400, 422}, status, bad)
+	}
+}
+
+func TestControlReadsAndSetsState(t *testing.T) {
+	srv := rxdeliverytest.Start(t)
+	ctx := context.Background()
+	req, err := srv.Client().Requests.Create(ctx, omniParams("", 0))
+	require.NoError(t, err)
+
+	status, got := controlCall(t, srv, "GET", "/requests/"+req.ID, "")
+	require.Equal(t, 200, status)
+	assert.Nil(t, got["order_status"], "no order yet")
+	status, got = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `{"status":"delivered"}`)
+	require.Equal(t, 200, status)
+	assert.Equal(t, "delivered", got["order_status"])
+	status, _ = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `{"status":"lost"}`)
+	assert.Equal(t, 422, status)
+	status, _ = controlCall(t, srv, "GET", "/requests/req_none", "")
+	assert.Equal(t, 404, status)
+
+	status, _ = controlCall(t, srv, "PUT", "/pharmacies", `{"pharmacies":[{"name":"No ids"}]}`)
+	assert.Equal(t, 422, status)
+	status, got = controlCall(t, srv, "GET", "/pharmacies", "")
+	require.Equal(t, 200, status)
+	assert.Len(t, got["pharmacies"], 12, "unchanged by the refused PUT")
+
+	status, _ = controlCall(t, srv, "PUT", "/quotes", `{}`)
+	assert.Equal(t, 422, status)
+	status, _ = controlCall(t, srv, "POST", "/tracking", `{"status":"Accepted"}`)
+	assert.Equal(t, 422, status)
+	status, _ = controlCall(t, srv, "POST", "/clock/advance", `{"seconds":1,"duration":"1s"}`)
+	assert.Equal(t, 400, status)
+	status, _ = controlCall(t, srv, "POST", "/clock/advance", `{"duration":"soon"}`)
+	assert.Equal(t, 400, status)
+	status, _ = controlCall(t, srv, "GET", "/clock/advance", "")
+	assert.Equal(t, 405, status)
+}
