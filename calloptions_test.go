@@ -398,3 +398,68 @@ func TestEveryEndpointNamesItsOperation(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 }
+
+func TestHookThatCallsNextTwiceSendsOnce(t *testing.T) {
+	s := newOptServer(t)
+	var second option.AttemptResult
+	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+			r := next(ctx, a)
+			second = next(ctx, a)
+			return r
+		}
+	}))
+	_, err := c.Orders.Create(context.Background(), testutil.SamedayOrder())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, s.hits.Load(), "a write is never sent twice by a hook")
+	assert.Error(t, second.Err)
+}
+
+func TestCallHookThatDoesNotCallNext(t *testing.T) {
+	s := newOptServer(t)
+	var md rxdelivery.Metadata
+	_, err := s.client(t).Orders.Create(context.Background(), testutil.SamedayOrder(), rxdelivery.WithMetadata(&md),
+		rxdelivery.WithCallMiddleware(func(next option.CallFunc) option.CallFunc {
+			return func(ctx context.Context, op *option.Operation) option.CallResult { return option.CallResult{} }
+		}))
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.Equal(t, "not_sent", option.ErrorKind(errors.Unwrap(err)))
+	assert.Equal(t, 0, md.Attempts)
+	assert.EqualValues(t, 0, s.hits.Load())
+}
+
+// TestHooksUnderConcurrency runs many calls at once through one client
+// with client-wide hooks, a header, a rate limit and per-call metadata,
+// for the race detector, and checks each call's metadata is its own.
+func TestHooksUnderConcurrency(t *testing.T) {
+	s := newOptServer(t)
+	s.answer = http.Header{"X-Request-Id": {"same"}}
+	var attempts atomic.Int32
+	c := s.client(t, rxdelivery.WithHeader("X-Team", "t"), rxdelivery.WithRateLimit(rxdelivery.Delivery, 10000, 100),
+		rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+			return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+				attempts.Add(1)
+				a.SetHeader("X-Attempt", "1")
+				return next(ctx, a)
+			}
+		}))
+	var wg sync.WaitGroup
+	for i := 0; i < 32; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var md rxdelivery.Metadata
+			_, err := c.Orders.Get(context.Background(), "ord_1", rxdelivery.WithMetadata(&md), rxdelivery.WithHeader("X-Call", "c"))
+			assert.NoError(t, err)
+			assert.Equal(t, 1, md.Attempts)
+			assert.Equal(t, "same", md.RequestID)
+		}()
+	}
+	wg.Wait()
+	assert.EqualValues(t, 32, attempts.Load())
+	h := s.lastHeader()
+	assert.Equal(t, "t", h.Get("X-Team"))
+	assert.Equal(t, "c", h.Get("X-Call"))
+	assert.Equal(t, "1", h.Get("X-Attempt"))
+}
