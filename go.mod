@@ -3,6 +3,7 @@ module github.com/rxdelivery/rxdelivery-go
 go 1.23.0
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20250211171154-1ae217ad3535
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2

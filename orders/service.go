@@ -71,7 +71,7 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 
 // getManyQuery is the query of GetMany: ids[]=a&ids[]=b.
 type getManyQuery struct {
-	IDs []string `url:"ids,brackets"`
+	IDs core.BracketList `url:"ids"`
 }
 
 // GetMany returns several orders (GET /api/v1/orders?ids[]=…), in the

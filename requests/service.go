@@ -170,7 +170,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 
 // idsQuery encodes as ids[]=a&ids[]=b.
 type idsQuery struct {
-	IDs []string `url:"ids,brackets"`
+	IDs core.BracketList `url:"ids"`
 }
 
 // idRoute is the templated path of one request, for hooks and telemetry.

@@ -19,6 +19,7 @@ import (
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
@@ -352,7 +353,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 	var body []byte
 	if c.Body != nil {
 		var err error
-		if body, err = json.Marshal(c.Body); err != nil {
+		if body, err = jsonx.Marshal(c.Body); err != nil {
 			return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": encoding the request body: " + err.Error(), Err: err}
 		}
 	}
@@ -449,7 +450,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		*rm = append(json.RawMessage(nil), data...)
 		return r, nil
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := jsonx.Unmarshal(data, out); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
 			// A value that stops short (or an empty body), as a
