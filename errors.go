@@ -9,21 +9,63 @@ import (
 // core and named here, so callers write errors.As(err, &apiErr) with a
 // *rxdelivery.APIError whichever service returned it.
 type (
-	// APIError is an answer with a status outside 2xx, with the platform's
-	// error body (id, type, code, message) and any Retry-After.
+	// APIError is an answer with a status outside 2xx. Its fields:
+	//
+	//   - StatusCode int: the HTTP status.
+	//   - Method, Path string: the endpoint called; Path is below the base
+	//     URL, without a query string.
+	//   - Interface Interface: the platform interface that answered.
+	//   - ID, Type string: the omni error body's id and type (for
+	//     "unable_to_cancel", ID is the request id).
+	//   - Code string: the tracking error code, such as "not_found".
+	//   - Message string: the platform's message.
+	//   - RetryAfter time.Duration: the wait a Retry-After header asked
+	//     for; zero when absent.
+	//   - Body []byte: the start of the raw answer (at most 4 KiB), for
+	//     diagnosis; not part of Error().
+	//   - Header http.Header: the answer's headers.
+	//   - Location string: for a redirect, the scheme and host it pointed
+	//     to (never its path or query); redirects are not followed.
+	//   - UnknownOutcome bool: the call was a side-effecting write and the
+	//     status does not tell whether it took effect.
+	//
+	// Methods: Error() returns "rxdelivery: METHOD PATH: STATUS: type:
+	// code: message"; Is(target) matches the sentinels below that describe
+	// the answer (ErrBadRequest for 400 and 422, ErrRateLimited for 429,
+	// ErrUnknownOutcome when UnknownOutcome is set, and so on).
 	APIError = core.APIError
 	// TransportError is a call that got no usable answer: connection
-	// failure, cut, timeout or ended context.
+	// failure, cut, timeout or ended context. Fields: Method, Path string
+	// (the endpoint, no query); Err error (the cause); UnknownOutcome bool
+	// (a side-effecting write whose request may have reached the
+	// platform). Methods: Error(); Unwrap() returns Err, so
+	// errors.Is(err, context.DeadlineExceeded) works; Is(target) matches
+	// ErrUnknownOutcome when UnknownOutcome is set.
 	TransportError = core.TransportError
 	// DecodeError is a 2xx answer whose body could not be read or decoded.
+	// Fields: StatusCode int; Method, Path string; Err error (the read or
+	// decode failure); Incomplete bool (the body ended early rather than
+	// arriving malformed); UnknownOutcome bool (a write the platform
+	// accepted whose answer was lost). Methods: Error(); Unwrap() returns
+	// Err; Is(target) matches ErrMalformedResponse, and ErrUnknownOutcome
+	// when UnknownOutcome is set.
 	DecodeError = core.DecodeError
 	// ConfigError is a client that cannot make the call as configured; it
-	// names the option or variable that fixes it.
+	// names the option or variable that fixes it. Fields: Message string
+	// (what is missing or wrong); Err error (the sentinel or cause, such
+	// as ErrNoBaseURL). Methods: Error() returns "rxdelivery: " + Message;
+	// Unwrap() returns Err.
 	ConfigError = core.ConfigError
 	// ValidationError lists every problem of invalid params, each with its
-	// JSON path. Nothing was sent.
+	// JSON path; nothing was sent. Field: Problems []Problem, in the order
+	// of the fields. Methods: Error() lists them as "path: message"
+	// separated by semicolons; Has(path) reports whether a problem is
+	// recorded at path; Is(target) matches ErrInvalidParams.
 	ValidationError = validate.ValidationError
-	// Problem is one entry of a ValidationError.
+	// Problem is one entry of a ValidationError. Fields: Path string (the
+	// JSON path, such as "prescriptions[0].payers[1].bin"; empty for a
+	// rule about the whole value); Message string (what the rule wants,
+	// never quoting the value). Method: String() returns "path: message".
 	Problem = validate.Problem
 )
 

@@ -1,9 +1,5 @@
 package orders
 
-import (
-	"github.com/rxdelivery/rxdelivery-go/internal/courier"
-)
-
 // ServiceLevel is how an order is carried: by a courier the same day
 // (sameday), by a courier on demand (ondemand), or by a ground carrier
 // (shipping).
@@ -35,31 +31,6 @@ func (l ServiceLevel) String() string {
 	}
 	return string(l)
 }
-
-// Status is the current state of an order, shared with the requests
-// package. Decoding keeps a value the SDK does not know verbatim, so a new
-// platform status never fails a call; "submitted to courier" (with spaces,
-// as in the document's sample) decodes to StatusSubmittedToCourier.
-type Status = courier.OrderStatus
-
-// The order statuses of the document.
-const (
-	// StatusNew is an order the platform accepted and has not yet handed to
-	// a courier.
-	StatusNew = courier.OrderNew
-	// StatusSubmittedToCourier is an order handed to a courier.
-	StatusSubmittedToCourier = courier.OrderSubmittedToCourier
-	// StatusPickedUp is an order the courier picked up at the pharmacy.
-	StatusPickedUp = courier.OrderPickedUp
-	// StatusDelivered is an order delivered to the recipient.
-	StatusDelivered = courier.OrderDelivered
-	// StatusDeliveryAttempted is an order whose delivery failed.
-	StatusDeliveryAttempted = courier.OrderDeliveryAttempted
-	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
-	StatusReturnedToPharmacy = courier.OrderReturnedToPharmacy
-	// StatusCancelled is a cancelled order.
-	StatusCancelled = courier.OrderCancelled
-)
 
 // Initiator is the source of an order request.
 type Initiator string
@@ -297,27 +268,3 @@ func (r CancellationReason) Known() bool {
 	}
 	return false
 }
-
-// Identification qualifier codes.
-const (
-	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = courier.QualifierMilitaryID
-	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = courier.QualifierStateIssuedID
-	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = courier.QualifierUniqueSystemID
-	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = courier.QualifierPermanentResidentCard
-	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = courier.QualifierPassportID
-	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = courier.QualifierDriversLicenseID
-	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = courier.QualifierSocialSecurityNumber
-	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = courier.QualifierTribalID
-)
-
-// RelationshipOther means the relationship is described in
-// Delivery.OtherRelationshipDescription.
-const RelationshipOther = courier.RelationshipOther

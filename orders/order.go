@@ -2,7 +2,6 @@ package orders
 
 import (
 	"encoding/json"
-	"github.com/rxdelivery/rxdelivery-go/internal/courier"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 )
@@ -39,26 +38,6 @@ type Order struct {
 	// yet, and for shipping orders.
 	ETA *ETA `json:"eta"`
 }
-
-// The courier-delivery models are shared with the requests package: both
-// documents describe them alike.
-type (
-	// Pickup is when the courier picked the order up at the pharmacy.
-	Pickup = courier.Pickup
-	// Return is when the order was brought back to the pharmacy.
-	Return = courier.Return
-	// Delivery is the outcome of a courier's delivery or delivery attempt.
-	Delivery = courier.Delivery
-	// Relationship is the relationship between the patient and the
-	// person who received a delivery.
-	Relationship = courier.Relationship
-	// RecipientIdentification is the identification a courier collected
-	// from the recipient.
-	RecipientIdentification = courier.RecipientIdentification
-	// IDQualifier is the code of the kind of identification collected
-	// from a recipient ("01" to "08").
-	IDQualifier = courier.IDQualifier
-)
 
 // Shipping is the carrier data of a shipping order.
 type Shipping struct {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/courier"
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
 // Request is an omni request as the platform returns it: the caller's ask to
@@ -67,48 +67,53 @@ type Order struct {
 	StatusNoteUpdatedAt types.Time `json:"status_note_updated_at"`
 }
 
-// The courier-delivery models are shared with the orders package: both
-// documents describe them alike.
+// The courier-delivery models are the orders package's types: both
+// documents describe them alike. go doc orders.Delivery (and so on) shows
+// their fields and methods.
 type (
-	// Pickup says when the item was picked up.
-	Pickup = courier.Pickup
-	// Return says when the item was returned to the pharmacy.
-	Return = courier.Return
-	// Delivery is the outcome of a delivery or a delivery attempt.
-	Delivery = courier.Delivery
-	// Relationship is the relationship between the patient and the
-	// person who received a delivery.
-	Relationship = courier.Relationship
-	// RecipientIdentification is the identification document checked at
-	// the point of delivery.
-	RecipientIdentification = courier.RecipientIdentification
-	// IDQualifier is the code of a recipient identification type ("01"
-	// to "08").
-	IDQualifier = courier.IDQualifier
+	// Pickup is orders.Pickup: when the item was picked up (OccurredAt).
+	Pickup = orders.Pickup
+	// Return is orders.Return: when the item was returned to the pharmacy
+	// (OccurredAt).
+	Return = orders.Return
+	// Delivery is orders.Delivery: the outcome of a delivery or a
+	// delivery attempt (OccurredAt, SignatureURL, SignedBy, Relationship,
+	// FailureReason, RecipientIdentification; Succeeded).
+	Delivery = orders.Delivery
+	// Relationship is orders.Relationship: the relationship between the
+	// patient and the person who received a delivery.
+	Relationship = orders.Relationship
+	// RecipientIdentification is orders.RecipientIdentification: the
+	// identification document checked at the point of delivery (Number,
+	// Type, Qualifier, JurisdictionCode).
+	RecipientIdentification = orders.RecipientIdentification
+	// IDQualifier is orders.IDQualifier: the code of a recipient
+	// identification type, "01" to "08" (Description, Known).
+	IDQualifier = orders.IDQualifier
 )
 
 // RelationshipOther means the relationship is described in
 // Delivery.OtherRelationshipDescription.
-const RelationshipOther = courier.RelationshipOther
+const RelationshipOther = orders.RelationshipOther
 
 // Identification qualifier codes.
 const (
 	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = courier.QualifierMilitaryID
+	QualifierMilitaryID = orders.QualifierMilitaryID
 	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = courier.QualifierStateIssuedID
+	QualifierStateIssuedID = orders.QualifierStateIssuedID
 	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = courier.QualifierUniqueSystemID
+	QualifierUniqueSystemID = orders.QualifierUniqueSystemID
 	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = courier.QualifierPermanentResidentCard
+	QualifierPermanentResidentCard = orders.QualifierPermanentResidentCard
 	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = courier.QualifierPassportID
+	QualifierPassportID = orders.QualifierPassportID
 	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = courier.QualifierDriversLicenseID
+	QualifierDriversLicenseID = orders.QualifierDriversLicenseID
 	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = courier.QualifierSocialSecurityNumber
+	QualifierSocialSecurityNumber = orders.QualifierSocialSecurityNumber
 	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = courier.QualifierTribalID
+	QualifierTribalID = orders.QualifierTribalID
 )
 
 // Status is the status of a request (as opposed to that of its order).
@@ -164,29 +169,30 @@ func (d *StatusDetail) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OrderStatus is the state of an order, shared with the orders package.
-// A value the document does not list is kept as sent; "submitted to
-// courier" (with spaces) decodes to OrderSubmittedToCourier.
-type OrderStatus = courier.OrderStatus
+// OrderStatus is orders.Status, the state of an order, which both
+// interfaces share (methods Known, Cancellable, Final). A value the
+// document does not list is kept as sent; "submitted to courier" (with
+// spaces) decodes to OrderSubmittedToCourier.
+type OrderStatus = orders.Status
 
 // Order statuses the document lists.
 const (
 	// OrderNew is an order just created.
-	OrderNew = courier.OrderNew
+	OrderNew = orders.StatusNew
 	// OrderSubmittedToCourier is an order handed to a courier company.
-	OrderSubmittedToCourier = courier.OrderSubmittedToCourier
+	OrderSubmittedToCourier = orders.StatusSubmittedToCourier
 	// OrderPickedUp is an order whose item was picked up.
-	OrderPickedUp = courier.OrderPickedUp
+	OrderPickedUp = orders.StatusPickedUp
 	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered = courier.OrderDelivered
+	OrderDelivered = orders.StatusDelivered
 	// OrderDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	OrderDeliveryAttempted = courier.OrderDeliveryAttempted
+	OrderDeliveryAttempted = orders.StatusDeliveryAttempted
 	// OrderReturnedToPharmacy is an order whose item went back to the
 	// pharmacy.
-	OrderReturnedToPharmacy = courier.OrderReturnedToPharmacy
+	OrderReturnedToPharmacy = orders.StatusReturnedToPharmacy
 	// OrderCancelled is a cancelled order.
-	OrderCancelled = courier.OrderCancelled
+	OrderCancelled = orders.StatusCancelled
 )
 
 // ETA is a request's estimated delivery time. The platform writes it either

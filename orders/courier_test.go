@@ -1,4 +1,4 @@
-package courier
+package orders
 
 import (
 	"encoding/json"
@@ -8,29 +8,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestOrderStatus(t *testing.T) {
-	for raw, want := range map[string]OrderStatus{
-		`"submitted to courier"`: OrderSubmittedToCourier,
-		`"Submitted_To_Courier"`: OrderSubmittedToCourier,
-		`"picked_up"`:            OrderPickedUp,
+func TestStatus(t *testing.T) {
+	for raw, want := range map[string]Status{
+		`"submitted to courier"`: StatusSubmittedToCourier,
+		`"Submitted_To_Courier"`: StatusSubmittedToCourier,
+		`"picked_up"`:            StatusPickedUp,
 		`"on_hold"`:              "on_hold",
 		`7`:                      "7",
 	} {
-		var s OrderStatus
+		var s Status
 		require.NoError(t, json.Unmarshal([]byte(raw), &s))
 		assert.Equal(t, want, s, raw)
 	}
-	s := OrderNew
+	s := StatusNew
 	require.NoError(t, json.Unmarshal([]byte(`null`), &s))
-	assert.Equal(t, OrderNew, s, "null leaves the value")
-	assert.True(t, OrderNew.Cancellable())
-	assert.True(t, OrderSubmittedToCourier.Cancellable())
-	assert.False(t, OrderPickedUp.Cancellable())
-	for _, f := range []OrderStatus{OrderDelivered, OrderReturnedToPharmacy, OrderCancelled} {
+	assert.Equal(t, StatusNew, s, "null leaves the value")
+	assert.True(t, StatusNew.Cancellable())
+	assert.True(t, StatusSubmittedToCourier.Cancellable())
+	assert.False(t, StatusPickedUp.Cancellable())
+	for _, f := range []Status{StatusDelivered, StatusReturnedToPharmacy, StatusCancelled} {
 		assert.True(t, f.Final(), f)
 	}
-	assert.False(t, OrderDeliveryAttempted.Final())
-	assert.False(t, OrderStatus("on_hold").Known())
+	assert.False(t, StatusDeliveryAttempted.Final())
+	assert.False(t, Status("on_hold").Known())
 }
 
 func TestQualifierAndDelivery(t *testing.T) {

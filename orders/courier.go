@@ -1,15 +1,9 @@
-// Package courier holds the courier-delivery models that the omni request
-// and delivery order documents describe alike: an order's status, its
-// pickup, delivery and return, and the identification collected from the
-// recipient. The requests and orders packages name them by alias, so both
-// interfaces decode the same shapes with one implementation.
-//
-//	var d courier.Delivery
-//	_ = json.Unmarshal(body, &d)
-//	if d.Succeeded() && d.RecipientIdentification != nil {
-//		fmt.Println(d.RecipientIdentification.Qualifier.Description())
-//	}
-package courier
+package orders
+
+// The courier-delivery models: an order's status, its pickup, delivery and
+// return, and the identification collected from the recipient. The omni
+// request and delivery order documents describe them alike, and the
+// requests package names these types.
 
 import (
 	"strings"
@@ -17,38 +11,40 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/types"
 )
 
-// OrderStatus is the state of an order. Decoding keeps a value the
-// documents do not list verbatim, so a new platform status never fails a
-// call.
-type OrderStatus string
+// Status is the current state of an order, in both interfaces: the
+// requests package names it requests.OrderStatus. Decoding keeps a value
+// the documents do not list verbatim, so a new platform status never fails
+// a call; "submitted to courier" (with spaces, as in the document's sample)
+// decodes to StatusSubmittedToCourier.
+type Status string
 
 // The order statuses of the documents.
 const (
-	// OrderNew is an order the platform accepted and has not yet handed to
+	// StatusNew is an order the platform accepted and has not yet handed to
 	// a courier.
-	OrderNew OrderStatus = "new"
-	// OrderSubmittedToCourier is an order handed to a courier. The delivery
+	StatusNew Status = "new"
+	// StatusSubmittedToCourier is an order handed to a courier. The delivery
 	// document's sample writes it "submitted to courier"; both spellings
 	// decode to this constant.
-	OrderSubmittedToCourier OrderStatus = "submitted_to_courier"
-	// OrderPickedUp is an order the courier picked up.
-	OrderPickedUp OrderStatus = "picked_up"
-	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered OrderStatus = "delivered"
-	// OrderDeliveryAttempted is an order whose delivery was attempted and
+	StatusSubmittedToCourier Status = "submitted_to_courier"
+	// StatusPickedUp is an order the courier picked up.
+	StatusPickedUp Status = "picked_up"
+	// StatusDelivered is an order delivered to the recipient.
+	StatusDelivered Status = "delivered"
+	// StatusDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	OrderDeliveryAttempted OrderStatus = "delivery_attempted"
-	// OrderReturnedToPharmacy is an order brought back to the pharmacy.
-	OrderReturnedToPharmacy OrderStatus = "returned_to_pharmacy"
-	// OrderCancelled is a cancelled order.
-	OrderCancelled OrderStatus = "cancelled"
+	StatusDeliveryAttempted Status = "delivery_attempted"
+	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
+	StatusReturnedToPharmacy Status = "returned_to_pharmacy"
+	// StatusCancelled is a cancelled order.
+	StatusCancelled Status = "cancelled"
 )
 
 // Known reports whether s is one of the statuses the documents list.
-func (s OrderStatus) Known() bool {
+func (s Status) Known() bool {
 	switch s {
-	case OrderNew, OrderSubmittedToCourier, OrderPickedUp, OrderDelivered,
-		OrderDeliveryAttempted, OrderReturnedToPharmacy, OrderCancelled:
+	case StatusNew, StatusSubmittedToCourier, StatusPickedUp, StatusDelivered,
+		StatusDeliveryAttempted, StatusReturnedToPharmacy, StatusCancelled:
 		return true
 	}
 	return false
@@ -56,28 +52,28 @@ func (s OrderStatus) Known() bool {
 
 // Cancellable reports whether an order in status s can still be
 // cancelled: only new orders and orders submitted to a courier can.
-func (s OrderStatus) Cancellable() bool {
-	return s == OrderNew || s == OrderSubmittedToCourier
+func (s Status) Cancellable() bool {
+	return s == StatusNew || s == StatusSubmittedToCourier
 }
 
 // Final reports whether s is an end state: delivered, returned to the
 // pharmacy or cancelled.
-func (s OrderStatus) Final() bool {
-	return s == OrderDelivered || s == OrderReturnedToPharmacy || s == OrderCancelled
+func (s Status) Final() bool {
+	return s == StatusDelivered || s == StatusReturnedToPharmacy || s == StatusCancelled
 }
 
 // UnmarshalJSON reads a status tolerantly. A listed status written with
 // spaces or in another case ("submitted to courier") becomes its constant;
 // any other string is kept verbatim, a value that is not a string is kept
 // as its literal text, and null leaves s unchanged.
-func (s *OrderStatus) UnmarshalJSON(b []byte) error {
+func (s *Status) UnmarshalJSON(b []byte) error {
 	t, ok := types.EnumText(b)
 	if !ok {
 		return nil
 	}
-	v := OrderStatus(t)
+	v := Status(t)
 	if !v.Known() {
-		if n := OrderStatus(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), " ", "_")); n.Known() {
+		if n := Status(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), " ", "_")); n.Known() {
 			v = n
 		}
 	}
