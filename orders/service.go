@@ -97,7 +97,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 	}
 	list, ok := env.list()
 	if !ok {
-		return nil, core.Missing(c, resp, `the body has no "orders" (or "objects") array`)
+		return nil, core.Missing(c, resp, `"orders" (or "objects") array`)
 	}
 	return list, nil
 }
@@ -152,7 +152,12 @@ func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 		return nil, err
 	}
 	if env.Order == nil {
-		return nil, core.Missing(c, resp, `the body has no "order" object`)
+		return nil, core.Missing(c, resp, `"order" object`)
+	}
+	if env.Order.ID == "" {
+		// An order without an id cannot be found again: for a create, the
+		// outcome is unknown.
+		return nil, core.Unusable(c, resp, `the "order" object has no "id"`)
 	}
 	return env.Order, nil
 }

@@ -6,6 +6,8 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
@@ -37,22 +39,30 @@ const searchPath = "/api/v1/pharmacies/"
 // interface), preferred pharmacies first, then by increasing distance.
 // All walks every page.
 func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.CallOption) (*SearchPage, error) {
+	page, _, err := s.search(ctx, p, opts)
+	return page, err
+}
+
+// search is Search, and reports the call and its answer for All's checks.
+func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.CallOption) (*SearchPage, func(msg string) error, error) {
 	if err := core.Check(s.omni, p, (*SearchParams).validate); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	q, err := core.Query(p)
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
+		return nil, nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
 	}
 	var page SearchPage
-	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
-		Op: "pharmacies.Search", Route: searchPath, Opts: core.CallOptions(opts)}, &page); err != nil {
-		return nil, err
+	c := core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
+		Op: "pharmacies.Search", Route: searchPath, Opts: core.CallOptions(opts)}
+	resp, err := s.omni.Do(ctx, c, &page)
+	if err != nil {
+		return nil, nil, err
 	}
 	if page.Pharmacies == nil {
 		page.Pharmacies = []Pharmacy{}
 	}
-	return &page, nil
+	return &page, func(msg string) error { return core.Unusable(c, resp, msg) }, nil
 }
 
 // All returns an iterator over every pharmacy of a search, from p.Page
@@ -71,6 +81,13 @@ func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.Ca
 // further page. When a page fails (invalid params included) the error is
 // yielded once, with a zero Pharmacy, and the iteration ends. p is copied;
 // the caller may reuse it.
+//
+// The walk is bounded by the total_pages of the first page fetched, and
+// ends at an empty page. A page the platform answers with another page's
+// number, or without a number and with the same pharmacies as the page
+// before, ends it with a
+// *rxdelivery.DecodeError (matching rxdelivery.ErrMalformedResponse), so a
+// platform that keeps answering one page cannot loop it.
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
@@ -81,10 +98,26 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 		if q.Page == 0 {
 			q.Page = 1
 		}
+		last := 0         // the first page's total_pages
+		var prev []string // the identifiers of the page before
 		for {
-			page, err := s.Search(ctx, &q, opts...)
+			page, unusable, err := s.search(ctx, &q, opts)
 			if err != nil {
 				yield(Pharmacy{}, err)
+				return
+			}
+			if last == 0 {
+				last = page.TotalPages
+			}
+			keys := pageKeys(page)
+			switch {
+			case page.Page != 0 && page.Page != q.Page:
+				yield(Pharmacy{}, unusable("asked for page "+strconv.Itoa(q.Page)+", the answer is page "+strconv.Itoa(page.Page)))
+				return
+			case page.Page == 0 && prev != nil && slices.Equal(prev, keys):
+				// An answer without a page number is taken for a repeat
+				// when it lists the same pharmacies as the page before.
+				yield(Pharmacy{}, unusable("page "+strconv.Itoa(q.Page)+" repeats page "+strconv.Itoa(q.Page-1)))
 				return
 			}
 			for _, ph := range page.Pharmacies {
@@ -94,12 +127,22 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 			}
 			// An empty page ends the walk too, so that a platform that
 			// misreports total_pages cannot loop it forever.
-			if len(page.Pharmacies) == 0 || q.Page >= page.TotalPages {
+			if len(page.Pharmacies) == 0 || q.Page >= last {
 				return
 			}
+			prev = keys
 			q.Page++
 		}
 	}
+}
+
+// pageKeys identifies a page by its pharmacies' NPI and NCPDP.
+func pageKeys(p *SearchPage) []string {
+	keys := make([]string, len(p.Pharmacies))
+	for i, ph := range p.Pharmacies {
+		keys[i] = ph.NPI + "/" + ph.NCPDP
+	}
+	return keys
 }
 
 // Get returns a pharmacy by its NCPDP identifier (7 digits) or NPI (10

@@ -69,7 +69,12 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 		return nil, err
 	}
 	if env.Request == nil {
-		return nil, core.Missing(c, resp, "request")
+		return nil, core.Missing(c, resp, `"request" object`)
+	}
+	if env.Request.ID == "" {
+		// A request without an id cannot be found again: for a create,
+		// the outcome is unknown.
+		return nil, core.Unusable(c, resp, `the "request" object has no "id"`)
 	}
 	return env.Request, nil
 }
@@ -133,7 +138,12 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 		return nil, err
 	}
 	if env.Request == nil {
-		return nil, core.Missing(c, resp, "request")
+		return nil, core.Missing(c, resp, `"request" object`)
+	}
+	if env.Request.ID == "" {
+		// A request without an id cannot be found again: for a create,
+		// the outcome is unknown.
+		return nil, core.Unusable(c, resp, `the "request" object has no "id"`)
 	}
 	return env.Request, nil
 }
@@ -157,7 +167,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 		return nil, err
 	}
 	if env.Requests == nil {
-		return nil, core.Missing(c, resp, "requests")
+		return nil, core.Missing(c, resp, `"requests" array`)
 	}
 	out := make([]Request, 0, len(*env.Requests))
 	for _, it := range *env.Requests {

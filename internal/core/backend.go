@@ -443,6 +443,9 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		return nil, b.decodeError(c, resp.StatusCode, ans.err)
 	}
 	data := ans.buf.Bytes()
+	if err := checkShape(data, out); err != nil {
+		return nil, b.decodeError(c, resp.StatusCode, err)
+	}
 	if rm, ok := out.(*json.RawMessage); ok {
 		if !json.Valid(data) {
 			return nil, b.decodeError(c, resp.StatusCode, errors.New("not valid JSON"))
@@ -500,28 +503,6 @@ type bodyCutError struct{ err error }
 
 func (e *bodyCutError) Error() string { return "reading the answer: " + e.err.Error() }
 func (e *bodyCutError) Unwrap() error { return e.err }
-
-// read is the response handler of go-retryablehttp: it reads a 2xx body
-// whole, bounded by the size limit. Other answers are left to Do.
-func (a *answer) read(resp *http.Response) error {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
-		return nil
-	}
-	a.buf.Reset()
-	a.err = nil
-	if n := resp.ContentLength; n > 0 && n <= a.max {
-		a.buf.Grow(int(n))
-	}
-	_, err := a.buf.ReadFrom(&limitedReader{r: resp.Body, n: a.max})
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, errBodyTooLarge):
-		a.err = err
-		return nil
-	}
-	return &bodyCutError{err: err}
-}
 
 // errBodyTooLarge is the cause of a DecodeError for an answer over the
 // size limit.

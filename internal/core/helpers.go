@@ -1,8 +1,6 @@
 package core
 
 import (
-	"errors"
-
 	"github.com/google/go-querystring/query"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
@@ -63,14 +61,10 @@ func checkID(c *validate.Collector, path, id string) {
 }
 
 // Missing is the error for a 2xx answer that lacks the member the
-// document promises, such as "order". For a write the outcome is unknown:
-// the platform accepted the call, but its answer cannot be read.
-func Missing(c Call, resp *Response, member string) error {
-	return &DecodeError{
-		StatusCode:     resp.StatusCode,
-		Method:         c.Method,
-		Path:           c.shown(),
-		Err:            errors.New("the response has no " + member),
-		UnknownOutcome: c.Write,
-	}
+// document promises; what names it, such as `"order" object`, and the
+// message reads `the response has no "order" object`. For a write the
+// outcome is unknown: the platform accepted the call, but its answer
+// cannot be read.
+func Missing(c Call, resp *Response, what string) error {
+	return Unusable(c, resp, "the response has no "+what)
 }

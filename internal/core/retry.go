@@ -114,14 +114,15 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
+	const maxSecs = int64(365 * 24 * time.Hour / time.Second)
 	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > int64(365*24*time.Hour/time.Second) {
-			secs = int64(365 * 24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
+		return time.Duration(min(secs, maxSecs)) * time.Second, true
+	} else if errors.Is(err, strconv.ErrRange) && v[0] != '-' {
+		// Digits too many for an int64: a wait longer than any cap.
+		return time.Duration(maxSecs) * time.Second, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {

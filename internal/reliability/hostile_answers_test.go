@@ -1,0 +1,197 @@
+package reliability_test
+
+import (
+	"context"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// endpoint is one SDK method, called with valid params.
+type endpoint struct {
+	name         string
+	method, path string // as errors show them
+	write        bool
+	call         func(ctx context.Context, c *rxdelivery.Client) error
+}
+
+// endpoints lists every method of the SDK that makes one call, with params
+// that carry the e2e patient values, so that a server may echo them.
+func endpoints(t *testing.T) []endpoint {
+	req := e2eRequest(t, "5550001")
+	req.TestMeta = nil
+	info := &pharmacies.DeliveryInfoParams{Address: pharmacies.DeliveryAddress{
+		Street: e2eStreet, City: e2eCity, State: "OH", Zipcode: "43210",
+	}}
+	rx := e2eOrder(t, "1234567890", "5550001").Prescriptions[0]
+	return []endpoint{
+		{"Requests.Create", "POST", "/api/v1/requests", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Requests.Create(ctx, req)
+			return err
+		}},
+		{"Requests.Cancel", "DELETE", "/api/v1/requests/req_1", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			return c.Requests.Cancel(ctx, "req_1")
+		}},
+		{"Requests.Get", "GET", "/api/v1/requests/req_1", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Requests.Get(ctx, "req_1")
+			return err
+		}},
+		{"Requests.GetMany", "GET", "/api/v1/requests/", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Requests.GetMany(ctx, []string{"req_1", "req_2"})
+			return err
+		}},
+		{"Orders.Create", "POST", "/api/v1/orders", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Orders.Create(ctx, e2eOrder(t, "1234567890", "5550001"))
+			return err
+		}},
+		{"Orders.Cancel", "DELETE", "/api/v1/orders/ord_1", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			return c.Orders.Cancel(ctx, "ord_1")
+		}},
+		{"Orders.Get", "GET", "/api/v1/orders/ord_1", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Orders.Get(ctx, "ord_1")
+			return err
+		}},
+		{"Orders.GetMany", "GET", "/api/v1/orders", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Orders.GetMany(ctx, []string{"ord_1", "ord_2"})
+			return err
+		}},
+		{"Orders.AddPrescription", "POST", "/api/v1/orders/ord_1/prescriptions", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Orders.AddPrescription(ctx, "ord_1", &rx)
+			return err
+		}},
+		{"Orders.RemovePrescription", "DELETE", "/api/v1/orders/ord_1/prescriptions/:rx_number", true, func(ctx context.Context, c *rxdelivery.Client) error {
+			return c.Orders.RemovePrescription(ctx, "ord_1", e2eRxNumber)
+		}},
+		{"Pharmacies.Search", "GET", "/api/v1/pharmacies/", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Pharmacies.Search(ctx, &pharmacies.SearchParams{OriginAddress: e2eStreet + ", " + e2eCity + ", OH 43210"})
+			return err
+		}},
+		{"Pharmacies.Get", "GET", "/api/v1/pharmacies/5550001", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Pharmacies.Get(ctx, "5550001")
+			return err
+		}},
+		{"Pharmacies.DeliveryInfo", "GET", "/api/v1/pharmacies/5550001", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Pharmacies.DeliveryInfo(ctx, "5550001", info)
+			return err
+		}},
+		{"Tracking.Subscribe", "POST", "/tracking/v1/subscriptions", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: e2eTracking, ListenerURL: e2eListener, ReferenceID: e2eReferralID})
+			return err
+		}},
+		{"Tracking.GetSubscription", "GET", "/tracking/v1/subscriptions", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Tracking.GetSubscription(ctx, e2eTracking)
+			return err
+		}},
+		{"Pricing.Quote", "POST", "/pricing/v1/quotes", false, func(ctx context.Context, c *rxdelivery.Client) error {
+			_, err := c.Pricing.Quote(ctx, e2eQuote())
+			return err
+		}},
+	}
+}
+
+// answering is a server that answers every request with its current
+// status and body.
+type answering struct {
+	*server
+	status atomic.Int64
+	body   atomic.Value
+}
+
+func newAnswering(t *testing.T) *answering {
+	a := &answering{}
+	a.status.Store(200)
+	a.body.Store("")
+	a.server = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+		drainRequest(r)
+		writeJSON(w, int(a.status.Load()), a.body.Load().(string))
+	})
+	return a
+}
+
+// hostileClient is a client of every interface on s with retries off and
+// the e2e credentials.
+func hostileClient(t *testing.T, s *server, opts ...rxdelivery.Option) *rxdelivery.Client {
+	base := []rxdelivery.Option{
+		rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
+		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL),
+		rxdelivery.WithRetryMax(0),
+	}
+	c, err := rxdelivery.NewClient(e2eKey, e2eSecret, append(base, opts...)...)
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// TestAnswersThatAreNotWhatTheyClaim: every endpoint that reads an answer
+// refuses JSON null, an array, a string, a number and an object without the
+// member it documents, with a *DecodeError naming the status and the
+// endpoint, and the exact message pinned here; a write's such answer
+// matches ErrUnknownOutcome.
+func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
+	shapes := []struct{ body, msg string }{
+		{`null`, "the body is a JSON null, not an object"},
+		{` [ {"order":{"id":"ord_1"}} ]`, "the body is a JSON array, not an object"},
+		{`"ok"`, "the body is a JSON string, not an object"},
+		{`201`, "the body is a JSON number, not an object"},
+		{`true`, "the body is a JSON boolean, not an object"},
+	}
+	// What an empty object, and an object whose resource has no id, give.
+	members := map[string][2]string{
+		"Requests.Create":        {`the response has no "request" object`, `the "request" object has no "id"`},
+		"Requests.Get":           {`the response has no "request" object`, `the "request" object has no "id"`},
+		"Requests.GetMany":       {`the response has no "requests" array`, ""},
+		"Orders.Create":          {`the response has no "order" object`, `the "order" object has no "id"`},
+		"Orders.Get":             {`the response has no "order" object`, `the "order" object has no "id"`},
+		"Orders.AddPrescription": {`the response has no "order" object`, `the "order" object has no "id"`},
+		"Orders.GetMany":         {`the response has no "orders" (or "objects") array`, ""},
+	}
+	idless := map[string]string{
+		"Requests.Create": `{"request":{"order":null}}`, "Requests.Get": `{"request":{"id":""}}`,
+		"Orders.Create": `{"order":{"status":"new"}}`, "Orders.Get": `{"order":{"id":""}}`,
+		"Orders.AddPrescription": `{"order":{"status":"new","id":null}}`,
+	}
+	a := newAnswering(t)
+	c := hostileClient(t, a.server)
+	ctx := context.Background()
+	check := func(ep endpoint, body, msg string) {
+		t.Helper()
+		a.body.Store(body)
+		err := ep.call(ctx, c)
+		if msg == "" {
+			return
+		}
+		de := decodeError(t, err, ep.method, ep.path)
+		if de == nil {
+			return
+		}
+		assert.Equal(t, "rxdelivery: "+ep.method+" "+ep.path+": 200 OK: malformed response body: "+msg+
+			map[bool]string{true: " (outcome unknown: reconcile before retrying)"}[ep.write], err.Error(), ep.name)
+		assert.Equal(t, ep.write, de.UnknownOutcome, ep.name)
+	}
+	for _, ep := range endpoints(t) {
+		switch ep.name {
+		case "Requests.Cancel", "Orders.Cancel", "Orders.RemovePrescription":
+			continue // no answer body is read
+		}
+		for _, sh := range shapes {
+			msg := sh.msg
+			if ep.name == "Pharmacies.DeliveryInfo" && sh.body != "null" {
+				msg = "" // kept whole: its schema is not documented
+			}
+			check(ep, sh.body, msg)
+		}
+		if m, ok := members[ep.name]; ok {
+			check(ep, `{}`, m[0])
+			if b, ok := idless[ep.name]; ok {
+				check(ep, b, m[1])
+			}
+		}
+	}
+}
