@@ -10,7 +10,8 @@
 //	journal-admin -sqlite journal.db free delivery rx-2026-0001
 //
 // list prints the unknown claims, oldest first, one a line: interface,
-// reference, holder, when it was claimed, and why it is unknown. resolve
+// reference, holder, when it was claimed, and why it is unknown (with
+// -state in_flight or created, the claims in that state). resolve
 // records the id of the request or order you found for the reference (the
 // next create of that reference returns it without sending); free removes
 // the claim of a create you found did not happen (the next create is
@@ -58,7 +59,8 @@ func main() {
 const usage = `usage: journal-admin (-sqlite PATH | -postgres) COMMAND
 
 commands:
-  list [-limit N]                    the claims of unknown outcome, oldest first
+  list [-state S] [-limit N]         the claims of unknown outcome (or in state S:
+                                     in_flight, created), oldest first
   get INTERFACE REFERENCE            one claim
   resolve INTERFACE REFERENCE ID     the create happened: record its request or order id
   free INTERFACE REFERENCE           the create did not happen: remove the claim
@@ -98,16 +100,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		lf := flag.NewFlagSet("list", flag.ContinueOnError)
 		lf.SetOutput(io.Discard)
 		limit := lf.Int("limit", 1000, "list at most this many claims")
+		state := lf.String("state", string(journal.StateUnknown), "the state listed: unknown, in_flight or created")
 		if err := lf.Parse(rest); err != nil {
 			return fmt.Errorf("%w: %w", errUsage, err)
 		}
-		claims, err := j.Unknown(ctx, *limit)
+		var claims []journal.Claim
+		switch journal.State(*state) {
+		case journal.StateUnknown:
+			claims, err = j.Unknown(ctx, *limit)
+		case journal.StateInFlight, journal.StateCreated:
+			// Unknown first turns the ended leases unknown, so that the
+			// in-flight claims listed are live ones.
+			if _, err = j.Unknown(ctx, 0); err == nil {
+				claims, err = store.List(ctx, journal.State(*state), *limit)
+			}
+		default:
+			return fmt.Errorf("%w: state %q: want unknown, in_flight or created", errUsage, *state)
+		}
 		if err != nil {
 			return err
 		}
+		for i := range claims {
+			claims[i].Token = ""
+		}
 		printClaims(stdout, claims)
 		if len(claims) == 0 {
-			fmt.Fprintln(stdout, "no claims of unknown outcome")
+			fmt.Fprintf(stdout, "no claims %s\n", *state)
 		}
 		return nil
 	case "get":

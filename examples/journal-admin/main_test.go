@@ -62,8 +62,14 @@ func TestRunbook(t *testing.T) {
 	if out, err := admin("free", "delivery", "rx-lost"); err != nil || !strings.Contains(out, "freed") {
 		t.Fatalf("free: %q, %v", out, err)
 	}
-	if out, err := admin("list"); err != nil || !strings.Contains(out, "no claims") {
+	if out, err := admin("list"); err != nil || !strings.Contains(out, "no claims unknown") {
 		t.Fatalf("list after settling: %q, %v", out, err)
+	}
+	if out, err := admin("list", "-state", "created"); err != nil || !strings.Contains(out, "rx-committed") || strings.Contains(out, "rx-lost") {
+		t.Fatalf("list -state created: %q, %v; want rx-committed only", out, err)
+	}
+	if out, err := admin("list", "-state", "in_flight"); err != nil || !strings.Contains(out, "no claims in_flight") {
+		t.Fatalf("list -state in_flight: %q, %v", out, err)
 	}
 	if _, err := admin("free", "delivery", "rx-committed"); !errors.Is(err, journal.ErrNoMatch) {
 		t.Fatalf("free of a created claim: %v; want refused", err)
@@ -96,6 +102,7 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"list"}, {"-sqlite", path}, {"-sqlite", path, "nope"}, {"-sqlite", path, "get", "delivery"},
 		{"-sqlite", path, "get", "pharmacy", "x"}, {"-sqlite", path, "-postgres", "list"},
+		{"-sqlite", path, "list", "-state", "gone"},
 	} {
 		if err := run(ctx, args, env, &bytes.Buffer{}); !errors.Is(err, errUsage) {
 			t.Errorf("run(%q) = %v; want a usage error", args, err)
