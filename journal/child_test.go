@@ -28,8 +28,9 @@ import (
 // tests. A child opens the store named by JOURNAL_TEST_STORE, builds its
 // client from the RXDELIVERY_* variables (the simulator's EnvLines), says
 // "ready", waits for a line on stdin (so that every child starts at once),
-// then creates the orders of JOURNAL_TEST_REFS through a journal and prints
-// one line per attempt: reference, outcome, order id.
+// then creates the orders of JOURNAL_TEST_REFS (its share of them when
+// JOURNAL_TEST_SHARDS is set) through a journal and prints one line per
+// attempt: reference, outcome, order id.
 func TestMain(m *testing.M) {
 	if os.Getenv("JOURNAL_TEST_CHILD") != "" {
 		if err := child(); err != nil {
@@ -101,6 +102,17 @@ func child() error {
 	for range max(copies, 1) {
 		refs = append(refs, refList(os.Getenv("JOURNAL_TEST_REFS"))...)
 	}
+	if shards, _ := strconv.Atoi(os.Getenv("JOURNAL_TEST_SHARDS")); shards > 1 {
+		// Keep this child's share only: every reference is tried once.
+		index, _ := strconv.Atoi(os.Getenv("JOURNAL_TEST_INDEX"))
+		var mine []string
+		for i, r := range refs {
+			if i%shards == index {
+				mine = append(mine, r)
+			}
+		}
+		refs = mine
+	}
 	rand.Shuffle(len(refs), func(a, b int) { refs[a], refs[b] = refs[b], refs[a] })
 	workers, _ := strconv.Atoi(os.Getenv("JOURNAL_TEST_WORKERS"))
 
@@ -171,7 +183,8 @@ func startChildren(t *testing.T, n int, env ...string) *childProcs {
 	cp := &childProcs{}
 	for i := range n {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "JOURNAL_TEST_CHILD=1", fmt.Sprintf("JOURNAL_TEST_HOLDER=child-%d", i))
+		cmd.Env = append(os.Environ(), "JOURNAL_TEST_CHILD=1", fmt.Sprintf("JOURNAL_TEST_HOLDER=child-%d", i),
+			fmt.Sprintf("JOURNAL_TEST_INDEX=%d", i))
 		cmd.Env = append(cmd.Env, env...)
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
