@@ -165,6 +165,19 @@ func TestCallHeaderOnTheWireForThatCallOnly(t *testing.T) {
 	assert.Equal(t, "client", h.Get("X-Env"))
 	assert.Equal(t, "pharmacy", h.Get("X-Team"))
 
+	// A header that cannot be sent fails the call before sending, and
+	// the client that would send it on every call.
+	hits := s.hits.Load()
+	_, err = c.Orders.Get(ctx, "ord_1", rxdelivery.WithHeader("X-Note", "line\r\nInjected: 1"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"X-Note"`)
+	assert.NotContains(t, err.Error(), "Injected")
+	_, err = c.Orders.Get(ctx, "ord_1", rxdelivery.WithHeader("Bad Name", "v"))
+	require.Error(t, err)
+	assert.Equal(t, hits, s.hits.Load())
+	_, err = rxdelivery.NewClient("k", "s", rxdelivery.WithHeader("X-Note", "a\nb"))
+	require.Error(t, err)
+
 	// Every attempt of a retried call carries it.
 	s.push(503)
 	_, err = c.Pricing.Quote(ctx, quoteParams(), rxdelivery.WithHeader("X-Trace", "t-2"))

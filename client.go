@@ -154,6 +154,9 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	if s.waitMin > s.waitMax {
 		s.waitMin = s.waitMax
 	}
+	if s.call.Err != nil {
+		return nil, s.call.Err
+	}
 	if s.call.CallOnly != "" {
 		return nil, &core.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
 	}

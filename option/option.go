@@ -2,6 +2,7 @@ package option
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,11 +67,19 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // earlier WithHeader (of the client or the call) set for key. The headers
 // the SDK sets itself (Authorization, Accept, Content-Type, User-Agent,
 // and the transport's own such as Host and Content-Length) are never
-// replaced: WithHeader ignores them.
+// replaced: WithHeader ignores them. A name that is not a token or a value
+// with a line break or another control character cannot be sent: the call
+// (or NewClient) fails before sending, with an error naming the header.
 func WithHeader(key, value string) CallOption {
 	key = http.CanonicalHeaderKey(strings.TrimSpace(key))
 	return CallOption{func(s *core.CallSettings) {
-		if key == "" || core.OwnedHeader(key) {
+		if !core.ValidHeader(key, value) {
+			if s.Err == nil {
+				s.Err = &core.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
+			}
+			return
+		}
+		if core.OwnedHeader(key) {
 			return
 		}
 		if s.Header == nil {

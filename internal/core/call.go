@@ -71,6 +71,9 @@ func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, e
 		for _, f := range c.Opts {
 			f(&st.set)
 		}
+		if st.set.Err != nil {
+			return nil, st.set.Err
+		}
 	}
 	var resp *Response
 	var res CallResult

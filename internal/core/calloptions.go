@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -29,6 +30,9 @@ type CallSettings struct {
 	// CallOnly names an option that only a call accepts (when given to a
 	// client, NewClient refuses it).
 	CallOnly string
+	// Err is an option's refusal of its argument (a header that cannot be
+	// sent); the call, or NewClient, fails with it before sending.
+	Err error
 }
 
 // OptionFunc returns the function an option.CallOption applies. The
@@ -63,6 +67,26 @@ func (s *CallSettings) Clone() CallSettings {
 	c.CallHooks = append([]CallHook(nil), s.CallHooks...)
 	c.AttemptHooks = append([]AttemptHook(nil), s.AttemptHooks...)
 	return c
+}
+
+// ValidHeader reports whether key and value can be sent as a header:
+// the name a token, the value without control characters other than tab.
+func ValidHeader(key, value string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // OwnedHeader reports whether the SDK sets the header key itself, so that
