@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -258,12 +259,20 @@ func TestStallEndsWithTheClientOrTheServer(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 
 	done := make(chan error, 1)
+	wrote := make(chan struct{}, 1)
+	traced := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			select {
+			case wrote <- struct{}{}:
+			default:
+			}
+		},
+	})
 	go func() {
-		_, err := srv.Client().Orders.Get(context.Background(), "ord_1")
+		_, err := srv.Client().Orders.Get(traced, "ord_1")
 		done <- err
 	}()
-	require.Eventually(t, func() bool { return len(srv.CallsTo(rxdeliverytest.OrdersGet)) >= 1 }, 10*time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond) // let the second call reach the stall
+	<-wrote // the call is on the server's side
 	srv.Close()
 	select {
 	case err := <-done:

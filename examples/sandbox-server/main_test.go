@@ -11,6 +11,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"os"
 	"strings"
 	"sync"
@@ -361,8 +362,13 @@ func TestStallEndsOnShutdown(t *testing.T) {
 	res.Body.Close()
 
 	stalled := make(chan error, 1)
+	wrote := make(chan struct{})
+	var once sync.Once
+	traced := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { once.Do(func() { close(wrote) }) },
+	})
 	go func() {
-		req, _ := http.NewRequest("GET", omni+"/api/v1/pharmacies/5550001", nil)
+		req, _ := http.NewRequestWithContext(traced, "GET", omni+"/api/v1/pharmacies/5550001", nil)
 		req.SetBasicAuth("K", "S")
 		res, err := hc.Do(req)
 		if err == nil {
@@ -370,7 +376,7 @@ func TestStallEndsOnShutdown(t *testing.T) {
 		}
 		stalled <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the call reach the stall
+	<-wrote // the call is on the server's side
 	cancel()
 	select {
 	case err := <-done:
