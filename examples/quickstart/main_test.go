@@ -25,12 +25,19 @@ func TestRunReachesDelivered(t *testing.T) {
 	got := out.String()
 	assert.Contains(t, got, "Normalised input: phone 7185550142, ZIP 112014321, NDC 00002143380")
 	assert.Contains(t, got, "Created request req_")
-	for _, status := range []string{" new", " submitted_to_courier", " picked_up", " delivered"} {
-		assert.Contains(t, got, status, "the timeline shows each status")
+	// The program polls a real-time scenario: on a loaded machine a poll
+	// may miss an intermediate status, never the final one, and what it
+	// sees comes in the scenario's order.
+	last := -1
+	for _, status := range []string{" new,", " submitted_to_courier,", " picked_up,", " delivered,"} {
+		if i := strings.Index(got, status); i >= 0 {
+			assert.Greater(t, i, last, "%q out of order", status)
+			last = i
+		}
 	}
+	assert.Contains(t, got, " delivered,", "the timeline ends delivered")
 	assert.Contains(t, got, "Delivered. Created ")
 	assert.Contains(t, got, "signed by ")
-	assert.True(t, strings.Index(got, " picked_up") < strings.Index(got, " delivered"), "in order")
 
 	assert.Len(t, env.Sim.Requests(), 1)
 	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.RequestsCreate), 1)
