@@ -2,8 +2,10 @@ package rxdelivery_test
 
 import (
 	"fmt"
+	"log"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
 // A patient's total: a copay per fill times the number of fills, plus the
@@ -48,4 +50,35 @@ func ExampleDecimal_Round() {
 	// 2.34
 	// 2.35
 	// amount is not a whole number of cents
+}
+
+// The money block of the README.
+func ExampleDecimal_Cents() {
+	copay := rxdelivery.MustDecimal("4.99")
+	total := copay.MulInt(3).Add(rxdelivery.MustDecimal("5"))
+	cents, err := total.Round(2, rxdelivery.RoundHalfUp).Cents()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%v due (%d cents)\n", total, cents) // 19.97 due (1997 cents)
+	// Output:
+	// 19.97 due (1997 cents)
+}
+
+// Zero is a value: a zero copay and the original fill are sent, and a
+// state in lower case or a ZIP+4 with its hyphen is accepted and sent in
+// the documented form. The validation block of the README.
+func ExampleValidationError_zeroIsAValue() {
+	rx := orders.Prescription{
+		Number: "RX100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
+		DaysSupply:   30,
+		FillQuantity: rxdelivery.MustDecimal("30"),
+		FillNumber:   rxdelivery.Ptr(0),                           // the original fill
+		PatientPay:   rxdelivery.Ptr(rxdelivery.MustDecimal("0")), // no copay
+		Prescriber: orders.Prescriber{FirstName: "Alan", LastName: "Grant", NPI: "1987654320",
+			Address: orders.Address{Street: "200 High St", City: "Columbus", State: "oh", Zipcode: "43210-1234"}},
+	}
+	fmt.Println(rx.Validate())
+	// Output:
+	// <nil>
 }
