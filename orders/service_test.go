@@ -83,6 +83,37 @@ func TestCreate_SamedayLeavesServiceLevelOut(t *testing.T) {
 	assert.Equal(t, "shipping", orders.ServiceLevelShipping.String())
 }
 
+// TestCreate_SendsAddressesNormalised checks the wire: a state in lower
+// case and a hyphenated ZIP+4, which validation accepts, are sent as the
+// documents want them, and the caller's params are left as they were.
+func TestCreate_SendsAddressesNormalised(t *testing.T) {
+	client, mock := testutil.NewMock(t)
+	var rec testutil.Recorder
+	mock.RegisterResponder(http.MethodPost, ordersEP,
+		rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json")))
+	p := samedayParams()
+	p.Recipient.Address.State, p.Recipient.Address.Zipcode = "oh", "43210-1234"
+	p.Prescriptions[0].Prescriber.Address.State = " Oh "
+	_, err := client.Orders.Create(context.Background(), p)
+	require.NoError(t, err)
+	var body struct {
+		Recipient struct {
+			Address orders.Address `json:"address"`
+		} `json:"recipient"`
+		Prescriptions []struct {
+			Prescriber struct {
+				Address orders.Address `json:"address"`
+			} `json:"prescriber"`
+		} `json:"prescriptions"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Last(t).Body, &body))
+	assert.Equal(t, "OH", body.Recipient.Address.State)
+	assert.Equal(t, "432101234", body.Recipient.Address.Zipcode)
+	assert.Equal(t, "OH", body.Prescriptions[0].Prescriber.Address.State)
+	assert.Equal(t, "oh", p.Recipient.Address.State, "the caller's params are not changed")
+	assert.Equal(t, "43210-1234", p.Recipient.Address.Zipcode)
+}
+
 func TestCreate_OptionalBoolsAndRequiredFalse(t *testing.T) {
 	p := ondemandParams()
 	b, err := json.Marshal(p)

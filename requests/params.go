@@ -222,7 +222,7 @@ type Contact struct {
 // Payment is one amount to collect from the patient.
 type Payment struct {
 	// Fee is the amount: required, greater than 0. It goes on the wire
-	// as a JSON number exactly as given ("5.00").
+	// as a JSON number in the canonical form ("5.00").
 	Fee types.Decimal `json:"fee"`
 	// Kind is what the amount is for: required, one of the PaymentKind
 	// constants.
