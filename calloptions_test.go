@@ -28,6 +28,9 @@ import (
 const anyBody = `{"order":{"id":"ord_1"},"orders":[{"id":"ord_1"}],"request":{"id":"req_1"},` +
 	`"requests":[{"request":{"id":"req_1"}}],"pharmacies":[],"quotes":[],"id":"x","status":"ENABLED"}`
 
+// answerEmptyObject in a script answers 200 with the body {}.
+const answerEmptyObject = 1
+
 // optServer is a server on every interface that answers each request with
 // the next of a script of statuses (then 200 with anyBody), and records
 // what it was sent.
@@ -62,6 +65,11 @@ func newOptServer(t *testing.T, script ...int) *optServer {
 			case <-r.Context().Done():
 			case <-time.After(20 * time.Second):
 			}
+			return
+		}
+		if status == answerEmptyObject {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{}`))
 			return
 		}
 		if status != http.StatusOK {
@@ -257,6 +265,23 @@ func TestCallMetadataEqualsWhatTheServerSent(t *testing.T) {
 	assert.Equal(t, 1, md.Attempts)
 	assert.False(t, md.OutcomeKnown)
 	assert.Equal(t, "req-abc-123", md.RequestID)
+
+	// A 2xx answer without the order: the create may have happened.
+	s.push(answerEmptyObject)
+	md = rxdelivery.Metadata{}
+	var seen option.CallResult
+	_, err = c.Orders.Create(ctx, testutil.SamedayOrder(), rxdelivery.WithMetadata(&md),
+		rxdelivery.WithCallMiddleware(func(next option.CallFunc) option.CallFunc {
+			return func(ctx context.Context, op *option.Operation) option.CallResult {
+				seen = next(ctx, op)
+				return seen
+			}
+		}))
+	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	require.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
+	assert.Equal(t, 200, md.StatusCode)
+	assert.False(t, md.OutcomeKnown)
+	assert.ErrorIs(t, seen.Err, rxdelivery.ErrUnknownOutcome, "the hook sees the call's real error")
 
 	// A refused answer: the outcome is known.
 	s.push(404)

@@ -91,15 +91,19 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q,
 		Op: "orders.GetMany", Route: ordersPath, Opts: core.CallOptions(opts)}
 	var env listEnvelope
-	resp, err := s.b.Do(ctx, c, &env)
-	if err != nil {
+	if _, err := s.b.Do(ctx, c, &env); err != nil {
 		return nil, err
 	}
-	list, ok := env.list()
-	if !ok {
-		return nil, core.Missing(c, resp, `"orders" (or "objects") array`)
-	}
+	list, _ := env.list()
 	return list, nil
+}
+
+// CheckAnswer refuses a list answer with neither array (core.AnswerChecker).
+func (e *listEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
+	if _, ok := e.list(); !ok {
+		return core.Missing(c, resp, `"orders" (or "objects") array`)
+	}
+	return nil
 }
 
 // AddPrescription adds a prescription to an order (POST
@@ -147,19 +151,25 @@ func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber stri
 // A 2xx answer without an order is a *core.DecodeError.
 func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 	var env orderEnvelope
-	resp, err := s.b.Do(ctx, c, &env)
-	if err != nil {
+	if _, err := s.b.Do(ctx, c, &env); err != nil {
 		return nil, err
 	}
-	if env.Order == nil {
-		return nil, core.Missing(c, resp, `"order" object`)
+	return env.Order, nil
+}
+
+// CheckAnswer refuses an answer without an order, or with an order
+// without an id (core.AnswerChecker). Do runs it, so that hooks and
+// metadata see the error, and a write's unknown outcome.
+func (e *orderEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
+	if e.Order == nil {
+		return core.Missing(c, resp, `"order" object`)
 	}
-	if env.Order.ID == "" {
+	if e.Order.ID == "" {
 		// An order without an id cannot be found again: for a create, the
 		// outcome is unknown.
-		return nil, core.Unusable(c, resp, `the "order" object has no "id"`)
+		return core.Unusable(c, resp, `the "order" object has no "id"`)
 	}
-	return env.Order, nil
+	return nil
 }
 
 // orderPath returns the path of order id, escaped.

@@ -64,19 +64,25 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true,
 		Op: "requests.Create", Route: basePath, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
-	resp, err := s.b.Do(ctx, c, &env)
-	if err != nil {
+	if _, err := s.b.Do(ctx, c, &env); err != nil {
 		return nil, err
 	}
-	if env.Request == nil {
-		return nil, core.Missing(c, resp, `"request" object`)
+	return env.Request, nil
+}
+
+// CheckAnswer refuses an answer without a request, or with a request
+// without an id (core.AnswerChecker). Do runs it, so that hooks and
+// metadata see the error, and a create's unknown outcome.
+func (e *requestEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
+	if e.Request == nil {
+		return core.Missing(c, resp, `"request" object`)
 	}
-	if env.Request.ID == "" {
+	if e.Request.ID == "" {
 		// A request without an id cannot be found again: for a create,
 		// the outcome is unknown.
-		return nil, core.Unusable(c, resp, `the "request" object has no "id"`)
+		return core.Unusable(c, resp, `the "request" object has no "id"`)
 	}
-	return env.Request, nil
+	return nil
 }
 
 // checkCreate runs the validation (when on) and the sandbox rule on
@@ -133,17 +139,8 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 	c := core.Call{Method: http.MethodGet, Path: idPath(id),
 		Op: "requests.Get", Route: idRoute, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
-	resp, err := s.b.Do(ctx, c, &env)
-	if err != nil {
+	if _, err := s.b.Do(ctx, c, &env); err != nil {
 		return nil, err
-	}
-	if env.Request == nil {
-		return nil, core.Missing(c, resp, `"request" object`)
-	}
-	if env.Request.ID == "" {
-		// A request without an id cannot be found again: for a create,
-		// the outcome is unknown.
-		return nil, core.Unusable(c, resp, `the "request" object has no "id"`)
 	}
 	return env.Request, nil
 }
@@ -162,12 +159,8 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q,
 		Op: "requests.GetMany", Route: basePath + "/", Opts: core.CallOptions(opts)}
 	var env manyEnvelope
-	resp, err := s.b.Do(ctx, c, &env)
-	if err != nil {
+	if _, err := s.b.Do(ctx, c, &env); err != nil {
 		return nil, err
-	}
-	if env.Requests == nil {
-		return nil, core.Missing(c, resp, `"requests" array`)
 	}
 	out := make([]Request, 0, len(*env.Requests))
 	for _, it := range *env.Requests {
@@ -197,6 +190,15 @@ type requestEnvelope struct {
 // GetMany. Requests is nil when the member is absent.
 type manyEnvelope struct {
 	Requests *[]manyItem `json:"requests"`
+}
+
+// CheckAnswer refuses an answer without the requests array
+// (core.AnswerChecker).
+func (e *manyEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
+	if e.Requests == nil {
+		return core.Missing(c, resp, `"requests" array`)
+	}
+	return nil
 }
 
 // manyItem is one entry of GetMany's list: { "request": ... } as the

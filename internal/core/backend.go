@@ -333,7 +333,8 @@ type Response struct {
 // or a rate limit, runs through doObserved (call.go).
 func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if len(c.Opts) == 0 && b.s.plain(b.iface) {
-		return b.do(ctx, c, out, nil)
+		r, err := b.do(ctx, c, out, nil)
+		return checkAnswer(c, out, r, err)
 	}
 	return b.doObserved(ctx, c, out)
 }

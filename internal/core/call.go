@@ -84,7 +84,11 @@ func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, e
 		}
 		called = true
 		r, err := b.do(ctx, c, out, st)
-		resp, res = r, CallResult{Meta: st.meta(r, err), Err: err}
+		meta := st.meta(r, err)
+		if r, err = checkAnswer(c, out, r, err); err != nil {
+			meta.OutcomeKnown = !IsUnknownOutcome(err)
+		}
+		resp, res = r, CallResult{Meta: meta, Err: err}
 		return res
 	}
 	f := CallFunc(inner)

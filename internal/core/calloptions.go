@@ -35,6 +35,27 @@ type CallSettings struct {
 	Err error
 }
 
+// AnswerChecker is a decoded answer that can tell whether it holds what
+// the documents promise (an envelope's member, an id). Do runs the check
+// when out implements it, before the call's hooks and metadata see the
+// call end, so that they see the call's real error and verdict.
+type AnswerChecker interface {
+	CheckAnswer(c Call, resp *Response) error
+}
+
+// checkAnswer runs out's check after a successful exchange.
+func checkAnswer(c Call, out any, resp *Response, err error) (*Response, error) {
+	if err != nil {
+		return resp, err
+	}
+	if ac, ok := out.(AnswerChecker); ok {
+		if err := ac.CheckAnswer(c, resp); err != nil {
+			return nil, err
+		}
+	}
+	return resp, nil
+}
+
 // OptionFunc returns the function an option.CallOption applies. The
 // option package, which imports core, sets it in its init: core cannot
 // import it, and the option's function stays out of its public API.
