@@ -217,6 +217,10 @@ type Backend struct {
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
 	// basePath is the path of base ("/omni"), for log lines.
 	basePath string
+	// secrets are the credentials in every form the SDK sends them: key,
+	// secret, the Authorization value and its base64 part; errors and log
+	// lines scrub them from the platform's words.
+	secrets []string
 	// authHeader is the Authorization header value ("Basic ..."), built
 	// once; nil when there are no credentials. Header value slices are
 	// shared by every request of the backend: net/http and go-retryablehttp
@@ -239,7 +243,9 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 		enc = iface.DefaultAuthEncoding()
 	}
 	if creds.Key != "" || creds.Secret != "" {
-		b.authHeader = []string{"Basic " + enc.EncodeToString([]byte(creds.Key+":"+creds.Secret))}
+		token := enc.EncodeToString([]byte(creds.Key + ":" + creds.Secret))
+		b.authHeader = []string{"Basic " + token}
+		b.secrets = []string{creds.Key, creds.Secret, token}
 	}
 	if base == "" {
 		return b, nil
@@ -371,7 +377,8 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		sent = &sendTrace{}
 		ctx = sent.attach(ctx)
 	}
-	ci := &callInfo{write: c.Write}
+	sc := b.newScrubber(&c, body)
+	ci := &callInfo{write: c.Write, scrub: sc}
 	if st == nil {
 		// The plain path has no attempt transport: the guard applies the
 		// client's attempt timeout.
@@ -417,19 +424,20 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		}
 		var cut *bodyCutError
 		if errors.As(err, &cut) && resp != nil {
-			return nil, b.incompleteError(c, resp.StatusCode, asAttemptTimeout(ctx, cut.err))
+			return nil, b.incompleteError(c, sc, resp.StatusCode, asAttemptTimeout(ctx, cut.err))
 		}
-		return nil, b.transportError(c, asAttemptTimeout(ctx, err), sent)
+		return nil, b.transportError(c, sc, asAttemptTimeout(ctx, err), sent)
 	}
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := newAPIError(b.iface, c.Method, c.shown(), resp.StatusCode, resp.Header, data, b.s.now())
+		e.scrub(sc)
 		// A body that names a definite refusal settles the outcome whatever
 		// the status.
 		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(ErrUnableToCancel)
 		if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-			e.setRedirect(resp)
+			e.setRedirect(resp, sc)
 			// The platform documents no redirect: whether it acted on a
 			// write before answering one is not known.
 			e.UnknownOutcome = c.Write
@@ -441,15 +449,15 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		return r, nil
 	}
 	if ans.err != nil {
-		return nil, b.decodeError(c, resp.StatusCode, ans.err)
+		return nil, b.decodeError(c, sc, resp.StatusCode, ans.err)
 	}
 	data := ans.buf.Bytes()
 	if err := checkShape(data, out); err != nil {
-		return nil, b.decodeError(c, resp.StatusCode, err)
+		return nil, b.decodeError(c, sc, resp.StatusCode, err)
 	}
 	if rm, ok := out.(*json.RawMessage); ok {
 		if !json.Valid(data) {
-			return nil, b.decodeError(c, resp.StatusCode, errors.New("not valid JSON"))
+			return nil, b.decodeError(c, sc, resp.StatusCode, errors.New("not valid JSON"))
 		}
 		*rm = append(json.RawMessage(nil), data...)
 		return r, nil
@@ -461,7 +469,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 			// json.Decoder reports it.
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, b.decodeError(c, resp.StatusCode, err)
+		return nil, b.decodeError(c, sc, resp.StatusCode, err)
 	}
 	return r, nil
 }
@@ -540,13 +548,13 @@ func unknownStatus(status int) bool {
 	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
 }
 
-func (b *Backend) transportError(c Call, err error, sent *sendTrace) error {
+func (b *Backend) transportError(c Call, sc *scrubber, err error, sent *sendTrace) error {
 	unknown := c.Write && !isWaitCancel(err) && sent.mayHaveSent()
 	err = stripURL(err)
 	if neverSent(err) {
 		unknown = false
 	}
-	return &TransportError{Method: c.Method, Path: c.shown(), Err: err, UnknownOutcome: unknown}
+	return &TransportError{Method: c.Method, Path: c.shown(), Err: err, UnknownOutcome: unknown, scrub: sc}
 }
 
 // sendTrace tells whether the last attempt of a write got a connection. A
@@ -582,13 +590,13 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
 
-func (b *Backend) decodeError(c Call, status int, err error) *DecodeError {
-	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write}
+func (b *Backend) decodeError(c Call, sc *scrubber, status int, err error) *DecodeError {
+	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write, scrub: sc}
 }
 
 // incompleteError is the DecodeError of a body that ended early.
-func (b *Backend) incompleteError(c Call, status int, err error) error {
-	e := b.decodeError(c, status, err)
+func (b *Backend) incompleteError(c Call, sc *scrubber, status int, err error) error {
+	e := b.decodeError(c, sc, status, err)
 	e.Incomplete = true
 	return e
 }
@@ -649,13 +657,15 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		slog.Duration("duration", time.Since(start)),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", stripURL(err).Error()))
+		attrs = append(attrs, slog.String("error", scrubberOf(req).scrub(stripURL(err).Error())))
 		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
 		return resp, err
 	}
 	attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		attrs = append(attrs, slog.String("retry_after", ra))
+	// The wait Retry-After asks for, not its raw text: the header is the
+	// server's words.
+	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		attrs = append(attrs, slog.Duration("retry_after", ra))
 	}
 	t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
 	return resp, err

@@ -66,7 +66,13 @@ const (
 //
 // Its Error string holds the method, the path (never the query string), the
 // status and the platform's code, type and message; never a credential or a
-// request body.
+// request body. Platforms echo what they were sent, so every value the call
+// sent (each string and number of its body, each query value, a path
+// segment errors show as a placeholder) and every credential is replaced by
+// "[redacted]" in ID, Type, Code, Message and Location, and hence in the
+// Error string. Values shorter than three characters are left, and those
+// of three only as whole words. Body alone keeps the platform's raw words:
+// it may hold patient data, so never log it.
 type APIError struct {
 	// StatusCode is the HTTP status of the answer.
 	StatusCode int
@@ -88,7 +94,9 @@ type APIError struct {
 	// (seconds or HTTP date); zero when absent.
 	RetryAfter time.Duration
 	// Body is a copy of the start of the raw answer (at most 4 KiB), for
-	// diagnosis. It is not part of the Error string.
+	// diagnosis. It is not part of the Error string and is not scrubbed:
+	// it is the one field that holds the platform's raw words, which may
+	// repeat patient data the call sent. Never log it.
 	Body []byte
 	// Header holds the answer's headers.
 	Header http.Header
@@ -105,7 +113,7 @@ type APIError struct {
 
 // setRedirect records the scheme and host of a 3xx answer's Location,
 // resolved against the request's URL, and keeps no more of it in Header.
-func (e *APIError) setRedirect(resp *http.Response) {
+func (e *APIError) setRedirect(resp *http.Response, sc *scrubber) {
 	loc := resp.Header.Get("Location")
 	if loc == "" {
 		return
@@ -115,7 +123,7 @@ func (e *APIError) setRedirect(resp *http.Response) {
 			u = resp.Request.URL.ResolveReference(u)
 		}
 		if u.Scheme != "" && u.Host != "" {
-			e.Location = u.Scheme + "://" + u.Host
+			e.Location = sc.scrub(u.Scheme + "://" + u.Host)
 		}
 	}
 	e.Header = e.Header.Clone()
@@ -206,6 +214,12 @@ type errorDetail struct {
 	Message string          `json:"message"`
 }
 
+// scrub removes the call's values and the credentials from the
+// platform's words the error keeps as strings; Body keeps them raw.
+func (e *APIError) scrub(sc *scrubber) {
+	e.ID, e.Type, e.Code, e.Message = sc.scrub(e.ID), sc.scrub(e.Type), sc.scrub(e.Code), sc.scrub(e.Message)
+}
+
 // newAPIError builds an APIError from a bounded read of an error answer.
 // It never fails: a body it cannot read leaves the fields empty.
 func newAPIError(iface Interface, method, path string, status int, h http.Header, body []byte, now time.Time) *APIError {
@@ -268,11 +282,15 @@ type TransportError struct {
 	// UnknownOutcome is true when the call was a side-effecting write whose
 	// request may have reached the platform.
 	UnknownOutcome bool
+
+	scrub *scrubber // the call's values, removed from Error
 }
 
-// Error returns "rxdelivery: METHOD PATH: cause".
+// Error returns "rxdelivery: METHOD PATH: cause". Every value the call
+// sent, and every credential, is removed from the cause's words (a broken
+// server's status line may echo them).
 func (e *TransportError) Error() string {
-	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + e.Err.Error()
+	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + e.scrub.scrub(e.Err.Error())
 	if e.UnknownOutcome {
 		s += " (outcome unknown: reconcile before retrying)"
 	}
@@ -304,6 +322,8 @@ type DecodeError struct {
 	// UnknownOutcome is true when the call was a side-effecting write: the
 	// platform accepted it, but its answer (with the new identifier) was lost.
 	UnknownOutcome bool
+
+	scrub *scrubber // the call's values, removed from Error
 }
 
 // Error returns "rxdelivery: METHOD PATH: STATUS: malformed response body:
@@ -315,7 +335,7 @@ func (e *DecodeError) Error() string {
 		what = ": response body incomplete: "
 	}
 	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + strconv.Itoa(e.StatusCode) + " " +
-		http.StatusText(e.StatusCode) + what + e.Err.Error()
+		http.StatusText(e.StatusCode) + what + e.scrub.scrub(e.Err.Error())
 	if e.UnknownOutcome {
 		s += " (outcome unknown: reconcile before retrying)"
 	}
