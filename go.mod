@@ -1,6 +1,6 @@
 module github.com/rxdelivery/rxdelivery-go
 
-go 1.23.0
+go 1.23.2
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20250211171154-1ae217ad3535
@@ -9,10 +9,10 @@ require (
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
+	golang.org/x/time v0.12.0
 )
 
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/time v0.12.0 // indirect
 )

@@ -1,6 +1,6 @@
 module github.com/rxdelivery/rxdelivery-go/journal
 
-go 1.23.0
+go 1.23.2
 
 require (
 	github.com/jackc/pgx/v5 v5.7.6

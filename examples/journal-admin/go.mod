@@ -1,6 +1,6 @@
 module github.com/rxdelivery/rxdelivery-go/examples/journal-admin
 
-go 1.23.0
+go 1.23.2
 
 require (
 	github.com/rxdelivery/rxdelivery-go v0.0.0-00010101000000-000000000000
