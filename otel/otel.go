@@ -50,6 +50,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -168,6 +169,47 @@ type telemetry struct {
 	props                             propagation.TextMapPropagator
 	calls, attempts, retries, unknown metric.Int64Counter
 	duration                          metric.Float64Histogram
+	// sets caches the metrics' attribute sets by setKey: building one
+	// (sorting, deduplicating) costs more than the measurement itself,
+	// and the sets are few (operations × outcomes × statuses × kinds).
+	sets sync.Map
+}
+
+// setKey names one metric attribute set.
+type setKey struct {
+	which                       uint8 // the instrument group: setCall, setAttempt, setOp
+	name, iface, class, outcome string
+	kind                        string
+	status                      int
+}
+
+const (
+	setCall uint8 = iota
+	setAttempt
+	setOp
+	setDuration
+)
+
+// set returns the measurement option of k, built once.
+func (t *telemetry) set(k setKey) metric.MeasurementOption {
+	if o, ok := t.sets.Load(k); ok {
+		return o.(metric.MeasurementOption)
+	}
+	kvs := []attribute.KeyValue{KeyOperation.String(k.name), KeyInterface.String(k.iface)}
+	switch k.which {
+	case setCall:
+		kvs = append(kvs, KeyClass.String(k.class), KeyOutcome.String(k.outcome))
+	case setDuration:
+		kvs = append(kvs, KeyOutcome.String(k.outcome))
+	}
+	if k.status != 0 {
+		kvs = append(kvs, KeyStatus.Int(k.status))
+	}
+	if k.kind != "" {
+		kvs = append(kvs, KeyErrorType.String(k.kind))
+	}
+	o, _ := t.sets.LoadOrStore(k, metric.WithAttributeSet(attribute.NewSet(kvs...)))
+	return o.(metric.MeasurementOption)
 }
 
 // callRec is what a call's attempts share.
@@ -222,15 +264,12 @@ func (t *telemetry) call(next option.CallFunc) option.CallFunc {
 		span.SetAttributes(end...)
 		span.End()
 
-		mattrs := append(attrs[:len(attrs):len(attrs)], KeyOutcome.String(outcome))
-		if kind != "" {
-			mattrs = append(mattrs, KeyErrorType.String(kind))
-		}
-		t.calls.Add(ctx, 1, metric.WithAttributes(mattrs...))
-		t.duration.Record(ctx, res.Metadata.Duration.Seconds(), metric.WithAttributes(
-			KeyOperation.String(op.Name), KeyInterface.String(op.Interface), KeyOutcome.String(outcome)))
+		t.calls.Add(ctx, 1, t.set(setKey{which: setCall, name: op.Name, iface: op.Interface,
+			class: op.Class.String(), outcome: outcome, kind: kind}))
+		t.duration.Record(ctx, res.Metadata.Duration.Seconds(), t.set(setKey{which: setDuration,
+			name: op.Name, iface: op.Interface, outcome: outcome}))
 		if outcome == OutcomeUnknown {
-			t.unknown.Add(ctx, 1, metric.WithAttributes(KeyOperation.String(op.Name), KeyInterface.String(op.Interface)))
+			t.unknown.Add(ctx, 1, t.set(setKey{which: setOp, name: op.Name, iface: op.Interface}))
 		}
 		return res
 	}
@@ -239,7 +278,6 @@ func (t *telemetry) call(next option.CallFunc) option.CallFunc {
 func (t *telemetry) attempt(next option.AttemptFunc) option.AttemptFunc {
 	return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
 		rec, _ := ctx.Value(recKey{}).(*callRec)
-		opAttr := metric.WithAttributes(KeyOperation.String(a.Name), KeyInterface.String(a.Interface))
 		if rec != nil && a.Number > 1 {
 			if !rec.lastEnd.IsZero() {
 				rec.span.AddEvent("rxdelivery.wait", trace.WithTimestamp(rec.lastEnd),
@@ -253,28 +291,26 @@ func (t *telemetry) attempt(next option.AttemptFunc) option.AttemptFunc {
 				retry = append(retry, KeyErrorType.String(k))
 			}
 			rec.span.AddEvent("rxdelivery.retry", trace.WithAttributes(retry...))
-			t.retries.Add(ctx, 1, opAttr)
+			t.retries.Add(ctx, 1, t.set(setKey{which: setOp, name: a.Name, iface: a.Interface}))
 		}
 		attrs := append(opAttrs(&a.Operation), KeyAttempt.Int(a.Number))
 		ctx, span := t.tracer.Start(ctx, a.Name+" "+a.Path+" attempt",
 			trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 		t.props.Inject(ctx, headerSetter{a})
 		r := next(ctx, a)
-		mattrs := []attribute.KeyValue{KeyOperation.String(a.Name), KeyInterface.String(a.Interface)}
+		k := option.ErrorKind(r.Err)
 		if r.StatusCode != 0 {
 			span.SetAttributes(KeyStatus.Int(r.StatusCode))
-			mattrs = append(mattrs, KeyStatus.Int(r.StatusCode))
 			if r.StatusCode >= 400 {
 				span.SetStatus(codes.Error, strconv.Itoa(r.StatusCode)+" "+http.StatusText(r.StatusCode))
 			}
 		}
-		if k := option.ErrorKind(r.Err); k != "" {
+		if k != "" {
 			span.SetAttributes(KeyErrorType.String(k))
 			span.SetStatus(codes.Error, k)
-			mattrs = append(mattrs, KeyErrorType.String(k))
 		}
 		span.End()
-		t.attempts.Add(ctx, 1, metric.WithAttributes(mattrs...))
+		t.attempts.Add(ctx, 1, t.set(setKey{which: setAttempt, name: a.Name, iface: a.Interface, status: r.StatusCode, kind: k}))
 		if rec != nil {
 			rec.lastEnd, rec.last = time.Now(), r
 		}
