@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Get returns the claim under k (without its Token), with an ended lease
@@ -87,8 +88,41 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 		return c, nil
 	case StateInFlight:
 		return Claim{}, fmt.Errorf("%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
-			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format("2006-01-02T15:04:05Z07:00"))
+			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format(time.RFC3339))
 	default:
 		return Claim{}, fmt.Errorf("%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+	}
+}
+
+// Prune removes the created claims claimed before cutoff, oldest first,
+// and returns how many it removed. Claims are kept until pruned, so the
+// store grows by one row per create and per tracking notification; prune
+// those older than any retry or redelivery you can receive, since a
+// pruned reference is sent again by its next create. Claims in flight or
+// of unknown outcome are never pruned.
+func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+	const page = 500
+	cutoff = storeTime(cutoff)
+	removed := 0
+	for {
+		claims, err := j.store.List(ctx, StateCreated, page)
+		if err != nil {
+			return removed, err
+		}
+		for _, c := range claims {
+			if !c.ClaimedAt.Before(cutoff) {
+				return removed, nil
+			}
+			err := j.store.Delete(ctx, Match{Key: c.Key, State: StateCreated, Token: c.Token})
+			if err != nil && !errors.Is(err, ErrNoMatch) {
+				return removed, err
+			}
+			if err == nil {
+				removed++
+			}
+		}
+		if len(claims) < page {
+			return removed, nil
+		}
 	}
 }

@@ -3,6 +3,7 @@ package journal_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/rxdelivery/rxdelivery-go/journal/internal/testdb"
 )
 
 func deliveryKey(ref string) journal.Key {
@@ -307,7 +309,7 @@ func TestCreateIsBoundedByTheLease(t *testing.T) {
 	p := newPlatform(t)
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	defer close(p.hold)
-	j := journal.New(journal.NewMemoryStore(), journal.WithLease(300*time.Millisecond))
+	j := journal.New(journal.NewMemoryStore(), journal.WithLease(2*time.Second))
 	_, err := j.Orders(client(t, p.srv.URL).Orders).Create(context.Background(), orderParams("slow"))
 	if !errors.Is(err, rxdelivery.ErrUnknownOutcome) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Create past the lease = %v; want ErrUnknownOutcome after the deadline", err)
@@ -331,5 +333,35 @@ func TestCreatedClaimWhoseReadFailsSaysSo(t *testing.T) {
 	}
 	if n := p.createsOf("gone"); n != 0 {
 		t.Fatalf("platform received %d creates; want none", n)
+	}
+}
+
+func TestPruneRemovesOldCreatedClaimsOnly(t *testing.T) {
+	for name, store := range map[string]journal.Store{
+		"memory": journal.NewMemoryStore(),
+		"sqlite": testdb.SQLite(t, testdb.SQLitePath(t)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			base := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+			for i, st := range []journal.State{journal.StateCreated, journal.StateUnknown, journal.StateCreated, journal.StateInFlight, journal.StateCreated} {
+				at := base.Add(time.Duration(i) * time.Hour)
+				if _, _, err := store.Insert(ctx, journal.Claim{Key: deliveryKey(fmt.Sprint("p", i)), State: st, Token: "t",
+					ClaimedAt: at, LeaseUntil: at, UpdatedAt: at}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Created at 0h and 2h are before the cutoff; 4h is not.
+			n, err := journal.New(store).Prune(ctx, base.Add(3*time.Hour))
+			if err != nil || n != 2 {
+				t.Fatalf("Prune = %d, %v; want 2", n, err)
+			}
+			for i, kept := range []bool{false, true, false, true, true} {
+				_, err := store.Get(ctx, deliveryKey(fmt.Sprint("p", i)))
+				if kept != (err == nil) {
+					t.Errorf("p%d: kept %v, Get error %v", i, kept, err)
+				}
+			}
+		})
 	}
 }

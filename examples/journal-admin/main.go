@@ -16,7 +16,9 @@
 // next create of that reference returns it without sending); free removes
 // the claim of a create you found did not happen (the next create is
 // sent). Both refuse a claim that is not unknown: one still in flight
-// within its lease, or already created.
+// within its lease, or already created. prune removes the created claims
+// older than a duration longer than any retry or redelivery you expect, so
+// the store does not grow without end.
 //
 // The PostgreSQL connection string is read from JOURNAL_DATABASE_URL, so
 // that no password appears in a command line or a shell history.
@@ -64,6 +66,8 @@ commands:
   get INTERFACE REFERENCE            one claim
   resolve INTERFACE REFERENCE ID     the create happened: record its request or order id
   free INTERFACE REFERENCE           the create did not happen: remove the claim
+  prune -older-than DURATION         remove created claims older than DURATION (their
+                                     references would be sent again by a new create)
 
 INTERFACE is omni (requests), delivery (orders) or tracking.
 -postgres reads the connection string from ` + envDSN + `.
@@ -148,6 +152,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		fmt.Fprintf(stdout, "%s resolved: created as %s\n", k, rest[2])
+		return nil
+	case "prune":
+		pf := flag.NewFlagSet("prune", flag.ContinueOnError)
+		pf.SetOutput(io.Discard)
+		age := pf.Duration("older-than", 0, "prune the created claims claimed longer ago than this (such as 720h)")
+		if err := pf.Parse(rest); err != nil {
+			return fmt.Errorf("%w: %w", errUsage, err)
+		}
+		if *age <= 0 {
+			return fmt.Errorf("%w: prune needs -older-than, a positive duration", errUsage)
+		}
+		n, err := j.Prune(ctx, time.Now().Add(-*age))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "pruned %d created claims\n", n)
 		return nil
 	case "free":
 		k, err := key(rest, 2)

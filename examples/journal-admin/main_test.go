@@ -78,6 +78,10 @@ func TestRunbook(t *testing.T) {
 		t.Fatalf("get: %q, %v", out, err)
 	}
 
+	if out, err := admin("prune", "-older-than", "1h"); err != nil || !strings.Contains(out, "pruned 0") {
+		t.Fatalf("prune of recent claims: %q, %v; want none pruned", out, err)
+	}
+
 	for _, ref := range []string{"rx-committed", "rx-lost"} {
 		p := rxdeliverytest.SamedayOrderParams()
 		p.ExternalReferenceNumber = ref
@@ -102,7 +106,7 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"list"}, {"-sqlite", path}, {"-sqlite", path, "nope"}, {"-sqlite", path, "get", "delivery"},
 		{"-sqlite", path, "get", "pharmacy", "x"}, {"-sqlite", path, "-postgres", "list"},
-		{"-sqlite", path, "list", "-state", "gone"},
+		{"-sqlite", path, "list", "-state", "gone"}, {"-sqlite", path, "prune"},
 	} {
 		if err := run(ctx, args, env, &bytes.Buffer{}); !errors.Is(err, errUsage) {
 			t.Errorf("run(%q) = %v; want a usage error", args, err)
