@@ -655,6 +655,13 @@ func parseDecimal(s string) (Decimal, error) {
 	if i != n {
 		return Decimal{}, ErrInvalidDecimal
 	}
+	// Fast path: money as the platform writes it ("5.00", "12.345") is
+	// already canonical and is kept without building anything.
+	if n == len(intDigits)+len(fracDigits)+1+boolInt(neg) && len(fracDigits) >= 2 &&
+		(len(fracDigits) == 2 || fracDigits[len(fracDigits)-1] != '0') &&
+		(intDigits != "0" || strings.Trim(fracDigits, "0") != "") {
+		return Decimal{s: s}, nil
+	}
 	digits := intDigits + fracDigits
 	if strings.Trim(digits, "0") == "" {
 		return Decimal{}, nil // any zero, whatever its exponent
@@ -682,3 +689,10 @@ func parseDecimal(s string) (Decimal, error) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -283,6 +283,9 @@ func FuzzDecimal(f *testing.F) {
 		if a.Rat().Cmp(ra) != 0 {
 			t.Fatalf("parse %q gave %s", as, a)
 		}
+		if x, scale := a.big(); fromBig(x, scale) != a {
+			t.Fatalf("parse %q kept a text that is not canonical: %q", as, a.s)
+		}
 		again, err := NewDecimal(a.String())
 		if err != nil || again != a {
 			t.Fatalf("parse(format(%q)) = %v, %v; want %v", as, again, err, a)
@@ -384,4 +387,28 @@ func isJSONNumberText(s string) bool {
 	}
 	_, ok := v.(json.Number)
 	return ok && strings.TrimSpace(s) == s && !dec.More()
+}
+
+func BenchmarkNewDecimal(b *testing.B) {
+	for _, s := range []string{"5.00", "12.5", "1e-2"} {
+		b.Run(s, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := NewDecimal(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDecimalArithmetic(b *testing.B) {
+	copay, fee := MustDecimal("4.99"), MustDecimal("5.00")
+	b.ReportAllocs()
+	for range b.N {
+		total := copay.MulInt(3).Add(fee).Round(2, RoundHalfUp)
+		if _, err := total.Cents(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
