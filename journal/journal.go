@@ -58,7 +58,7 @@ func (e *ClaimedError) Error() string {
 		" since " + c.ClaimedAt.Format(time.RFC3339)
 	switch c.State {
 	case StateInFlight:
-		s += ": create in flight (lease until " + c.LeaseUntil.Format(time.RFC3339) + ")"
+		s += ": in flight (lease until " + c.LeaseUntil.Format(time.RFC3339) + ")"
 	default:
 		s += ": outcome unknown"
 		if c.Note != "" {
