@@ -1,0 +1,76 @@
+package option
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+)
+
+func apply(opts ...CallOption) core.CallSettings {
+	var s core.CallSettings
+	for _, o := range opts {
+		if f := core.OptionFunc(o); f != nil {
+			f(&s)
+		}
+	}
+	return s
+}
+
+func TestJoinAppliesInOrder(t *testing.T) {
+	s := apply(Join(WithRetryMax(2), WithHeader("X-A", "1"), CallOption{}, WithRetryMax(5), WithHeader("x-a", "2")))
+	if !s.RetrySet || s.RetryMax != 5 {
+		t.Errorf("retry: %+v", s)
+	}
+	if got := s.Header.Get("X-A"); got != "2" {
+		t.Errorf("header: %q", got)
+	}
+	if s := apply(WithRetryMax(-1), WithAttemptTimeout(-1)); s.RetrySet || s.AttemptTimeout != 0 {
+		t.Errorf("negative values change nothing: %+v", s)
+	}
+}
+
+func TestWithHeaderKeepsTheSDKsHeaders(t *testing.T) {
+	s := apply(WithHeader("Authorization", "x"), WithHeader("content-type", "x"), WithHeader("X-Ok", "v"))
+	if len(s.Header) != 1 || s.Header.Get("X-Ok") != "v" || s.Err != nil {
+		t.Errorf("headers: %v, err %v", s.Header, s.Err)
+	}
+	for _, bad := range [][2]string{{"X-Bad", "a\nb"}, {"Bad Name", "v"}, {"", "v"}, {"X-Nul", "a\x00"}} {
+		if s := apply(WithHeader(bad[0], bad[1])); s.Err == nil || len(s.Header) != 0 {
+			t.Errorf("%q: want a refusal, got %v / %v", bad, s.Err, s.Header)
+		}
+	}
+	if s := apply(WithHeader("X-Tab", "a\tb")); s.Err != nil {
+		t.Errorf("a tab is allowed: %v", s.Err)
+	}
+}
+
+func TestMetadataIsCallOnly(t *testing.T) {
+	var md Metadata
+	s := apply(WithMetadata(&md))
+	if s.CallOnly != "WithMetadata" || s.Metadata == nil {
+		t.Fatalf("%+v", s)
+	}
+	s.Metadata(core.Meta{StatusCode: 201, Header: http.Header{"X-Request-Id": {"r"}}, RequestID: "r", Attempts: 2, OutcomeKnown: true})
+	if md.StatusCode != 201 || md.RequestID != "r" || md.Attempts != 2 || !md.OutcomeKnown {
+		t.Errorf("%+v", md)
+	}
+}
+
+func TestClassAndErrorKind(t *testing.T) {
+	if Safe.String() != "safe" || Write.String() != "write" {
+		t.Error(Safe, Write)
+	}
+	if ErrorKind(nil) != "" {
+		t.Error("nil has no kind")
+	}
+	wrapped := fmt.Errorf("x: %w", core.ErrUnknownOutcome)
+	if ErrorKind(wrapped) != "unknown_outcome" {
+		t.Error(ErrorKind(wrapped))
+	}
+	if ErrorKind(errors.New("patient Jane Doe")) != "error" {
+		t.Error("an unknown error is named by kind, not message")
+	}
+}
