@@ -37,6 +37,14 @@ const (
 // interface. A Client is safe for concurrent use by many goroutines and is
 // meant to be made once and shared: it keeps a pool of keep-alive
 // connections.
+//
+// Make a Client with NewClient or NewClientFromEnv. The zero Client is not
+// usable: its service fields are nil, and calling a method through them
+// panics with a nil pointer dereference, as calling a method of a nil
+// *http.Client does. Its own methods (Sandbox, CloseIdleConnections) are
+// safe on the zero value. A nil context.Context given to any call is
+// refused with a *ConfigError, as net/http refuses one, rather than a
+// panic.
 type Client struct {
 	// Requests creates, cancels and reads omni requests.
 	Requests *requests.Service
@@ -217,4 +225,8 @@ func (c *Client) Sandbox() bool { return c.sandbox }
 // CloseIdleConnections closes the idle keep-alive connections of the
 // client's pool. Calls made afterwards open new ones. It is rarely needed:
 // a long-running process keeps one Client for its lifetime.
-func (c *Client) CloseIdleConnections() { c.shared.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	if c != nil && c.shared != nil {
+		c.shared.CloseIdleConnections()
+	}
+}

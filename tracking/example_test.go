@@ -57,8 +57,9 @@ func ExampleNewHandler() {
 		"status":"Moving Through Network","status_occurred_at":"2026-03-02T08:59:00Z",
 		"tracking_events":[{"status":"Accepted","status_occurred_at":"2026-03-01T17:00:00Z"},
 			{"status":"Moving Through Network","status_occurred_at":"2026-03-02T08:59:00Z"}]}`
-	for _, ct := range []string{"application/json", "text/plain"} {
-		resp, err := srv.Client().Post(srv.URL, ct, strings.NewReader(body))
+	// Any Content-Type: the body is what must be a notification.
+	for _, body := range []string{body, `{"tracking_number":""}`} {
+		resp, err := srv.Client().Post(srv.URL, "text/plain", strings.NewReader(body))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -68,5 +69,5 @@ func ExampleNewHandler() {
 	// Output:
 	// 9400100000000000000001 Moving Through Network 2
 	// 204
-	// 415
+	// 400
 }

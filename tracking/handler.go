@@ -23,8 +23,9 @@ func WithMaxBodyBytes(n int64) HandlerOption {
 
 // WithErrorLogger logs every refused request (at warning level, with the
 // status and the reason) and every callback failure (at error level, with
-// the callback's error). It logs the method and path only: never a body,
-// a query string or a header.
+// the callback's error). It logs the method only: never the path (which
+// may hold a token the listener URL uses as a secret), a query string, a
+// header or a body.
 func WithErrorLogger(l *slog.Logger) HandlerOption {
 	return func(h *handler) { h.logger = l }
 }
@@ -41,10 +42,11 @@ type handler struct {
 //
 // The handler answers:
 //   - 405, with an Allow: POST header, to any method but POST;
-//   - 415 to a body that is not application/json (a utf-8 charset is fine);
 //   - 413 to a body over the size limit (WithMaxBodyBytes);
 //   - 400 to malformed JSON or a notification missing tracking_number,
-//     timestamp, carrier, status or status_occurred_at;
+//     timestamp, carrier, status or status_occurred_at, whatever the
+//     Content-Type header says (it is not looked at: a valid notification
+//     is accepted with any);
 //   - 204 No Content when fn returns nil;
 //   - 500 when fn returns an error, so the platform may deliver again.
 //
@@ -110,14 +112,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// log writes one line without body, query or headers.
+// log writes one line without path, body, query or headers.
 func (h *handler) log(r *http.Request, level slog.Level, msg string, status int, err error) {
 	if h.logger == nil || !h.logger.Enabled(r.Context(), level) {
 		return
 	}
 	h.logger.LogAttrs(r.Context(), level, msg,
 		slog.String("method", r.Method),
-		slog.String("path", r.URL.EscapedPath()),
 		slog.Int("status", status),
 		slog.String("error", err.Error()))
 }

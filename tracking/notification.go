@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -55,8 +54,9 @@ type TrackingEvent struct {
 
 // NotificationError is a notification request that ParseNotification
 // refused. StatusCode is the answer a listener should give: 405 for a
-// method other than POST, 415 for a body that is not JSON, 413 for a body
-// over the size limit, 400 for malformed JSON or missing required fields.
+// method other than POST, 413 for a body over the size limit, 400 for a
+// body that is not a JSON notification (malformed JSON or missing required
+// fields).
 //
 // Its message names fields at most; it never holds any of the body's
 // content (tracking numbers, references, statuses).
@@ -83,11 +83,15 @@ func (e *NotificationError) Unwrap() error { return e.Err }
 
 // ParseNotification reads the notification the platform POSTed to a
 // listener URL. It refuses, with a *NotificationError that says which status
-// to answer, a method other than POST, a Content-Type other than
-// application/json (a charset parameter of utf-8 is allowed), a body larger
-// than DefaultMaxBodyBytes (wrap r.Body with http.MaxBytesReader for
-// another limit), a body that is not one JSON object, and a notification
-// without tracking_number, timestamp, carrier, status or status_occurred_at.
+// to answer, a method other than POST, a body larger than
+// DefaultMaxBodyBytes (wrap r.Body with http.MaxBytesReader for another
+// limit), a body that is not one JSON object, and a notification without
+// tracking_number, timestamp, carrier, status or status_occurred_at.
+//
+// The Content-Type header is not looked at: the documents promise a JSON
+// body, not a header, and a refusal could get the subscription suspended
+// and the notification lost. Any body that is a valid notification is
+// accepted, whatever its Content-Type says.
 //
 // The platform shows no signature scheme for notifications: anyone who
 // knows the listener URL can POST to it. Authenticate the request yourself
@@ -99,9 +103,6 @@ func ParseNotification(r *http.Request) (*Notification, error) {
 func parseNotification(r *http.Request, limit int64) (*Notification, error) {
 	if r.Method != http.MethodPost {
 		return nil, &NotificationError{StatusCode: http.StatusMethodNotAllowed, Message: "method must be POST"}
-	}
-	if !isJSON(r.Header.Get("Content-Type")) {
-		return nil, &NotificationError{StatusCode: http.StatusUnsupportedMediaType, Message: "Content-Type must be application/json"}
 	}
 	tooLarge := &NotificationError{StatusCode: http.StatusRequestEntityTooLarge,
 		Message: "body is larger than " + strconv.FormatInt(limit, 10) + " bytes"}
@@ -191,15 +192,4 @@ func (n *Notification) missing() []string {
 		m = append(m, "status_occurred_at")
 	}
 	return m
-}
-
-// isJSON reports whether a Content-Type is application/json, with no
-// charset or a UTF-8 one.
-func isJSON(ct string) bool {
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil || mt != "application/json" {
-		return false
-	}
-	cs, ok := params["charset"]
-	return !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8")
 }

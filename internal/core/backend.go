@@ -338,6 +338,10 @@ type Response struct {
 // *ConfigError. A call with options, or on a client with hooks, a logger
 // or a rate limit, runs through doObserved (call.go).
 func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
+	if ctx == nil {
+		// As net/http's NewRequestWithContext does: an error, not a panic.
+		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": nil Context (pass context.Background() or a request's context)"}
+	}
 	if len(c.Opts) == 0 && b.s.plain(b.iface) {
 		r, err := b.do(ctx, c, out, nil)
 		return checkAnswer(c, out, r, err)

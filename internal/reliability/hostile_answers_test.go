@@ -195,3 +195,26 @@ func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestCarelessCallers: a nil context on every endpoint is refused with a
+// *ConfigError and nothing is sent (writes panicked before); the zero
+// Client panics on a service call, as its documentation says, and its own
+// methods do not.
+func TestCarelessCallers(t *testing.T) {
+	a := newAnswering(t)
+	c := hostileClient(t, a.server)
+	var nilCtx context.Context
+	for _, ep := range endpoints(t) {
+		var err error
+		require.NotPanics(t, func() { err = ep.call(nilCtx, c) }, ep.name)
+		var ce *rxdelivery.ConfigError
+		require.ErrorAs(t, err, &ce, ep.name)
+		assert.Contains(t, err.Error(), "nil Context", ep.name)
+	}
+	assert.Zero(t, a.attempts.Load(), "requests sent with a nil context")
+
+	var zero rxdelivery.Client
+	assert.Panics(t, func() { _, _ = zero.Orders.Get(context.Background(), "ord_1") })
+	assert.NotPanics(t, zero.CloseIdleConnections)
+	assert.False(t, zero.Sandbox())
+}
