@@ -2,8 +2,10 @@ package rxdelivery_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
@@ -56,5 +58,44 @@ func BenchmarkCallOptions(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// cannedTransport answers every request at once with one order, in
+// process: no network, no server, so that instruction counts of the
+// client's own work are steady enough to compare.
+type cannedTransport struct{}
+
+func (cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		_, _ = io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	body := `{"order":{"id":"ord_1","status":"new"}}`
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+}
+
+// BenchmarkCannedGetOrder is one order read through the whole client over
+// cannedTransport, with no option and no hook: the plain path. It uses
+// only API that predates per-call options, so it can be copied into an
+// older checkout and compared, such as with
+//
+//	go test -c -o new.test . && GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind ./new.test -test.run '^$' -test.bench CannedGetOrder -test.benchtime 2000x
+//
+// and again with 12000x: the difference over 10000 is the instructions
+// per call.
+func BenchmarkCannedGetOrder(b *testing.B) {
+	c, err := rxdelivery.NewClient("key", "secret", rxdelivery.WithDeliveryURL("https://delivery.example.test"),
+		rxdelivery.WithHTTPClient(&http.Client{Transport: cannedTransport{}}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.Orders.Get(ctx, "ord_1"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
