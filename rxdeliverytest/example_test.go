@@ -11,6 +11,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
@@ -259,4 +260,53 @@ func ExampleServer_SetEmptyQuotes() {
 	fmt.Println(len(quotes), err)
 	// Output:
 	// 0 <nil>
+}
+
+func ExampleServer_SetRequestOrderStatus() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	req, err := client.Requests.Create(ctx, &requests.CreateParams{
+		Identifier:              "program-123",
+		ExternalReferenceNumber: "rx-2026-000124",
+		NameOfPickup:            "Amoxicillin 500 mg",
+		Pharmacy:                requests.PharmacyParams{NCPDP: "5550001"},
+		Dropoff: requests.DropoffParams{
+			Name: "Jane Doe", PhoneNumber: "6145550100",
+			Address: requests.NewDropoffPlace("ChIJd8BlQ2BZwokRAFUEcm_qrcA"),
+		},
+		Patient: requests.PatientParams{FirstName: "Jane", LastName: "Doe", DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// No scenario was asked for: the test decides where the request goes.
+	if err := srv.SetRequestOrderStatus(req.ID, requests.OrderDeliveryAttempted); err != nil {
+		log.Fatal(err)
+	}
+	got, err := client.Requests.Get(ctx, req.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.Status.Name, got.Order.Status)
+	// Output:
+	// request_received delivery_attempted
+}
+
+func ExampleRateLimitedUntil() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	// Retry-After as an HTTP date an hour away: longer than the client's
+	// wait cap, so the call returns at once with the wait it was given.
+	srv.FailNext(rxdeliverytest.PharmaciesGet, 1, rxdeliverytest.RateLimitedUntil(time.Hour))
+	_, err := client.Pharmacies.Get(ctx, "5550001")
+	var apiErr *rxdelivery.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(errors.Is(err, rxdelivery.ErrRateLimited), apiErr.RetryAfter.Round(time.Hour))
+	}
+	// Output:
+	// true 1h0m0s
 }
