@@ -3,6 +3,7 @@ package orders_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,8 +28,13 @@ func sameAsEncodingJSON(t *testing.T, v appender) {
 	require.NoError(t, err)
 	got, err := v.AppendJSON([]byte("prefix"))
 	require.NoError(t, err)
-	assert.Equal(t, "prefix"+string(want), string(got))
+	assert.Equal(t, "prefix"+replacementRaw(want), replacementRaw(got))
 }
+
+// replacementRaw writes the replacement character that stands for
+// invalid UTF-8 as itself: encoding/json escapes it (\ufffd), and writes it
+// raw when built with GOEXPERIMENT=jsonv2; both are the same JSON text.
+func replacementRaw(b []byte) string { return strings.ReplaceAll(string(b), `\ufffd`, "\uFFFD") }
 
 // texts are strings that exercise every escaping rule of encoding/json,
 // and states and ZIP codes that the wire form rewrites.
@@ -141,7 +147,7 @@ func FuzzAppendJSON(f *testing.F) {
 		require.NoError(t, err)
 		got, err := p.AppendJSON(nil)
 		require.NoError(t, err)
-		if string(got) != string(want) {
+		if replacementRaw(got) != replacementRaw(want) {
 			t.Fatalf("AppendJSON wrote\n%s\nencoding/json wrote\n%s", got, want)
 		}
 	})

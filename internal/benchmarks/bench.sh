@@ -3,6 +3,7 @@
 #
 #   internal/benchmarks/bench.sh time [ROUNDS]   interleaved rounds, then benchstat
 #   internal/benchmarks/bench.sh instr [NAME...] callgrind instructions per call
+#                                               (CLIENTS="sdk ..." to pick clients)
 #
 # time: builds the test binary once and runs ROUNDS (default 8) rounds; each
 # round runs every call benchmark once for every client, so a slow spell of
@@ -10,10 +11,13 @@
 # clients of each call (-col /client) with its p-values.
 #
 # instr: counts the instructions of one call with valgrind's callgrind,
-# which is repeatable whatever else the machine is doing. Each benchmark and
-# client runs alone at two iteration counts; the difference divided by the
-# difference in iterations is the cost of one call (client and in-process
-# server together), free of start-up costs.
+# which is repeatable whatever else the machine is doing. The server runs
+# in a process of its own (TestServe, not under valgrind), so the counts are
+# the client's alone: building and encoding the request, the transport,
+# reading and decoding the answer, and the garbage collection and
+# scheduling they cause. Each benchmark and client runs alone at two
+# iteration counts; the difference divided by the difference in iterations
+# is the cost of one call, free of start-up costs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-${TMPDIR:-/tmp}/rxdelivery-bench}
@@ -44,14 +48,23 @@ instr)
 	# valgrind runs a pure-Go binary without asynchronous preemption, whose
 	# signals its callgrind tool does not survive.
 	CGO_ENABLED=0 go test -c -o "$out/bench-nocgo.test" ./internal/benchmarks/
+	RXDELIVERY_BENCH_SERVE_FOR=2h "$bin" -test.run '^TestServe$' -test.v >"$out/server.log" 2>&1 &
+	server=$!
+	trap 'kill "$server" 2>/dev/null' EXIT
+	for _ in $(seq 100); do
+		url=$(sed -n 's/^serving //p' "$out/server.log")
+		[ -n "$url" ] && break
+		sleep 0.1
+	done
+	[ -n "$url" ] || { echo "the server did not start" >&2; exit 1; }
 	for name in $names; do
-		for client in handwritten nethttp-sdktypes sdk; do
+		for client in ${CLIENTS:-handwritten nethttp-sdktypes sdk}; do
 			case $name in
 			Search* | GetMany*) lo=50 hi=250 ;;
 			*) lo=200 hi=1000 ;;
 			esac
 			ir() {
-				GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+				RXDELIVERY_BENCH_SERVER=$url GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
 					"$out/bench-nocgo.test" -test.run '^$' -test.bench "^Benchmark${name}/client=${client}\$" \
 					-test.benchtime="${1}x" -test.cpu 1 >/dev/null 2>"$out/cg.log"
 				sed -n 's/^summary: //p' "$out/cg.out"

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -125,6 +126,12 @@ var jsonType = []string{"application/json"}
 
 func newServer(t testing.TB, b *bodies) *server {
 	s := &server{b: b}
+	if u := os.Getenv(externalServerEnv); u != "" {
+		// The server runs in another process (see TestServe): its
+		// instructions are not counted with the client's.
+		s.Server = &httptest.Server{URL: u}
+		return s
+	}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
@@ -134,6 +141,28 @@ func newServer(t testing.TB, b *bodies) *server {
 	s.Start()
 	t.Cleanup(s.Close)
 	return s
+}
+
+// externalServerEnv names the environment variable that points the
+// benchmarks at a server in another process, started by TestServe.
+const externalServerEnv = "RXDELIVERY_BENCH_SERVER"
+
+// serveForEnv names the environment variable that makes TestServe serve:
+// how long, as a time.Duration.
+const serveForEnv = "RXDELIVERY_BENCH_SERVE_FOR"
+
+// TestServe runs the benchmarks' server on loopback for as long as
+// RXDELIVERY_BENCH_SERVE_FOR says, printing its URL first, so that
+// bench.sh can count the instructions of the clients alone. It is skipped
+// unless that variable is set.
+func TestServe(t *testing.T) {
+	d, err := time.ParseDuration(os.Getenv(serveForEnv))
+	if err != nil {
+		t.Skip("serves only for bench.sh, when " + serveForEnv + " is set")
+	}
+	s := newServer(t, loadBodies(t))
+	fmt.Println("serving", s.URL)
+	time.Sleep(d)
 }
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {

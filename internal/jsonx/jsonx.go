@@ -32,12 +32,24 @@ var v1 = jsonv1.DefaultOptionsV1()
 // the failure: errors keep encoding/json's types (*json.SyntaxError,
 // *json.UnmarshalTypeError) and messages, which callers may inspect. A
 // failure is rare (a malformed answer), so the second pass costs nothing on
-// the common path.
+// the common path. A panic inside the v2 decoder is handled the same way,
+// so a fault of the pinned module cannot take a call down where
+// encoding/json would not.
 func Unmarshal(data []byte, v any) error {
-	if err := decode(data, v); err != nil {
-		return json.Unmarshal(data, v)
+	if decodeOK(data, v) {
+		return nil
 	}
-	return nil
+	return json.Unmarshal(data, v)
+}
+
+// decodeOK reports whether the v2 decoder decoded data into v.
+func decodeOK(data []byte, v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return decode(data, v) == nil
 }
 
 // decode is the v2 decoder alone, with encoding/json's semantics.
