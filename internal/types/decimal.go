@@ -222,6 +222,13 @@ func (d Decimal) Add(e Decimal) Decimal {
 	case d.s == "":
 		return e
 	}
+	if a, as, ok := d.small(); ok {
+		if b, bs, ok := e.small(); ok {
+			if v, scale, ok := addSmall(a, as, b, bs); ok {
+				return fromSmall(v, scale)
+			}
+		}
+	}
 	a, as := d.big()
 	b, bs := e.big()
 	a, b, scale := align(a, as, b, bs)
@@ -237,6 +244,13 @@ func (d Decimal) Mul(e Decimal) Decimal {
 	if d.s == "" || e.s == "" {
 		return Decimal{}
 	}
+	if a, as, ok := d.small(); ok {
+		if b, bs, ok := e.small(); ok {
+			if v, ok := mulSmall(a, b); ok {
+				return fromSmall(v, as+bs)
+			}
+		}
+	}
 	a, as := d.big()
 	b, bs := e.big()
 	return fromBig(a.Mul(a, b), as+bs)
@@ -246,6 +260,11 @@ func (d Decimal) Mul(e Decimal) Decimal {
 func (d Decimal) MulInt(n int64) Decimal {
 	if d.s == "" || n == 0 {
 		return Decimal{}
+	}
+	if a, as, ok := d.small(); ok {
+		if v, ok := mulSmall(a, n); ok {
+			return fromSmall(v, as)
+		}
 	}
 	a, as := d.big()
 	return fromBig(a.Mul(a, big.NewInt(n)), as)
@@ -258,6 +277,14 @@ func (d Decimal) MulInt(n int64) Decimal {
 func (d Decimal) Round(places int, mode RoundingMode) Decimal {
 	if d.s == "" {
 		return d
+	}
+	if a, scale, ok := d.small(); ok {
+		if scale <= places {
+			return d
+		}
+		if scale-places <= 18 {
+			return fromSmall(divRoundSmall(a, pow10s[scale-places], mode), places)
+		}
 	}
 	a, scale := d.big()
 	if scale <= places {
@@ -274,6 +301,12 @@ func (d Decimal) Round(places int, mode RoundingMode) Decimal {
 func (d Decimal) Cents() (int64, error) {
 	if d.s == "" {
 		return 0, nil
+	}
+	if a, scale, ok := d.small(); ok && scale <= 2 {
+		if v, ok := mulSmall(a, pow10s[2-scale]); ok {
+			return v, nil
+		}
+		return 0, ErrCentsRange
 	}
 	a, scale := d.big()
 	if scale > 2 {
@@ -470,6 +503,128 @@ func (d Decimal) big() (*big.Int, int) {
 		panic("rxdelivery: corrupt Decimal " + strconv.Quote(d.s))
 	}
 	return a, len(f)
+}
+
+// small returns d as an int64 coefficient and a scale, d = a / 10^scale,
+// when its digits fit in 18; ok is false otherwise.
+func (d Decimal) small() (a int64, scale int, ok bool) {
+	s := d.s
+	if s == "" {
+		return 0, 0, true
+	}
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '.' {
+			point = true
+			continue
+		}
+		if digits == 18 {
+			return 0, 0, false
+		}
+		a = a*10 + int64(c-'0')
+		digits++
+		if point {
+			scale++
+		}
+	}
+	if neg {
+		a = -a
+	}
+	return a, scale, true
+}
+
+// pow10s holds 10^0 to 10^18.
+var pow10s = func() [19]int64 {
+	var p [19]int64
+	v := int64(1)
+	for i := range p {
+		p[i] = v
+		v *= 10
+	}
+	return p
+}()
+
+// mulSmall returns a × b, and false when it overflows an int64.
+func mulSmall(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	c := a * b
+	if c/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return c, true
+}
+
+// addSmall returns a/10^as + b/10^bs as a coefficient and a scale, and
+// false when a step overflows an int64.
+func addSmall(a int64, as int, b int64, bs int) (int64, int, bool) {
+	scale := max(as, bs)
+	if scale-as > 18 || scale-bs > 18 {
+		return 0, 0, false
+	}
+	a, ok1 := mulSmall(a, pow10s[scale-as])
+	b, ok2 := mulSmall(b, pow10s[scale-bs])
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	c := a + b
+	if (b > 0 && c < a) || (b < 0 && c > a) {
+		return 0, 0, false
+	}
+	return c, scale, true
+}
+
+// divRoundSmall returns a / p rounded to an integer with mode; p > 0 and
+// at most 10^18.
+func divRoundSmall(a, p int64, mode RoundingMode) int64 {
+	q, r := a/p, a%p // truncated toward zero
+	if r == 0 {
+		return q
+	}
+	if r < 0 {
+		r = -r
+	}
+	away := false
+	switch mode {
+	case RoundDown:
+	case RoundUp:
+		away = true
+	default:
+		switch twice := 2 * r; {
+		case twice > p:
+			away = true
+		case twice == p:
+			away = mode == RoundHalfUp || q%2 != 0
+		}
+	}
+	if away {
+		if a < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+// fromSmall returns the Decimal a / 10^scale.
+func fromSmall(a int64, scale int) Decimal {
+	if a == 0 {
+		return Decimal{}
+	}
+	var buf [24]byte
+	text := strconv.AppendInt(buf[:0], a, 10)
+	neg := text[0] == '-'
+	if neg {
+		text = text[1:]
+	}
+	return canonical(neg, string(text), len(text)-scale)
 }
 
 // align scales a and b to the larger of their scales.

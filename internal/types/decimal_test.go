@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -265,6 +266,11 @@ func FuzzDecimal(f *testing.F) {
 	for _, s := range []string{"0", "5.00", "-0.5", "1e-2", "2.345", "-2.355", "1e99", "123456789012345678901234567890.123", "9.995"} {
 		f.Add(s, "1.25", int64(3), 2)
 	}
+	// Around the int64 fast path's bounds (18 digits).
+	f.Add("999999999999999999", "999999999999999999", int64(math.MaxInt64), 0)
+	f.Add("-999999999999999999", "0.000000000000000001", int64(math.MinInt64), 17)
+	f.Add("9999999999999999.99", "-9999999999999999.99", int64(-1), 1)
+	f.Add("0.999999999999999999", "99999999999999999.9", int64(10), 9)
 	f.Fuzz(func(t *testing.T, as, bs string, n int64, places int) {
 		a, err := NewDecimal(as)
 		if err != nil {
