@@ -113,8 +113,9 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // redirectHop checks one redirect hop: a write is refused, so is plain http
-// to a host that is not loopback, and the credentials are removed when the
-// hop leaves the origin (scheme, host and port) of the call's first request.
+// to a host that is not loopback, and the credentials and the Referer are
+// removed when the hop leaves the origin (scheme, host and port) of the
+// call's first request.
 func redirectHop(req *http.Request, write bool) (*http.Request, error) {
 	if write {
 		return nil, errWriteRedirect
@@ -126,12 +127,15 @@ func redirectHop(req *http.Request, write bool) (*http.Request, error) {
 	for first.Response != nil && first.Response.Request != nil {
 		first = first.Response.Request
 	}
-	if sameOrigin(req.URL, first.URL) || req.Header.Get("Authorization") == "" {
+	if sameOrigin(req.URL, first.URL) {
 		return req, nil
 	}
+	// Leaving the origin: no credentials, and no Referer, which net/http
+	// sets to the previous URL, query string (patient data) included.
 	r := *req
 	r.Header = req.Header.Clone()
 	r.Header.Del("Authorization")
+	r.Header.Del("Referer")
 	return &r, nil
 }
 

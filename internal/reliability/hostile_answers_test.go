@@ -194,6 +194,13 @@ func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
 			}
 		}
 	}
+
+	// A create answered 204 No Content returns no order: its outcome is
+	// unknown.
+	a.status.Store(http.StatusNoContent)
+	_, err := c.Orders.Create(ctx, e2eOrder(t, "1234567890", "5550001"))
+	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.EqualError(t, err, `rxdelivery: POST /api/v1/orders: 204 No Content: malformed response body: the response has no "order" object (outcome unknown: reconcile before retrying)`)
 }
 
 // TestCarelessCallers: a nil context on every endpoint is refused with a

@@ -16,6 +16,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
 // The hostile-server suite: the client against servers that commit a write
@@ -146,8 +147,8 @@ func TestHTTP1IdempotencyKeyDoesNotReplayWrites(t *testing.T) {
 // records whether the credentials came with it.
 type redirectTarget struct {
 	*httptest.Server
-	hits, withAuth atomic.Int64
-	methods        chan string
+	hits, withAuth, withReferer atomic.Int64
+	methods                     chan string
 }
 
 func newRedirectTarget(t *testing.T, tlsOn bool) *redirectTarget {
@@ -156,6 +157,9 @@ func newRedirectTarget(t *testing.T, tlsOn bool) *redirectTarget {
 		rt.hits.Add(1)
 		if r.Header.Get("Authorization") != "" {
 			rt.withAuth.Add(1)
+		}
+		if r.Header.Get("Referer") != "" {
+			rt.withReferer.Add(1)
 		}
 		select {
 		case rt.methods <- r.Method:
@@ -247,8 +251,13 @@ func TestCallerRedirectPolicy(t *testing.T) {
 			require.NoError(t, err, "%d get", status)
 			assert.Equal(t, "ord_redirected", o.ID)
 			assert.Equal(t, http.MethodGet, <-target.methods)
+			// A query (patient data in a pharmacy search) never reaches the
+			// other origin in a Referer.
+			_, _ = c.Pharmacies.Search(ctx, &pharmacies.SearchParams{OriginAddress: e2eStreet + ", " + e2eCity})
+			<-target.methods
 		}
 		assert.Zero(t, target.withAuth.Load(), "credentials sent to another origin")
+		assert.Zero(t, target.withReferer.Load(), "a Referer sent to another origin")
 	}
 	secureTr.CloseIdleConnections()
 
