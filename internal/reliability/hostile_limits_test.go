@@ -205,3 +205,26 @@ func TestEndlessPages(t *testing.T) {
 		})
 	}
 }
+
+// TestExtremeMoneyValues: a price or cost whose exponent a Decimal cannot
+// hold is a decode error, never a zero that compares below real prices;
+// on a create its outcome is unknown.
+func TestExtremeMoneyValues(t *testing.T) {
+	for _, v := range []string{"1e400", "1e-400", "-1e99999999999"} {
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			if r.URL.Path == "/pricing/v1/quotes" {
+				writeJSON(w, 200, `{"quotes":[{"provider":"postal","service":"ground_service","price_usd":`+v+`}]}`)
+				return
+			}
+			writeJSON(w, 200, `{"order":{"id":"ord_1","status":"new","shipping":{"cost":`+v+`}}}`)
+		})
+		c := newClient(t, s, rxdelivery.WithRetryMax(0))
+		quotes, err := c.Pricing.Quote(context.Background(), e2eQuote())
+		decodeError(t, err, http.MethodPost, "/pricing/v1/quotes")
+		assert.Nil(t, quotes, v)
+		_, err = c.Orders.Create(context.Background(), createParams(t, "ref-money"))
+		decodeError(t, err, http.MethodPost, createPath)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, v)
+	}
+}
