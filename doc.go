@@ -36,8 +36,19 @@
 // reads only, never carrying credentials to another origin than the base
 // URL's and never to plain http off loopback.
 //
+// Each attempt is bounded by its own timeout, DefaultAttemptTimeout (30s)
+// unless WithAttemptTimeout says otherwise, so a stalled server cannot hold
+// a call made with context.Background(); the context bounds the whole
+// call. An attempt that runs out of its time matches ErrAttemptTimeout,
+// never context.DeadlineExceeded: a read is retried, a write is not.
+//
 // Bodies, query strings and credentials are never logged and never appear
-// in error strings: they carry patient data.
+// in error strings: they carry patient data. An error string holds the
+// method, the path (a prescription number shown as :rx_number), the status
+// and the platform's words, from which every value the call sent (in its
+// body, its query or its path) and every credential has been replaced by
+// "[redacted]", since platforms echo what they were sent. APIError.Body is
+// the one field that keeps the platform's raw words; never log it.
 //
 // # Per-call options
 //

@@ -1,6 +1,7 @@
 package tracking
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -130,6 +131,9 @@ func parseNotification(r *http.Request, limit int64) (*Notification, error) {
 // never quote the body: encoding/json's own messages may hold a character
 // or a value of it, so they are rewritten.
 func decodeNotification(data []byte) (*Notification, error) {
+	// A UTF-8 byte order mark before the JSON text, which RFC 8259 lets a
+	// reader ignore and some senders write, does not make a body invalid.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, &NotificationError{StatusCode: http.StatusBadRequest, Message: "body is empty"}
 	}

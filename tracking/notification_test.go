@@ -246,10 +246,14 @@ func TestAnyContentTypeIsAccepted(t *testing.T) {
 		assert.Equal(t, http.StatusNoContent, w.Code, "Content-Type %q", ct)
 
 		w = httptest.NewRecorder()
+		h.ServeHTTP(w, post("\ufeff"+validBody, ct))
+		assert.Equal(t, http.StatusNoContent, w.Code, "a byte order mark, Content-Type %q", ct)
+
+		w = httptest.NewRecorder()
 		h.ServeHTTP(w, post("tracking_number=9400", ct))
 		assert.Equal(t, http.StatusBadRequest, w.Code, "Content-Type %q", ct)
 	}
-	assert.Equal(t, len(types), called)
+	assert.Equal(t, 2*len(types), called)
 }
 
 // TestHandlerLogsNoPathToken: a listener URL whose path holds a secret
