@@ -24,12 +24,24 @@ import (
 // timestamps), a status check, and the rest of the body drained so that
 // the connection is reused. It validates nothing and retries nothing.
 type handwritten struct {
+	plainHTTP
+}
+
+func newHandwritten(t testing.TB, s *server, omniPrefix string) *handwritten {
+	return &handwritten{newPlainHTTP(t, s, omniPrefix)}
+}
+
+// plainHTTP is the net/http and encoding/json plumbing an integrator
+// writes by hand: one tuned keep-alive client, the base URLs, the
+// Authorization and User-Agent values computed once, and do. handwritten
+// uses it with its own structs, sdkTypes with the SDK's models.
+type plainHTTP struct {
 	hc             *http.Client
 	omni, delivery string
 	auth, ua       string
 }
 
-func newHandwritten(t testing.TB, s *server, omniPrefix string) *handwritten {
+func newPlainHTTP(t testing.TB, s *server, omniPrefix string) plainHTTP {
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -41,7 +53,7 @@ func newHandwritten(t testing.TB, s *server, omniPrefix string) *handwritten {
 		ExpectContinueTimeout: time.Second,
 	}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &handwritten{
+	return plainHTTP{
 		hc:       &http.Client{Transport: tr},
 		omni:     s.URL + omniPrefix,
 		delivery: s.URL + "/delivery",
@@ -187,7 +199,7 @@ type (
 )
 
 // do sends one request and decodes a 2xx JSON answer into out.
-func (c *handwritten) do(ctx context.Context, method, u string, in, out any) error {
+func (c *plainHTTP) do(ctx context.Context, method, u string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)

@@ -230,65 +230,11 @@ func newSDK(t testing.TB, s *server, opts ...rxdelivery.Option) *rxdelivery.Clie
 // request building, the retrying transport, bounded reads, typed errors),
 // not what a user would write without the SDK: that is handwritten.
 type sdkTypes struct {
-	hc             *http.Client
-	omni, delivery string
-	auth, ua       string
+	plainHTTP
 }
 
 func newSDKTypes(t testing.TB, s *server, omniPrefix string) *sdkTypes {
-	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   128,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
-	}
-	t.Cleanup(tr.CloseIdleConnections)
-	return &sdkTypes{
-		hc:       &http.Client{Transport: tr},
-		omni:     s.URL + omniPrefix,
-		delivery: s.URL + "/delivery",
-		auth:     authHeader,
-		ua:       "rxdelivery-go/" + rxdelivery.Version,
-	}
-}
-
-// do sends one request and decodes a 2xx JSON answer into out.
-func (c *sdkTypes) do(ctx context.Context, method, u string, in, out any) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", c.auth)
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.ua)
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return fmt.Errorf("%s %s: status %d: %s", method, u, resp.StatusCode, msg)
-	}
-	return json.NewDecoder(resp.Body).Decode(out)
+	return &sdkTypes{newPlainHTTP(t, s, omniPrefix)}
 }
 
 type orderEnvelope struct {
