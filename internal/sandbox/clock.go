@@ -33,10 +33,8 @@ var DefaultManualStart = time.Date(2025, time.January, 6, 14, 0, 0, 0, time.UTC)
 // instead of sleeping. It is safe for concurrent use and may be shared by
 // several sandboxes.
 type ManualClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	nextID int
-	hooks  map[int]func()
+	advanceHooks
+	now time.Time
 }
 
 // NewManualClock returns a ManualClock reading start, or DefaultManualStart
@@ -45,7 +43,7 @@ func NewManualClock(start time.Time) *ManualClock {
 	if start.IsZero() {
 		start = DefaultManualStart
 	}
-	return &ManualClock{now: start, hooks: map[int]func(){}}
+	return &ManualClock{now: start}
 }
 
 // Now returns the clock's current time.
@@ -60,36 +58,11 @@ func (c *ManualClock) Now() time.Time {
 // transitions that are now due, in time order, and deliver the tracking
 // notifications they cause.
 func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	hooks := make([]func(), 0, len(c.hooks))
-	for _, h := range c.hooks {
-		hooks = append(hooks, h)
-	}
-	c.mu.Unlock()
-	for _, h := range hooks {
-		h()
-	}
-}
-
-// register adds a function called after every Advance and returns the
-// function that removes it.
-func (c *ManualClock) register(f func()) (unregister func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.hooks == nil {
-		c.hooks = map[int]func(){}
-	}
-	id := c.nextID
-	c.nextID++
-	c.hooks[id] = f
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.hooks, id)
-	}
+	c.advance(func() {
+		if d > 0 {
+			c.now = c.now.Add(d)
+		}
+	})
 }
 
 // ShiftClock is real time plus an offset that Advance increases: time
@@ -98,14 +71,12 @@ func (c *ManualClock) register(f func()) (unregister func()) {
 // in any language can move scenarios on through its control API. It is
 // safe for concurrent use.
 type ShiftClock struct {
-	mu     sync.Mutex
+	advanceHooks
 	offset time.Duration
-	nextID int
-	hooks  map[int]func()
 }
 
 // NewShiftClock returns a ShiftClock reading real time.
-func NewShiftClock() *ShiftClock { return &ShiftClock{hooks: map[int]func(){}} }
+func NewShiftClock() *ShiftClock { return &ShiftClock{} }
 
 // Now returns real time plus the offset.
 func (c *ShiftClock) Now() time.Time {
@@ -118,34 +89,52 @@ func (c *ShiftClock) Now() time.Time {
 // then, before returning, lets every sandbox using the clock apply the
 // transitions that are now due and deliver their notifications.
 func (c *ShiftClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	if d > 0 {
-		c.offset += d
-	}
-	hooks := make([]func(), 0, len(c.hooks))
-	for _, h := range c.hooks {
-		hooks = append(hooks, h)
-	}
-	c.mu.Unlock()
-	for _, h := range hooks {
-		h()
-	}
+	c.advance(func() {
+		if d > 0 {
+			c.offset += d
+		}
+	})
+}
+
+// advanceHooks is what ManualClock and ShiftClock share: the functions
+// sandboxes register to run after every Advance, and the mutex that also
+// guards the embedding clock's reading, so that moving the clock and
+// taking the list of hooks happen together. Its zero value is ready.
+type advanceHooks struct {
+	mu     sync.Mutex
+	nextID int
+	hooks  map[int]func()
 }
 
 // register adds a function called after every Advance and returns the
 // function that removes it.
-func (c *ShiftClock) register(f func()) (unregister func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.hooks == nil {
-		c.hooks = map[int]func(){}
+func (a *advanceHooks) register(f func()) (unregister func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.hooks == nil {
+		a.hooks = map[int]func(){}
 	}
-	id := c.nextID
-	c.nextID++
-	c.hooks[id] = f
+	id := a.nextID
+	a.nextID++
+	a.hooks[id] = f
 	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.hooks, id)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.hooks, id)
+	}
+}
+
+// advance calls move with mu held, takes the registered hooks, and then,
+// with mu released, calls each of them.
+func (a *advanceHooks) advance(move func()) {
+	a.mu.Lock()
+	move()
+	hooks := make([]func(), 0, len(a.hooks))
+	for _, h := range a.hooks {
+		hooks = append(hooks, h)
+	}
+	a.mu.Unlock()
+	for _, h := range hooks {
+		h()
 	}
 }
