@@ -64,49 +64,25 @@ func (p CreateParams) AppendJSON(b []byte) ([]byte, error) {
 	if p.Prescriptions == nil {
 		o.B = append(o.B, "null"...)
 	} else {
-		o.B = append(o.B, '[')
-		for i := range p.Prescriptions {
-			if i > 0 {
-				o.B = append(o.B, ',')
-			}
-			o.B = p.Prescriptions[i].appendJSON(o.B)
-		}
-		o.B = append(o.B, ']')
+		o.B = appendArray(o.B, p.Prescriptions, (*Prescription).appendJSON)
 	}
 	if len(p.OtherItems) > 0 {
 		o.Key("other_items")
-		o.B = append(o.B, '[')
-		for i := range p.OtherItems {
-			if i > 0 {
-				o.B = append(o.B, ',')
-			}
-			o.B = p.OtherItems[i].appendJSON(o.B)
-		}
-		o.B = append(o.B, ']')
+		o.B = appendArray(o.B, p.OtherItems, (*OtherItem).appendJSON)
 	}
 	return o.Close(), nil
 }
 
 // AppendJSON appends the add-prescription body to b, as encoding/json
-// encodes it.
+// encodes it: the prescription's fields in the same order, with no
+// date_of_service (left empty below, so omitted) and nil payers as null.
 func (p *addPrescriptionBody) AppendJSON(b []byte) ([]byte, error) {
-	o := jsonx.Open(b)
-	o.String("number", p.Number)
-	o.String("ndc", p.NDC)
-	o.String("refrigeration", string(p.Refrigeration))
-	o.Key("days_supply")
-	o.B = strconv.AppendInt(o.B, int64(p.DaysSupply), 10)
-	o.Key("fill_quantity")
-	o.B, _ = p.FillQuantity.AppendText(o.B)
-	o.Key("fill_number")
-	o.B = appendIntPtr(o.B, p.FillNumber)
-	o.Key("patient_pay")
-	o.B = appendDecimalPtr(o.B, p.PatientPay)
-	o.Key("prescriber")
-	o.B = p.Prescriber.appendJSON(o.B)
-	o.Key("payers")
-	o.B = appendPayers(o.B, p.Payers, false)
-	return o.Close(), nil
+	rx := Prescription{
+		Number: p.Number, NDC: p.NDC, Refrigeration: p.Refrigeration, DaysSupply: p.DaysSupply,
+		FillQuantity: p.FillQuantity, FillNumber: p.FillNumber, PatientPay: p.PatientPay,
+		Prescriber: p.Prescriber, Payers: p.Payers,
+	}
+	return rx.appendWire(b, false), nil
 }
 
 func appendIntPtr(b []byte, n *int) []byte {
@@ -130,12 +106,17 @@ func appendPayers(b []byte, payers []Payer, nilEmpty bool) []byte {
 	if payers == nil && !nilEmpty {
 		return append(b, "null"...)
 	}
+	return appendArray(b, payers, (*Payer).appendJSON)
+}
+
+// appendArray writes items as a JSON array, each element by appendOne.
+func appendArray[T any](b []byte, items []T, appendOne func(*T, []byte) []byte) []byte {
 	b = append(b, '[')
-	for i := range payers {
+	for i := range items {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = payers[i].appendJSON(b)
+		b = appendOne(&items[i], b)
 	}
 	return append(b, ']')
 }
@@ -187,7 +168,11 @@ func (p *Patient) appendJSON(b []byte) []byte {
 	return o.Close()
 }
 
-func (p *Prescription) appendJSON(b []byte) []byte {
+func (p *Prescription) appendJSON(b []byte) []byte { return p.appendWire(b, true) }
+
+// appendWire writes the prescription; nil Payers are [] when nilEmpty is
+// set, as Prescription's MarshalJSON sends them, and null otherwise.
+func (p *Prescription) appendWire(b []byte, nilEmpty bool) []byte {
 	o := jsonx.Open(b)
 	o.String("number", p.Number)
 	o.String("ndc", p.NDC)
@@ -204,7 +189,7 @@ func (p *Prescription) appendJSON(b []byte) []byte {
 	o.B = p.Prescriber.appendJSON(o.B)
 	o.StringOmitEmpty("date_of_service", p.DateOfService)
 	o.Key("payers")
-	o.B = appendPayers(o.B, p.Payers, true)
+	o.B = appendPayers(o.B, p.Payers, nilEmpty)
 	return o.Close()
 }
 
