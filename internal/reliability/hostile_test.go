@@ -325,7 +325,9 @@ func returnsWithin(t *testing.T, limit time.Duration, call func() error) error {
 // for the Timeout of a caller's http.Client and the ResponseHeaderTimeout
 // of a caller's Transport, and for an answer whose body stalls.
 func TestAttemptTimeouts(t *testing.T) {
-	const attempt = 100 * time.Millisecond
+	// Long enough that a stalled attempt reaches the server before it times
+	// out even on a loaded machine (each attempt is counted when it arrives).
+	const attempt = 500 * time.Millisecond
 	type setup struct {
 		name string
 		opts func() []rxdelivery.Option
