@@ -5,11 +5,9 @@ import (
 	"strings"
 )
 
-// Refusals of CheckState. They never quote the code.
-var (
-	errState     = errors.New("must be a two-letter USPS state, territory or military code")
-	errStateCase = errors.New("must be a two-letter USPS code in upper case")
-)
+// errState refuses a state NormalizeState cannot read; it never quotes the
+// code.
+var errState = errors.New("must be a two-letter USPS state, territory or military code")
 
 // states holds the two-letter codes IsState accepts.
 var states = map[string]bool{
@@ -43,19 +41,6 @@ var states = map[string]bool{
 // (FM, MH, PW) or the military codes (AA, AE, AP).
 func IsState(s string) bool {
 	return states[s]
-}
-
-// CheckState returns nil when IsState(s) holds, and otherwise an error that
-// says what the state field wants (naming upper case when that is all that
-// is wrong), without quoting s.
-func CheckState(s string) error {
-	switch {
-	case IsState(s):
-		return nil
-	case len(s) == 2 && IsState(strings.ToUpper(s)):
-		return errStateCase
-	}
-	return errState
 }
 
 // NormalizeState returns the upper-case USPS code that s writes in any

@@ -18,9 +18,6 @@ func TestIsState(t *testing.T) {
 		if !IsState(s) {
 			t.Errorf("IsState(%q) = false", s)
 		}
-		if err := CheckState(s); err != nil {
-			t.Errorf("CheckState(%q) = %v", s, err)
-		}
 	}
 	if len(states) != len(all) {
 		t.Errorf("IsState accepts %d codes, want %d", len(states), len(all))
@@ -29,38 +26,6 @@ func TestIsState(t *testing.T) {
 		if IsState(s) {
 			t.Errorf("IsState(%q) = true", s)
 		}
-	}
-}
-
-func TestCheckState(t *testing.T) {
-	const unknown = "must be a two-letter USPS state, territory or military code"
-	const lower = "must be a two-letter USPS code in upper case"
-	cases := []struct{ in, err string }{
-		{"OH", ""},
-		{"oh", lower},
-		{"Dc", lower},
-		{"aP", lower},
-		{"", unknown},
-		{"XX", unknown},
-		{"xx", unknown},
-		{"Ohio", unknown},
-		{" OH", unknown},
-		{"ıd", unknown},
-		{"O", unknown},
-	}
-	for _, tc := range cases {
-		err := CheckState(tc.in)
-		if tc.err == "" {
-			if err != nil {
-				t.Errorf("CheckState(%q) = %v, want nil", tc.in, err)
-			}
-			continue
-		}
-		if err == nil || err.Error() != tc.err {
-			t.Errorf("CheckState(%q) = %v, want %q", tc.in, err, tc.err)
-			continue
-		}
-		assertNotQuoted(t, err.Error(), tc.in)
 	}
 }
 
