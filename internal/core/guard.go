@@ -103,11 +103,15 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req = r
 	}
-	if write {
-		req = unrewindable(req)
-	}
 	if ci != nil && ci.timeout > 0 {
-		return withAttemptTimeout(t.next, req, ci.timeout)
+		// One copy of the request carries both the attempt's context and,
+		// for a write, the body that cannot be rewound.
+		return withAttemptTimeout(t.next, req, ci.timeout, write)
+	}
+	if write {
+		r := *req
+		makeUnrewindable(&r)
+		req = &r
 	}
 	return t.next.RoundTrip(req)
 }
@@ -159,7 +163,7 @@ func portOf(u *url.URL) string {
 	return ""
 }
 
-// unrewindable returns a copy of a write's request that net/http cannot
+// makeUnrewindable makes r, a copy of a write's request, one net/http cannot
 // send a second time: its body has no GetBody, and a request without a
 // body (a cancel) gets an empty one, since net/http replays a request
 // without a body as freely as one whose body it can rewind. Reading an
@@ -168,14 +172,12 @@ func portOf(u *url.URL) string {
 //
 // go-retryablehttp builds each of its own attempts from the call's encoded
 // body, so the retry policy can still send a write again where it allows.
-func unrewindable(req *http.Request) *http.Request {
-	r := *req
+func makeUnrewindable(r *http.Request) {
 	r.GetBody = nil
 	if r.Body == nil || r.Body == http.NoBody {
 		r.Body = emptyBody{}
 		r.ContentLength = 0
 	}
-	return &r
 }
 
 // emptyBody is a body with nothing in it that is not http.NoBody.

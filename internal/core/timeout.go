@@ -71,11 +71,16 @@ func asAttemptTimeout(ctx context.Context, err error) error {
 // withAttemptTimeout runs one attempt of a call on the plain path (which
 // has no attempt transport) under the attempt timeout d, below the
 // caller's context. The deadline covers reading the answer: it ends when
-// the body is closed.
-func withAttemptTimeout(next http.RoundTripper, req *http.Request, d time.Duration) (*http.Response, error) {
+// the body is closed. A write's attempt is also made unrewindable, on the
+// same copy of the request.
+func withAttemptTimeout(next http.RoundTripper, req *http.Request, d time.Duration, write bool) (*http.Response, error) {
 	parent := req.Context()
 	ctx, cancel := context.WithTimeoutCause(parent, d, errAttemptTimeout)
-	resp, err := next.RoundTrip(req.WithContext(ctx))
+	r := req.WithContext(ctx)
+	if write {
+		makeUnrewindable(r)
+	}
+	resp, err := next.RoundTrip(r)
 	if err != nil {
 		if parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 			err = errAttemptTimeout

@@ -40,49 +40,57 @@ func pooledTLSClient(s *httptest.Server) *http.Client {
 // unknown outcome, even with retries allowed, over the SDK's pool and over
 // a caller's transport.
 func TestHTTP2WritesAreSentOnce(t *testing.T) {
+	// The guard makes a write's attempt unrewindable on both of its paths:
+	// under an attempt timeout (the default) and without one.
 	for _, fault := range []h2Fault{resetProtocol, goAwayEarlier} {
 		for _, own := range []bool{true, false} {
-			name := h2FaultNames[fault] + "/caller transport"
-			if own {
-				name = h2FaultNames[fault] + "/SDK pool"
-			}
-			t.Run(name, func(t *testing.T) {
-				s := newH2Server(t, fault)
-				hc := s.Client()
+			for _, attempt := range []time.Duration{rxdelivery.DefaultAttemptTimeout, 0} {
+				name := h2FaultNames[fault] + "/caller transport"
 				if own {
-					hc = pooledTLSClient(s.Server)
+					name = h2FaultNames[fault] + "/SDK pool"
 				}
-				c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret,
-					rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithOmniURL(s.URL),
-					rxdelivery.WithHTTPClient(hc), rxdelivery.WithRetryWaitMin(time.Millisecond))
-				require.NoError(t, err)
-				t.Cleanup(c.CloseIdleConnections)
-				t.Cleanup(hc.CloseIdleConnections)
+				if attempt == 0 {
+					name += "/no attempt timeout"
+				}
+				t.Run(name, func(t *testing.T) {
+					s := newH2Server(t, fault)
+					hc := s.Client()
+					if own {
+						hc = pooledTLSClient(s.Server)
+					}
+					c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret,
+						rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithOmniURL(s.URL),
+						rxdelivery.WithHTTPClient(hc), rxdelivery.WithRetryWaitMin(time.Millisecond),
+						rxdelivery.WithAttemptTimeout(attempt))
+					require.NoError(t, err)
+					t.Cleanup(c.CloseIdleConnections)
+					t.Cleanup(hc.CloseIdleConnections)
 
-				writes := []struct {
-					name string
-					call func(ctx context.Context) error
-				}{
-					{"Orders.Create", func(ctx context.Context) error {
-						_, err := c.Orders.Create(ctx, createParams(t, "ref-h2"))
-						return err
-					}},
-					{"Orders.Cancel", func(ctx context.Context) error { return c.Orders.Cancel(ctx, "ord_1") }},
-					{"Requests.Cancel", func(ctx context.Context) error { return c.Requests.Cancel(ctx, "req_1") }},
-				}
-				for _, w := range writes {
-					before := s.delivered.Load()
-					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-					err := w.call(ctx)
-					cancel()
-					got := s.delivered.Load() - before
-					t.Logf("%s: deliveries %d", w.name, got)
-					assert.Equal(t, int64(1), got, "%s: deliveries of one write", w.name)
-					require.Error(t, err)
-					assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "%s: %v", w.name, err)
-					assert.NotErrorIs(t, err, context.DeadlineExceeded, "%s: the caller's context did not end", w.name)
-				}
-			})
+					writes := []struct {
+						name string
+						call func(ctx context.Context) error
+					}{
+						{"Orders.Create", func(ctx context.Context) error {
+							_, err := c.Orders.Create(ctx, createParams(t, "ref-h2"))
+							return err
+						}},
+						{"Orders.Cancel", func(ctx context.Context) error { return c.Orders.Cancel(ctx, "ord_1") }},
+						{"Requests.Cancel", func(ctx context.Context) error { return c.Requests.Cancel(ctx, "req_1") }},
+					}
+					for _, w := range writes {
+						before := s.delivered.Load()
+						ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+						err := w.call(ctx)
+						cancel()
+						got := s.delivered.Load() - before
+						t.Logf("%s: deliveries %d", w.name, got)
+						assert.Equal(t, int64(1), got, "%s: deliveries of one write", w.name)
+						require.Error(t, err)
+						assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "%s: %v", w.name, err)
+						assert.NotErrorIs(t, err, context.DeadlineExceeded, "%s: the caller's context did not end", w.name)
+					}
+				})
+			}
 		}
 	}
 }
