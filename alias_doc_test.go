@@ -43,13 +43,13 @@ func TestAliasDocsShowTheirTarget(t *testing.T) {
 // TestAliasDocCheckerFindsMembers keeps the check above honest: it must
 // see the members of a type known to have some.
 func TestAliasDocCheckerFindsMembers(t *testing.T) {
-	got := exportedMembers(t, "internal/types", "Decimal")
+	got := exportedMembers(t, "types", "Decimal")
 	for _, want := range []string{"Add", "Cents", "Round", "Format", "MarshalJSON"} {
 		if !contains(got, want) {
 			t.Errorf("members of types.Decimal: %v, missing %s", got, want)
 		}
 	}
-	got = exportedMembers(t, "internal/types", "Time")
+	got = exportedMembers(t, "types", "Time")
 	if !contains(got, "Raw") || !contains(got, "Time") || !contains(got, "Valid") {
 		t.Errorf("members of types.Time: %v", got)
 	}

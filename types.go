@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Interface names one of the platform's four interfaces (Omni, Delivery,

@@ -8,7 +8,7 @@ package orders
 import (
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Status is the current state of an order, in both interfaces: the

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 

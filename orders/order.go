@@ -3,7 +3,7 @@ package orders
 import (
 	"encoding/json"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Order is a delivery order as the platform returns it.

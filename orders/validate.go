@@ -3,7 +3,7 @@ package orders
 import (
 	"math/big"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 

@@ -1,6 +1,6 @@
 package pricing
 
-import "github.com/rxdelivery/rxdelivery-go/internal/types"
+import "github.com/rxdelivery/rxdelivery-go/types"
 
 // Provider is a pricing provider key. Values the platform adds later are
 // kept verbatim when decoding.

@@ -1,7 +1,7 @@
 package pricing
 
 import (
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 

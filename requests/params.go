@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/types"
+	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 )

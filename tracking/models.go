@@ -1,6 +1,6 @@
 package tracking
 
-import "github.com/rxdelivery/rxdelivery-go/internal/types"
+import "github.com/rxdelivery/rxdelivery-go/types"
 
 // Carrier is the carrier of a tracking number. Values the platform adds
 // later are kept verbatim.
