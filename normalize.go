@@ -1,6 +1,9 @@
 package rxdelivery
 
-import "github.com/rxdelivery/rxdelivery-go/internal/validate"
+import (
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+)
 
 // NormalizeNDC turns a National Drug Code as printed on a package or a
 // label into the 11 digits (5-4-2, no hyphens) that the ndc fields take.
@@ -18,11 +21,11 @@ func NormalizePhone(s string) (string, error) { return validate.NormalizePhone(s
 // NormalizeZIP turns a ZIP code (43210) or a ZIP+4 (43210-1234 or
 // 432101234) into the 5 or 9 digits that the address fields of requests
 // and orders take.
-func NormalizeZIP(s string) (string, error) { return validate.NormalizeZIP(s) }
+func NormalizeZIP(s string) (string, error) { return usps.NormalizeZIP(s) }
 
 // ZIP5 returns the 5-digit ZIP code of a ZIP or ZIP+4 in any form that
 // NormalizeZIP accepts, as pricing quotes take it.
-func ZIP5(s string) (string, error) { return validate.ZIP5(s) }
+func ZIP5(s string) (string, error) { return usps.ZIP5(s) }
 
 // CheckNPI checks that s is a National Provider Identifier as the documents
 // define it: exactly 10 digits. Use NPICheckDigitValid, or the client
@@ -42,10 +45,10 @@ func CheckNCPDP(s string) error { return validate.CheckNCPDP(s) }
 // address's state field: one of the 50 states, DC, a territory (AS, GU,
 // MP, PR, VI, UM), a freely associated state (FM, MH, PW) or a military
 // code (AA, AE, AP).
-func IsState(s string) bool { return validate.IsState(s) }
+func IsState(s string) bool { return usps.IsState(s) }
 
 // NormalizeState returns the upper-case USPS code that s writes in any
 // case, surrounding spaces ignored: "oh" gives "OH". The params' encoders
 // apply it to every address's state on the copy they send, so a user need
 // not; it is here for code that stores addresses.
-func NormalizeState(s string) (string, error) { return validate.NormalizeState(s) }
+func NormalizeState(s string) (string, error) { return usps.NormalizeState(s) }

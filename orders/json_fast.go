@@ -4,8 +4,8 @@ import (
 	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/types"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
 // The request bodies of this package write their own JSON in one pass,
@@ -151,8 +151,8 @@ func (a *Address) appendJSON(b []byte) []byte {
 	o.String("street", a.Street)
 	o.StringOmitEmpty("street2", a.Street2)
 	o.String("city", a.City)
-	o.String("state", validate.WireState(a.State))
-	o.String("zipcode", validate.WireZIP(a.Zipcode))
+	o.String("state", usps.WireState(a.State))
+	o.String("zipcode", usps.WireZIP(a.Zipcode))
 	return o.Close()
 }
 

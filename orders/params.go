@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/types"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
 // CreateParams is the body of Create: one delivery order. Fields marked
@@ -118,7 +118,7 @@ type Address struct {
 func (a Address) MarshalJSON() ([]byte, error) {
 	type plain Address // plain has the fields, not this method
 	q := plain(a)
-	q.State, q.Zipcode = validate.WireState(q.State), validate.WireZIP(q.Zipcode)
+	q.State, q.Zipcode = usps.WireState(q.State), usps.WireZIP(q.Zipcode)
 	return json.Marshal(q)
 }
 

@@ -3,8 +3,8 @@ package orders
 import (
 	"math/big"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Validate checks p against every rule of the delivery order document and

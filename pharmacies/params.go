@@ -3,6 +3,7 @@ package pharmacies
 import (
 	"strconv"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 )
@@ -105,8 +106,8 @@ type deliveryInfoQuery struct {
 func (p *DeliveryInfoParams) query() deliveryInfoQuery {
 	var q deliveryInfoQuery
 	q.Delivery.Address = p.Address
-	q.Delivery.Address.State = validate.WireState(p.Address.State)
-	q.Delivery.Address.Zipcode = validate.WireZIP(p.Address.Zipcode)
+	q.Delivery.Address.State = usps.WireState(p.Address.State)
+	q.Delivery.Address.Zipcode = usps.WireZIP(p.Address.Zipcode)
 	q.POD = p.POD
 	q.Package = p.Package
 	q.Saturday.Delivery = p.SaturdayDelivery

@@ -1,8 +1,9 @@
 package pricing
 
 import (
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // QuoteParams are the fields of Quote. Version 1 of the interface refuses
@@ -77,7 +78,7 @@ func (p *QuoteParams) validate(o validate.Options) error {
 func (l *Location) check(c *validate.Collector) {
 	const path = "address.zipcode"
 	if c.Required(path, l.Address.ZIPCode) {
-		_, err := validate.ZIP5(l.Address.ZIPCode)
+		_, err := usps.ZIP5(l.Address.ZIPCode)
 		c.AddErr(path, err)
 	}
 }
@@ -94,10 +95,10 @@ func (d *PackageDimensions) check(c *validate.Collector) {
 // sent as given.
 func (p *QuoteParams) wire() *QuoteParams {
 	w := *p
-	if z, err := validate.ZIP5(p.Pickup.Address.ZIPCode); err == nil {
+	if z, err := usps.ZIP5(p.Pickup.Address.ZIPCode); err == nil {
 		w.Pickup.Address.ZIPCode = z
 	}
-	if z, err := validate.ZIP5(p.Dropoff.Address.ZIPCode); err == nil {
+	if z, err := usps.ZIP5(p.Dropoff.Address.ZIPCode); err == nil {
 		w.Dropoff.Address.ZIPCode = z
 	}
 	return &w

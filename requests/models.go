@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Request is an omni request as the platform returns it: the caller's ask to

@@ -5,9 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // CreateParams is the body of a new omni request: an item to pick up at a
@@ -101,7 +102,7 @@ type Address struct {
 func (a Address) MarshalJSON() ([]byte, error) {
 	type plain Address // plain has the fields, not this method
 	q := plain(a)
-	q.State, q.Zipcode = validate.WireState(q.State), validate.WireZIP(q.Zipcode)
+	q.State, q.Zipcode = usps.WireState(q.State), usps.WireZIP(q.Zipcode)
 	return json.Marshal(q)
 }
 
@@ -149,10 +150,10 @@ func (d DropoffAddress) MarshalJSON() ([]byte, error) {
 	type plain DropoffAddress // plain has the fields, not this method
 	q := plain(d)
 	if q.State != "" {
-		q.State = validate.WireState(q.State)
+		q.State = usps.WireState(q.State)
 	}
 	if q.Zipcode != "" {
-		q.Zipcode = validate.WireZIP(q.Zipcode)
+		q.Zipcode = usps.WireZIP(q.Zipcode)
 	}
 	return json.Marshal(q)
 }

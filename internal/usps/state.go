@@ -1,4 +1,4 @@
-package validate
+package usps
 
 import (
 	"errors"
@@ -67,15 +67,6 @@ func asciiUpper(ch byte) byte {
 		return ch - 'a' + 'A'
 	}
 	return ch
-}
-
-// State checks the state at path: present and a code that NormalizeState
-// accepts. The params' encoders send the normalised code.
-func (c *Collector) State(path, s string) {
-	if c.Required(path, s) {
-		_, err := NormalizeState(s)
-		c.AddErr(path, err)
-	}
 }
 
 // WireState returns the code to send for s: its normalised form, or s as

@@ -1,4 +1,4 @@
-package validate
+package usps
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ var errZIP = errors.New("must be a ZIP code of 5 digits or a ZIP+4 of 9 digits, 
 func NormalizeZIP(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
-	case Digits(s, 5), Digits(s, 9):
+	case digits(s, 5), digits(s, 9):
 		return s, nil
-	case len(s) == 10 && s[5] == '-' && Digits(s[:5], 5) && Digits(s[6:], 4):
+	case len(s) == 10 && s[5] == '-' && digits(s[:5], 5) && digits(s[6:], 4):
 		return s[:5] + s[6:], nil
 	}
 	return "", errZIP
@@ -34,14 +34,15 @@ func ZIP5(s string) (string, error) {
 	return z[:5], nil
 }
 
-// ZIP checks the zipcode at path: present and a ZIP code that NormalizeZIP
-// accepts (5 digits, or a ZIP+4 with or without its hyphen). The params'
-// encoders send the normalised 5 or 9 digits the platform takes.
-func (c *Collector) ZIP(path, s string) {
-	if !c.Required(path, s) {
-		return
+// digits reports whether s is exactly n ASCII digits.
+func digits(s string, n int) bool {
+	if len(s) != n {
+		return false
 	}
-	if _, err := NormalizeZIP(s); err != nil {
-		c.Add(path, "must be 5 or 9 digits")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
 	}
+	return true
 }
