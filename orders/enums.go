@@ -38,20 +38,6 @@ type Initiator string
 // InitiatorPharmacy is the only initiator the document allows.
 const InitiatorPharmacy Initiator = "pharmacy"
 
-// Gender is a patient's gender. It is required on orders and optional on
-// omni requests, where requests.Gender names this same type.
-type Gender string
-
-// The genders of the document.
-const (
-	// GenderMale is male.
-	GenderMale Gender = "male"
-	// GenderFemale is female.
-	GenderFemale Gender = "female"
-	// GenderUnspecified is for a patient whose gender is not given.
-	GenderUnspecified Gender = "unspecified"
-)
-
 // Refrigeration is how a prescription must be kept during transport.
 type Refrigeration string
 

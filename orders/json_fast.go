@@ -140,13 +140,13 @@ func (r *Recipient) appendJSON(b []byte) []byte {
 	o.StringOmitEmpty("mobile_phone_number", r.MobilePhoneNumber)
 	o.StringOmitEmpty("home_phone_number", r.HomePhoneNumber)
 	o.Key("address")
-	o.B = r.Address.appendJSON(o.B)
+	o.B = appendAddress(o.B, &r.Address)
 	return o.Close()
 }
 
-// appendJSON writes the address as its MarshalJSON does: state and ZIP
-// code in the form the platform takes.
-func (a *Address) appendJSON(b []byte) []byte {
+// appendAddress writes a as its MarshalJSON does: state and ZIP code in
+// the form the platform takes.
+func appendAddress(b []byte, a *Address) []byte {
 	o := jsonx.Open(b)
 	o.String("street", a.Street)
 	o.StringOmitEmpty("street2", a.Street2)
@@ -199,7 +199,7 @@ func (p *Prescriber) appendJSON(b []byte) []byte {
 	o.String("last_name", p.LastName)
 	o.String("npi", p.NPI)
 	o.Key("address")
-	o.B = p.Address.appendJSON(o.B)
+	o.B = appendAddress(o.B, &p.Address)
 	return o.Close()
 }
 

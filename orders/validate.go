@@ -94,11 +94,11 @@ func (r *Recipient) check(c *validate.Collector) {
 	c.OptionalPhone("mobile_phone_number", r.MobilePhoneNumber)
 	c.OptionalPhone("home_phone_number", r.HomePhoneNumber)
 	c.Push("address")
-	r.Address.check(c)
+	checkAddress(c, &r.Address)
 	c.Pop()
 }
 
-func (a *Address) check(c *validate.Collector) {
+func checkAddress(c *validate.Collector, a *Address) {
 	c.RequiredMaxLen("street", a.Street, 255)
 	c.MaxLen("street2", a.Street2, 255)
 	c.RequiredMaxLen("city", a.City, 255)
@@ -147,7 +147,7 @@ func (p *Prescriber) check(c *validate.Collector) {
 	c.Required("last_name", p.LastName)
 	c.NPI("npi", p.NPI)
 	c.Push("address")
-	p.Address.check(c)
+	checkAddress(c, &p.Address)
 	c.Pop()
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -67,53 +67,53 @@ type Order struct {
 	StatusNoteUpdatedAt types.Time `json:"status_note_updated_at"`
 }
 
-// The courier-delivery models are the orders package's types: both
-// documents describe them alike. go doc orders.Delivery (and so on) shows
-// their fields and methods.
+// The courier-delivery models are defined in package types, shared with
+// the orders package: both documents describe them alike. go doc
+// types.Delivery (and so on) shows their fields and methods.
 type (
-	// Pickup is orders.Pickup: when the item was picked up (OccurredAt).
-	Pickup = orders.Pickup
-	// Return is orders.Return: when the item was returned to the pharmacy
+	// Pickup is types.Pickup: when the item was picked up (OccurredAt).
+	Pickup = types.Pickup
+	// Return is types.Return: when the item was returned to the pharmacy
 	// (OccurredAt).
-	Return = orders.Return
-	// Delivery is orders.Delivery: the outcome of a delivery or a
+	Return = types.Return
+	// Delivery is types.Delivery: the outcome of a delivery or a
 	// delivery attempt (OccurredAt, SignatureURL, SignedBy, Relationship,
 	// FailureReason, RecipientIdentification; Succeeded).
-	Delivery = orders.Delivery
-	// Relationship is orders.Relationship: the relationship between the
+	Delivery = types.Delivery
+	// Relationship is types.Relationship: the relationship between the
 	// patient and the person who received a delivery.
-	Relationship = orders.Relationship
-	// RecipientIdentification is orders.RecipientIdentification: the
+	Relationship = types.Relationship
+	// RecipientIdentification is types.RecipientIdentification: the
 	// identification document checked at the point of delivery (Number,
 	// Type, Qualifier, JurisdictionCode).
-	RecipientIdentification = orders.RecipientIdentification
-	// IDQualifier is orders.IDQualifier: the code of a recipient
+	RecipientIdentification = types.RecipientIdentification
+	// IDQualifier is types.IDQualifier: the code of a recipient
 	// identification type, "01" to "08" (Description, Known).
-	IDQualifier = orders.IDQualifier
+	IDQualifier = types.IDQualifier
 )
 
 // RelationshipOther means the relationship is described in
 // Delivery.OtherRelationshipDescription.
-const RelationshipOther = orders.RelationshipOther
+const RelationshipOther = types.RelationshipOther
 
 // Identification qualifier codes.
 const (
 	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = orders.QualifierMilitaryID
+	QualifierMilitaryID = types.QualifierMilitaryID
 	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = orders.QualifierStateIssuedID
+	QualifierStateIssuedID = types.QualifierStateIssuedID
 	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = orders.QualifierUniqueSystemID
+	QualifierUniqueSystemID = types.QualifierUniqueSystemID
 	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = orders.QualifierPermanentResidentCard
+	QualifierPermanentResidentCard = types.QualifierPermanentResidentCard
 	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = orders.QualifierPassportID
+	QualifierPassportID = types.QualifierPassportID
 	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = orders.QualifierDriversLicenseID
+	QualifierDriversLicenseID = types.QualifierDriversLicenseID
 	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = orders.QualifierSocialSecurityNumber
+	QualifierSocialSecurityNumber = types.QualifierSocialSecurityNumber
 	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = orders.QualifierTribalID
+	QualifierTribalID = types.QualifierTribalID
 )
 
 // Status is the status of a request (as opposed to that of its order).
@@ -141,7 +141,7 @@ const (
 // UnmarshalJSON reads the name tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
 func (n *StatusName) UnmarshalJSON(b []byte) error {
-	if s, ok := types.EnumText(b); ok {
+	if s, ok := jsonx.EnumText(b); ok {
 		*n = StatusName(s)
 	}
 	return nil
@@ -163,36 +163,36 @@ const (
 // UnmarshalJSON reads the detail tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
 func (d *StatusDetail) UnmarshalJSON(b []byte) error {
-	if s, ok := types.EnumText(b); ok {
+	if s, ok := jsonx.EnumText(b); ok {
 		*d = StatusDetail(s)
 	}
 	return nil
 }
 
-// OrderStatus is orders.Status, the state of an order, which both
+// OrderStatus is types.OrderStatus, the state of an order, which both
 // interfaces share (methods Known, Cancellable, Final). A value the
 // document does not list is kept as sent; "submitted to courier" (with
 // spaces) decodes to OrderSubmittedToCourier.
-type OrderStatus = orders.Status
+type OrderStatus = types.OrderStatus
 
 // Order statuses the document lists.
 const (
 	// OrderNew is an order just created.
-	OrderNew = orders.StatusNew
+	OrderNew = types.OrderStatusNew
 	// OrderSubmittedToCourier is an order handed to a courier company.
-	OrderSubmittedToCourier = orders.StatusSubmittedToCourier
+	OrderSubmittedToCourier = types.OrderStatusSubmittedToCourier
 	// OrderPickedUp is an order whose item was picked up.
-	OrderPickedUp = orders.StatusPickedUp
+	OrderPickedUp = types.OrderStatusPickedUp
 	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered = orders.StatusDelivered
+	OrderDelivered = types.OrderStatusDelivered
 	// OrderDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	OrderDeliveryAttempted = orders.StatusDeliveryAttempted
+	OrderDeliveryAttempted = types.OrderStatusDeliveryAttempted
 	// OrderReturnedToPharmacy is an order whose item went back to the
 	// pharmacy.
-	OrderReturnedToPharmacy = orders.StatusReturnedToPharmacy
+	OrderReturnedToPharmacy = types.OrderStatusReturnedToPharmacy
 	// OrderCancelled is a cancelled order.
-	OrderCancelled = orders.StatusCancelled
+	OrderCancelled = types.OrderStatusCancelled
 )
 
 // ETA is a request's estimated delivery time. The platform writes it either
@@ -261,7 +261,7 @@ func (e ETA) MarshalJSON() ([]byte, error) {
 // leaves e unchanged, and a value that is not a string is kept verbatim in
 // Raw.
 func (e *ETA) UnmarshalJSON(b []byte) error {
-	t, ok := types.EnumText(b)
+	t, ok := jsonx.EnumText(b)
 	if !ok {
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -106,15 +105,15 @@ func (a Address) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// ToOrders returns a in the delivery interface's form, orders.Address,
-// whose first line is named street instead of street1.
-func (a Address) ToOrders() orders.Address {
-	return orders.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
+// ToOrders returns a in the delivery interface's form, orders.Address
+// (types.Address), whose first line is named street instead of street1.
+func (a Address) ToOrders() types.Address {
+	return types.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
 }
 
 // AddressFromOrders returns the omni form of a delivery-interface address:
 // its street becomes Street1.
-func AddressFromOrders(a orders.Address) Address {
+func AddressFromOrders(a types.Address) Address {
 	return Address{Street1: a.Street, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
 }
 
@@ -187,18 +186,18 @@ type PatientParams struct {
 }
 
 // Gender is a patient's gender, the same type in both interfaces: it is
-// orders.Gender, a string type whose values are "male", "female" and
-// "unspecified" (the constants below, and orders.GenderMale and so on).
-type Gender = orders.Gender
+// types.Gender, a string type whose values are "male", "female" and
+// "unspecified" (the constants below, and types.GenderMale and so on).
+type Gender = types.Gender
 
-// Genders the platform accepts; they are the orders package's constants.
+// Genders the platform accepts (types.GenderMale and so on).
 const (
 	// GenderMale is "male".
-	GenderMale = orders.GenderMale
+	GenderMale = types.GenderMale
 	// GenderFemale is "female".
-	GenderFemale = orders.GenderFemale
+	GenderFemale = types.GenderFemale
 	// GenderUnspecified is "unspecified".
-	GenderUnspecified = orders.GenderUnspecified
+	GenderUnspecified = types.GenderUnspecified
 )
 
 // RemittanceParams lists amounts to collect from the patient and where to

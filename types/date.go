@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
 
 // Date is a civil date (year, month, day) with no time of day and no time
@@ -169,7 +171,7 @@ func (d *Date) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
-	unq, ok := unquoteJSON(b)
+	unq, ok := jsonx.Unquote(b)
 	if !ok {
 		return ErrInvalidDate
 	}

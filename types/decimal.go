@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
 
 // Decimal is an exact decimal number for money, quantities and measures.
@@ -468,7 +470,7 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if len(b) > 0 && b[0] == '"' {
-		unq, ok := unquoteJSON(b)
+		unq, ok := jsonx.Unquote(b)
 		if !ok {
 			return ErrInvalidDecimal
 		}

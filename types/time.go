@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
 
 // Time is a timestamp decoded tolerantly from the platform's responses.
@@ -96,7 +98,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, []byte("null")) {
 		return nil
 	}
-	s, ok := unquoteJSON(b)
+	s, ok := jsonx.Unquote(b)
 	if !ok {
 		*t = Time{Raw: string(b)}
 		return nil

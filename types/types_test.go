@@ -108,18 +108,6 @@ func TestTimeTolerant(t *testing.T) {
 	assert.Equal(t, "2024-01-02T03:04:05Z", Time{Time: nt.Time}.String())
 }
 
-func TestEnumText(t *testing.T) {
-	for in, want := range map[string]string{`"new"`: "new", `"a\u00e9"`: "aé", `6`: "6", ` true `: "true", `{"x":1}`: `{"x":1}`} {
-		got, ok := EnumText([]byte(in))
-		assert.True(t, ok, in)
-		assert.Equal(t, want, got, in)
-	}
-	for _, in := range []string{`null`, ``, `  `} {
-		_, ok := EnumText([]byte(in))
-		assert.False(t, ok, in)
-	}
-}
-
 func TestTimeRoundTripsOddText(t *testing.T) {
 	for _, in := range []string{`"\u0007"`, "\"\xdc\"", `"a\"b"`, `"<&>"`} {
 		var v Time

@@ -1,14 +1,14 @@
-package types
+package jsonx
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// unquoteJSON returns the text of a JSON string literal. It takes a fast path
+// Unquote returns the text of a JSON string literal. It takes a fast path
 // when the literal has no escapes and falls back to encoding/json otherwise,
 // so "\/" and "\u00e9" are read as JSON defines them.
-func unquoteJSON(b []byte) (string, bool) {
+func Unquote(b []byte) (string, bool) {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return "", false
 	}
@@ -32,7 +32,7 @@ func EnumText(b []byte) (string, bool) {
 		return "", false
 	}
 	if b[0] == '"' {
-		if s, ok := unquoteJSON(b); ok {
+		if s, ok := Unquote(b); ok {
 			return s, true
 		}
 	}

@@ -1,0 +1,15 @@
+package types
+
+// Gender is a patient's gender. It is required on orders and optional on
+// omni requests; orders.Gender and requests.Gender name this type.
+type Gender string
+
+// The genders of the document.
+const (
+	// GenderMale is male.
+	GenderMale Gender = "male"
+	// GenderFemale is female.
+	GenderFemale Gender = "female"
+	// GenderUnspecified is for a patient whose gender is not given.
+	GenderUnspecified Gender = "unspecified"
+)
