@@ -9,7 +9,7 @@ import (
 )
 
 // The request bodies of this package write their own JSON in one pass,
-// the same bytes encoding/json writes for them (json_fast_test.go checks
+// the same bytes encoding/json writes for them (encode_test.go checks
 // both against each other, field by field). A field added to one of these
 // structs must be added here too: the test fails until it is.
 

@@ -1,5 +1,215 @@
 package orders
 
+import (
+	"encoding/json"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
+)
+
+// Order is a delivery order as the platform returns it.
+//
+// Responses carry different subsets: the create response has ID, Status,
+// Pickup, Delivery, Return, Cancellation and ETA; the add-prescription
+// response has ID, Status, Pickup, Delivery and Return; Get and GetMany
+// return every field. Shipping orders have Shipping set and Pickup,
+// Delivery and ETA nil; same-day and on-demand orders have Shipping nil.
+type Order struct {
+	// ID identifies the order.
+	ID string `json:"id"`
+	// Status is the current state. A status the SDK does not know is kept
+	// verbatim; see Status.Known.
+	Status Status `json:"status"`
+	// ExternalReferenceNumber is the caller's reference, or "".
+	ExternalReferenceNumber string `json:"external_reference_number"`
+	// Pickup is set once the courier picked the order up. Not returned
+	// for shipping orders.
+	Pickup *Pickup `json:"pickup"`
+	// Delivery is set once a delivery was made or attempted. Not returned
+	// for shipping orders.
+	Delivery *Delivery `json:"delivery"`
+	// Return is set once the order was brought back to the pharmacy.
+	Return *Return `json:"return"`
+	// Shipping holds the carrier data of a shipping order; nil for
+	// same-day and on-demand orders.
+	Shipping *Shipping `json:"shipping"`
+	// Cancellation is set when the order was cancelled.
+	Cancellation *Cancellation `json:"cancellation"`
+	// ETA is the latest estimate of arrival; nil when none is available
+	// yet, and for shipping orders.
+	ETA *ETA `json:"eta"`
+}
+
+// Shipping is the carrier data of a shipping order.
+type Shipping struct {
+	// TrackingNumber is the carrier's tracking number.
+	TrackingNumber string `json:"tracking_number"`
+	// TrackingURL is the carrier's tracking page.
+	TrackingURL string `json:"tracking_url"`
+	// Carrier is the carrier used.
+	Carrier Carrier `json:"carrier"`
+	// CarrierService is the carrier service used.
+	CarrierService CarrierService `json:"carrier_service"`
+	// LabelPDF is the URL (or path) of the label PDF to put on the package.
+	LabelPDF string `json:"label_pdf"`
+	// Cost is the shipping cost.
+	Cost types.Decimal `json:"cost"`
+	// SaturdayDelivery reports whether Saturday delivery was requested.
+	SaturdayDelivery bool `json:"saturday_delivery"`
+	// Delivery is set once the carrier delivered the package.
+	Delivery *ShippingDelivery `json:"delivery"`
+}
+
+// ShippingDelivery is when a carrier delivered a shipping order.
+type ShippingDelivery struct {
+	// OccurredAt is the time of the delivery.
+	OccurredAt types.Time `json:"occurred_at"`
+}
+
+// Cancellation is when and why an order was cancelled.
+type Cancellation struct {
+	// OccurredAt is the time of the cancellation.
+	OccurredAt types.Time `json:"occurred_at"`
+	// Reason is the short phrase the platform gives. It is read from
+	// either cancellation_reason (the document's schema table) or reason
+	// (its sample body); a reason the SDK has no constant for is kept
+	// verbatim.
+	Reason CancellationReason `json:"cancellation_reason"`
+}
+
+// UnmarshalJSON reads a cancellation whose reason is keyed either
+// cancellation_reason or reason; when both are set, cancellation_reason
+// wins.
+func (c *Cancellation) UnmarshalJSON(b []byte) error {
+	var w struct {
+		OccurredAt         types.Time         `json:"occurred_at"`
+		CancellationReason CancellationReason `json:"cancellation_reason"`
+		Reason             CancellationReason `json:"reason"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	c.OccurredAt = w.OccurredAt
+	c.Reason = w.CancellationReason
+	if c.Reason == "" {
+		c.Reason = w.Reason
+	}
+	return nil
+}
+
+// ETA is an estimated time of arrival, for same-day and on-demand orders.
+type ETA struct {
+	// ArrivalAt is the estimated arrival. Once the order is delivered or
+	// returned it is the last estimate made before.
+	ArrivalAt types.Time `json:"arrival_at"`
+	// Type says whether the estimate is of the pickup or the delivery.
+	Type ETAType `json:"type"`
+}
+
+// orderEnvelope is the { "order": ... } wrapper of single-order responses.
+type orderEnvelope struct {
+	Order *Order `json:"order"`
+}
+
+// listEnvelope is the body of the get-many response: the document's
+// sample keys the array orders, its schema table objects; both are read.
+type listEnvelope struct {
+	Orders  []Order `json:"orders"`
+	Objects []Order `json:"objects"`
+}
+
+// list returns whichever array the body carried, orders first, and
+// false when it carried neither.
+func (e *listEnvelope) list() ([]Order, bool) {
+	if e.Orders != nil {
+		return e.Orders, true
+	}
+	if e.Objects != nil {
+		return e.Objects, true
+	}
+	return nil, false
+}
+
+// The models the delivery order and omni request documents share are
+// defined in package types; these names are the ones the orders package
+// has always used.
+type (
+	// Status is types.OrderStatus: the current state of an order.
+	Status = types.OrderStatus
+	// Pickup is types.Pickup: when the courier picked the item up.
+	Pickup = types.Pickup
+	// Return is types.Return: when the item was brought back.
+	Return = types.Return
+	// Delivery is types.Delivery: the outcome of a delivery or an attempt.
+	Delivery = types.Delivery
+	// Relationship is types.Relationship: the recipient's relationship to
+	// the patient.
+	Relationship = types.Relationship
+	// RecipientIdentification is types.RecipientIdentification: the
+	// identification checked at the point of delivery.
+	RecipientIdentification = types.RecipientIdentification
+	// IDQualifier is types.IDQualifier: the code of an identification type.
+	IDQualifier = types.IDQualifier
+	// Gender is types.Gender: a patient's gender.
+	Gender = types.Gender
+	// Address is types.Address: a US postal address of the delivery
+	// interface.
+	Address = types.Address
+)
+
+// The order statuses (types.OrderStatusNew and so on).
+const (
+	// StatusNew is an order the platform accepted and has not yet handed
+	// to a courier.
+	StatusNew = types.OrderStatusNew
+	// StatusSubmittedToCourier is an order handed to a courier.
+	StatusSubmittedToCourier = types.OrderStatusSubmittedToCourier
+	// StatusPickedUp is an order the courier picked up.
+	StatusPickedUp = types.OrderStatusPickedUp
+	// StatusDelivered is an order delivered to the recipient.
+	StatusDelivered = types.OrderStatusDelivered
+	// StatusDeliveryAttempted is an order whose delivery was attempted and
+	// failed.
+	StatusDeliveryAttempted = types.OrderStatusDeliveryAttempted
+	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
+	StatusReturnedToPharmacy = types.OrderStatusReturnedToPharmacy
+	// StatusCancelled is a cancelled order.
+	StatusCancelled = types.OrderStatusCancelled
+)
+
+// The genders of the document.
+const (
+	// GenderMale is male.
+	GenderMale = types.GenderMale
+	// GenderFemale is female.
+	GenderFemale = types.GenderFemale
+	// GenderUnspecified is for a patient whose gender is not given.
+	GenderUnspecified = types.GenderUnspecified
+)
+
+// RelationshipOther means the relationship is described in
+// Delivery.OtherRelationshipDescription.
+const RelationshipOther = types.RelationshipOther
+
+// Identification qualifier codes (types.QualifierMilitaryID and so on).
+const (
+	// QualifierMilitaryID is "01", a military ID.
+	QualifierMilitaryID = types.QualifierMilitaryID
+	// QualifierStateIssuedID is "02", a state issued ID.
+	QualifierStateIssuedID = types.QualifierStateIssuedID
+	// QualifierUniqueSystemID is "03", a unique system ID.
+	QualifierUniqueSystemID = types.QualifierUniqueSystemID
+	// QualifierPermanentResidentCard is "04", a permanent resident card.
+	QualifierPermanentResidentCard = types.QualifierPermanentResidentCard
+	// QualifierPassportID is "05", a passport.
+	QualifierPassportID = types.QualifierPassportID
+	// QualifierDriversLicenseID is "06", a driver's license.
+	QualifierDriversLicenseID = types.QualifierDriversLicenseID
+	// QualifierSocialSecurityNumber is "07", a social security number.
+	QualifierSocialSecurityNumber = types.QualifierSocialSecurityNumber
+	// QualifierTribalID is "08", a tribal ID.
+	QualifierTribalID = types.QualifierTribalID
+)
+
 // ServiceLevel is how an order is carried: by a courier the same day
 // (sameday), by a courier on demand (ondemand), or by a ground carrier
 // (shipping).
