@@ -30,53 +30,18 @@ const (
 )
 
 // Shared scalar types, the same in every service's params and models.
+// They are defined in package types, where go doc shows their fields and
+// methods (go doc github.com/rxdelivery/rxdelivery-go/types Decimal).
 type (
-	// Decimal is an exact decimal number for money, quantities and
-	// measures, written on math/big. The zero value is 0. Two Decimals are
-	// == exactly when they are the same number (5.0 == 5.00), so they can
-	// be map keys; every method returns a new value.
-	//
-	// Make one with NewDecimal or MustDecimal ("5.00", "1e-2"),
-	// DecimalFromCents, DecimalFromInt or DecimalFromRat. Methods:
-	//
-	//   - Add, Sub, Mul (by a Decimal) and MulInt (by an int64 quantity):
-	//     exact arithmetic.
-	//   - Round(places, mode): round to places fraction digits with a
-	//     RoundingMode (RoundHalfUp, RoundHalfEven, RoundDown, RoundUp);
-	//     Round(2, mode) rounds to cents.
-	//   - Cents() (int64, error): the amount in cents; ErrNotWholeCents for
-	//     a fraction of a cent, ErrCentsRange beyond int64.
-	//   - Cmp, Equal, Sign, IsZero (true for any zero), Neg, Abs.
-	//   - Rat() *big.Rat (exact) and Float64() (for display only).
-	//   - String() and StringFixed(places): the canonical text, fixed-point
-	//     with at least two fraction digits ("5.00", "0.01", "12.345"), or
-	//     exactly places digits rounded half up.
-	//   - Format: fmt.Formatter; %v and %s print the canonical text, %.2f
-	//     rounds half up to two digits, %f prints every digit.
-	//   - MarshalJSON writes the canonical text as a JSON number (never a
-	//     string); UnmarshalJSON reads a number or a string holding one and
-	//     refuses one beyond MaxDecimalDigits (ErrDecimalRange) instead of
-	//     reading it as zero. MarshalText, UnmarshalText and AppendText use
-	//     the same text.
+	// Decimal is types.Decimal: an exact decimal number for money,
+	// quantities and measures. The zero value is 0, == compares numbers
+	// (5.0 == 5.00), and it goes on the wire as a JSON number.
 	Decimal = types.Decimal
-	// Date is a civil date (date of birth, service date): no time of day,
-	// no zone, "YYYY-MM-DD" on the wire. Fields: Year int, Month
-	// time.Month, Day int. Make one as a literal, with ParseDate, with
-	// ParseUSDate (MM/DD/YYYY) or with DateOf. Methods: IsZero, IsValid
-	// (the day exists), Compare, Before, After, In(loc) (the midnight that
-	// starts it), String, AppendText, MarshalText, UnmarshalText,
-	// MarshalJSON and UnmarshalJSON (a full timestamp is reduced to its
-	// date as written).
+	// Date is types.Date: a civil date (date of birth, service date),
+	// "YYYY-MM-DD" on the wire.
 	Date = types.Date
-	// Time is a timestamp decoded tolerantly from a response. Fields: Time
-	// (an embedded time.Time, with all its methods: the parsed instant, zero
-	// when the text did not parse) and Raw string (the text as sent). A
-	// text with no offset ("2024-05-16 09:00:00") or that is no timestamp
-	// is kept in Raw only, never read as UTC. Methods: Valid() reports
-	// whether the text parsed; IsZero() whether neither an instant nor a
-	// text is held; String() returns Raw, or the instant in RFC 3339;
-	// MarshalJSON writes Raw back unchanged; UnmarshalJSON never fails on
-	// a string.
+	// Time is types.Time: a timestamp from a reply, decoded tolerantly;
+	// the text as sent is kept in Raw.
 	Time = types.Time
 )
 
