@@ -79,7 +79,8 @@ func TestPerInterfaceCredentials(t *testing.T) {
 
 // A key not enabled for tracking is answered 403 with code forbidden.
 func TestTrackingForbiddenCredentials(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithCredentials(rxdelivery.Tracking, "pricing-only", "secret"))
+	env := testutil.Setup(t, rxdelivery.WithCredentials(rxdelivery.Tracking, "pricing-only", "secret"))
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("GET", testutil.TrackingURL+"/tracking/v1/subscriptions",
 		testutil.BytesResponder(403, []byte(`{"error":{"code":"forbidden","message":"Credentials are not enabled for Tracking access"}}`)))
 

@@ -16,7 +16,8 @@ import (
 // getFixture answers Get(id) with the fixture and returns the decoded order.
 func getFixture(t *testing.T, id, fixture string) *orders.Order {
 	t.Helper()
-	client, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, ordersEP+"/"+id, testutil.FixtureResponder(t, 200, fixture))
 	o, err := client.Orders.Get(context.Background(), id)
 	require.NoError(t, err)
@@ -26,7 +27,8 @@ func getFixture(t *testing.T, id, fixture string) *orders.Order {
 // getBody answers Get with body and returns the decoded order.
 func getBody(t *testing.T, body string) *orders.Order {
 	t.Helper()
-	client, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, ordersEP+"/"+orderID, testutil.BytesResponder(200, []byte(body)))
 	o, err := client.Orders.Get(context.Background(), orderID)
 	require.NoError(t, err)
@@ -34,6 +36,7 @@ func getBody(t *testing.T, body string) *orders.Order {
 }
 
 func TestDecode_NewShipping(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, shipID, "delivery/order_new_shipping.json")
 	assert.Equal(t, shipID, o.ID)
 	assert.Equal(t, orders.StatusNew, o.Status)
@@ -56,6 +59,7 @@ func TestDecode_NewShipping(t *testing.T) {
 }
 
 func TestDecode_SubmittedToCourier(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_submitted_to_courier.json")
 	assert.Equal(t, orderID, o.ID)
 	assert.Equal(t, orders.StatusSubmittedToCourier, o.Status, "the sample's spaced spelling")
@@ -73,6 +77,7 @@ func TestDecode_SubmittedToCourier(t *testing.T) {
 }
 
 func TestDecode_StatusSpellings(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{`"submitted to courier"`, `"submitted_to_courier"`, `"Submitted To Courier"`} {
 		var s orders.Status
 		require.NoError(t, json.Unmarshal([]byte(raw), &s))
@@ -91,6 +96,7 @@ func TestDecode_StatusSpellings(t *testing.T) {
 }
 
 func TestDecode_UnknownStatusStillDecodes(t *testing.T) {
+	t.Parallel()
 	o := getBody(t, `{"order":{"id":"`+orderID+`","status":"on hold by courier","pickup":null,"eta":null}}`)
 	assert.Equal(t, orders.Status("on hold by courier"), o.Status)
 	assert.False(t, o.Status.Known())
@@ -104,6 +110,7 @@ func TestDecode_UnknownStatusStillDecodes(t *testing.T) {
 }
 
 func TestDecode_PickedUp(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_picked_up.json")
 	assert.Equal(t, orders.StatusPickedUp, o.Status)
 	assert.False(t, o.Status.Cancellable())
@@ -119,6 +126,7 @@ func TestDecode_PickedUp(t *testing.T) {
 }
 
 func TestDecode_Cancelled(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fixture string
 		reason  orders.CancellationReason
@@ -145,6 +153,7 @@ func TestDecode_Cancelled(t *testing.T) {
 }
 
 func TestDecode_CancellationReasonKeys(t *testing.T) {
+	t.Parallel()
 	var c orders.Cancellation
 	require.NoError(t, json.Unmarshal([]byte(`{"occurred_at":"2024-05-02T14:55:02Z","cancellation_reason":"Out of Stock","reason":"Other"}`), &c))
 	assert.Equal(t, orders.ReasonOutOfStock, c.Reason, "cancellation_reason wins over reason")
@@ -160,6 +169,7 @@ func TestDecode_CancellationReasonKeys(t *testing.T) {
 }
 
 func TestDecode_Delivered(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivered.json")
 	assert.Equal(t, orders.StatusDelivered, o.Status)
 	require.NotNil(t, o.Pickup)
@@ -183,6 +193,7 @@ func TestDecode_Delivered(t *testing.T) {
 }
 
 func TestDecode_DeliveredWithIdentification(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivered_identification.json")
 	assert.Equal(t, orders.StatusDelivered, o.Status)
 	require.NotNil(t, o.Delivery)
@@ -203,6 +214,7 @@ func TestDecode_DeliveredWithIdentification(t *testing.T) {
 }
 
 func TestDecode_Qualifiers(t *testing.T) {
+	t.Parallel()
 	want := map[orders.IDQualifier]string{
 		orders.QualifierMilitaryID: "Military ID", orders.QualifierStateIssuedID: "State Issued ID",
 		orders.QualifierUniqueSystemID: "Unique System ID", orders.QualifierPermanentResidentCard: "Permanent Resident Card",
@@ -228,6 +240,7 @@ func TestDecode_Qualifiers(t *testing.T) {
 }
 
 func TestDecode_DeliveryAttempted(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivery_attempted.json")
 	assert.Equal(t, orders.StatusDeliveryAttempted, o.Status)
 	require.NotNil(t, o.Pickup)
@@ -247,6 +260,7 @@ func TestDecode_DeliveryAttempted(t *testing.T) {
 }
 
 func TestDecode_Returned(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_returned.json")
 	assert.Equal(t, orders.StatusReturnedToPharmacy, o.Status)
 	require.NotNil(t, o.Pickup)
@@ -262,6 +276,7 @@ func TestDecode_Returned(t *testing.T) {
 }
 
 func TestDecode_ShippingDelivered(t *testing.T) {
+	t.Parallel()
 	o := getFixture(t, shipID, "delivery/order_shipping_delivered.json")
 	assert.Equal(t, shipID, o.ID)
 	assert.Equal(t, orders.StatusDelivered, o.Status)
@@ -280,6 +295,7 @@ func TestDecode_ShippingDelivered(t *testing.T) {
 }
 
 func TestDecode_OddTimestampDoesNotFail(t *testing.T) {
+	t.Parallel()
 	o := getBody(t, `{"order":{"id":"x","status":"picked_up","pickup":{"occurred_at":"about noon"}}}`)
 	require.NotNil(t, o.Pickup)
 	assert.Equal(t, "about noon", o.Pickup.OccurredAt.Raw)

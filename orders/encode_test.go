@@ -88,6 +88,7 @@ func fill(v reflect.Value, n int) {
 // checks the one-pass encoding against encoding/json; it fails when a
 // field is added to a body and not to its AppendJSON.
 func TestAppendJSONEveryField(t *testing.T) {
+	t.Parallel()
 	for n := 0; n < len(texts); n++ {
 		var p orders.CreateParams
 		fill(reflect.ValueOf(&p).Elem(), n)
@@ -101,6 +102,7 @@ func TestAppendJSONEveryField(t *testing.T) {
 // out, nil pointers and slices written null) and the zero ready_at and
 // service_date that MarshalJSON leaves out.
 func TestAppendJSONOmitted(t *testing.T) {
+	t.Parallel()
 	sameAsEncodingJSON(t, orders.CreateParams{})
 	sameAsEncodingJSON(t, orders.AddPrescriptionBody(&orders.Prescription{}))
 	sameAsEncodingJSON(t, orders.CreateParams{Prescriptions: []orders.Prescription{{}}})
@@ -114,6 +116,7 @@ func TestAppendJSONOmitted(t *testing.T) {
 // TestAppendJSONFixtures checks the request fixtures and the params of
 // this package's tests.
 func TestAppendJSONFixtures(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"delivery/order_create_sameday_request.json",
 		"delivery/order_create_ondemand_request.json",

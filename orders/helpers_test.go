@@ -1,8 +1,6 @@
 package orders_test
 
 import (
-	"encoding/base64"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,25 +18,6 @@ const (
 	shipID   = "ord_01HXZ4SHIP0000000000000001"
 	ordersEP = testutil.DeliveryURL + "/api/v1/orders"
 )
-
-// wantAuth is the Authorization header of the mock client on the delivery
-// interface: URL-safe base64 of key:secret.
-var wantAuth = "Basic " + base64.URLEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
-
-// assertHeaders checks the headers every call carries, and Content-Type
-// when the call has a body.
-func assertHeaders(t *testing.T, c testutil.Captured, withBody bool) {
-	t.Helper()
-	assert.Equal(t, wantAuth, c.Header.Get("Authorization"))
-	assert.Equal(t, "application/json", c.Header.Get("Accept"))
-	assert.True(t, strings.HasPrefix(c.Header.Get("User-Agent"), "rxdelivery-go/"), "User-Agent %q", c.Header.Get("User-Agent"))
-	if withBody {
-		assert.Equal(t, "application/json", c.Header.Get("Content-Type"))
-	} else {
-		assert.Empty(t, c.Header.Get("Content-Type"))
-		assert.Empty(t, c.Body)
-	}
-}
 
 // at parses an RFC 3339 time for assertions.
 func at(t *testing.T, s string) time.Time {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]Status{
 		`"submitted to courier"`: StatusSubmittedToCourier,
 		`"Submitted_To_Courier"`: StatusSubmittedToCourier,
@@ -34,6 +35,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestQualifierAndDelivery(t *testing.T) {
+	t.Parallel()
 	want := []string{"Military ID", "State Issued ID", "Unique System ID", "Permanent Resident Card",
 		"Passport ID", "Driver's License ID", "Social Security Number", "Tribal ID"}
 	for i, d := range want {

@@ -39,6 +39,7 @@ func postalFirstClass(p *orders.CreateParams, w string, unit orders.WeightUnit) 
 }
 
 func TestCreateParams_Validate(t *testing.T) {
+	t.Parallel()
 	type base func() *orders.CreateParams
 	same, ond, ship := base(samedayParams), base(ondemandParams), base(shippingParams)
 	long := func(n int) string { return strings.Repeat("a", n) }
@@ -285,6 +286,7 @@ func TestCreateParams_Validate(t *testing.T) {
 }
 
 func TestCreateParams_ValidateReportsEveryProblemAtOnce(t *testing.T) {
+	t.Parallel()
 	p := shippingParams()
 	p.PhotoIDRequired = rxdelivery.Ptr(true)
 	p.Pharmacy.NCPDP = "12"
@@ -317,6 +319,7 @@ func TestCreateParams_ValidateReportsEveryProblemAtOnce(t *testing.T) {
 }
 
 func TestPrescription_Validate(t *testing.T) {
+	t.Parallel()
 	assert.NoError(t, fridgeRx().Validate())
 
 	rx := fridgeRx()
@@ -327,6 +330,7 @@ func TestPrescription_Validate(t *testing.T) {
 }
 
 func TestCarrierHelpers(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, orders.CarrierParcelA, orders.CarrierServiceParcelA2ndDayAir.Carrier())
 	assert.Equal(t, orders.CarrierPostal, orders.CarrierServicePostalFirstClassMail.Carrier())
 	assert.Equal(t, orders.Carrier(""), orders.CarrierService("Teleport").Carrier())

@@ -14,6 +14,7 @@ import (
 // orders: a value the documents allow is accepted, one they rule out is
 // refused at the row's JSON path.
 func TestRuleTable(t *testing.T) {
+	t.Parallel()
 	type P = orders.CreateParams
 	long := func(n int) string { return strings.Repeat("x", n) }
 	same, ship, ondemand := samedayParams, shippingParams, ondemandParams
@@ -89,6 +90,7 @@ func TestRuleTable(t *testing.T) {
 // TestAddPrescriptionRuleTable checks the add-prescription row: the
 // prescription rules apply with paths relative to the prescription.
 func TestAddPrescriptionRuleTable(t *testing.T) {
+	t.Parallel()
 	type P = orders.Prescription
 	ruletest.Run(t, "../docs/validation.md", "AP", (*P).Validate, []ruletest.Case[P]{
 		{ID: "AP-01", Base: fridgeRx, OK: func(p *P) { p.DateOfService = "2024-05-02" }, Bad: func(p *P) { p.NDC = "1" }},

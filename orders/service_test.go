@@ -18,6 +18,7 @@ import (
 )
 
 func TestCreate_EncodesDocumentedExamples(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		params  *orders.CreateParams
@@ -35,7 +36,8 @@ func TestCreate_EncodesDocumentedExamples(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			client, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			client, mock := env.Client, env.Mock
 			var rec testutil.Recorder
 			mock.RegisterResponder(http.MethodPost, ordersEP,
 				rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json")))
@@ -47,7 +49,7 @@ func TestCreate_EncodesDocumentedExamples(t *testing.T) {
 			req := rec.Last(t)
 			assert.Equal(t, http.MethodPost, req.Method)
 			assert.Equal(t, ordersEP, req.URL)
-			assertHeaders(t, req, true)
+			testutil.AssertHeaders(t, req, rxdelivery.Delivery, true)
 			assert.JSONEq(t, string(testutil.Fixture(t, tc.fixture)), string(req.Body))
 			for _, lit := range tc.literals {
 				assert.Contains(t, string(req.Body), lit)
@@ -61,6 +63,7 @@ func TestCreate_EncodesDocumentedExamples(t *testing.T) {
 }
 
 func TestCreate_SamedayLeavesServiceLevelOut(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(samedayParams())
 	require.NoError(t, err)
 	var m map[string]json.RawMessage
@@ -87,7 +90,9 @@ func TestCreate_SamedayLeavesServiceLevelOut(t *testing.T) {
 // case and a hyphenated ZIP+4, which validation accepts, are sent as the
 // documents want them, and the caller's params are left as they were.
 func TestCreate_SendsAddressesNormalised(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, ordersEP,
 		rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json")))
@@ -115,6 +120,7 @@ func TestCreate_SendsAddressesNormalised(t *testing.T) {
 }
 
 func TestCreate_OptionalBoolsAndRequiredFalse(t *testing.T) {
+	t.Parallel()
 	p := ondemandParams()
 	b, err := json.Marshal(p)
 	require.NoError(t, err)
@@ -142,7 +148,9 @@ func TestCreate_OptionalBoolsAndRequiredFalse(t *testing.T) {
 }
 
 func TestCreate_DecodesCreateResponse(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json"))
 	o, err := client.Orders.Create(context.Background(), samedayParams())
 	require.NoError(t, err)
@@ -159,7 +167,9 @@ func TestCreate_DecodesCreateResponse(t *testing.T) {
 }
 
 func TestCreate_InvalidParamsSendNothing(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json"))
 	p := samedayParams()
 	p.Pharmacy.NPI = "123"
@@ -186,7 +196,9 @@ func TestCreate_InvalidParamsSendNothing(t *testing.T) {
 }
 
 func TestCreate_WithoutValidationSends(t *testing.T) {
-	client, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json"))
 	p := samedayParams()
 	p.Pharmacy.NPI = "123"
@@ -196,7 +208,9 @@ func TestCreate_WithoutValidationSends(t *testing.T) {
 }
 
 func TestCreate_AnswerWithoutOrderIsUnknownOutcome(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.BytesResponder(200, []byte(`{}`)))
 	_, err := client.Orders.Create(context.Background(), samedayParams())
 	var de *rxdelivery.DecodeError
@@ -215,7 +229,9 @@ func TestCreate_AnswerWithoutOrderIsUnknownOutcome(t *testing.T) {
 }
 
 func TestCreate_ServerErrorIsNotRetried(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.BytesResponder(500, []byte(`{"error":{"message":"Internal server error"}}`)))
 	_, err := client.Orders.Create(context.Background(), samedayParams())
 	var ae *rxdelivery.APIError
@@ -226,7 +242,9 @@ func TestCreate_ServerErrorIsNotRetried(t *testing.T) {
 }
 
 func TestCreate_SaturdayDeliveryRefusedByPlatform(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP, testutil.FixtureResponder(t, 400, "delivery/error_saturday_delivery.json"))
 	_, err := client.Orders.Create(context.Background(), shippingParams())
 	var ae *rxdelivery.APIError
@@ -240,18 +258,22 @@ func TestCreate_SaturdayDeliveryRefusedByPlatform(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodDelete, ordersEP+"/"+orderID, rec.Wrap(httpmock.NewBytesResponder(204, nil)))
 	require.NoError(t, client.Orders.Cancel(context.Background(), orderID))
 	req := rec.Last(t)
 	assert.Equal(t, http.MethodDelete, req.Method)
 	assert.Equal(t, ordersEP+"/"+orderID, req.URL)
-	assertHeaders(t, req, false)
+	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
 }
 
 func TestCancel_EscapesID(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterNoResponder(rec.Wrap(httpmock.NewBytesResponder(204, nil)))
 	require.NoError(t, client.Orders.Cancel(context.Background(), "ord/1 ?x"))
@@ -259,7 +281,9 @@ func TestCancel_EscapesID(t *testing.T) {
 }
 
 func TestCancel_NotCancellable(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodDelete, ordersEP+"/"+orderID, testutil.FixtureResponder(t, 400, "delivery/error_not_cancellable.json"))
 	err := client.Orders.Cancel(context.Background(), orderID)
 	var ae *rxdelivery.APIError
@@ -275,7 +299,9 @@ func TestCancel_NotCancellable(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, ordersEP+"/"+orderID, rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_picked_up.json")))
 	o, err := client.Orders.Get(context.Background(), orderID)
@@ -283,12 +309,14 @@ func TestGet(t *testing.T) {
 	req := rec.Last(t)
 	assert.Equal(t, http.MethodGet, req.Method)
 	assert.Equal(t, ordersEP+"/"+orderID, req.URL)
-	assertHeaders(t, req, false)
+	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
 	assert.Equal(t, orders.StatusPickedUp, o.Status)
 }
 
 func TestGet_NotFound(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, ordersEP+"/ord_missing", testutil.FixtureResponder(t, 404, "delivery/error_not_found.json"))
 	_, err := client.Orders.Get(context.Background(), "ord_missing")
 	var ae *rxdelivery.APIError
@@ -298,9 +326,11 @@ func TestGet_NotFound(t *testing.T) {
 }
 
 func TestGetMany(t *testing.T) {
+	t.Parallel()
 	for _, fixture := range []string{"delivery/orders_get_many.json", "delivery/orders_get_many_objects.json"} {
 		t.Run(fixture, func(t *testing.T) {
-			client, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			client, mock := env.Client, env.Mock
 			var rec testutil.Recorder
 			mock.RegisterResponderWithQuery(http.MethodGet, ordersEP, "ids[]="+orderID+"&ids[]="+shipID,
 				rec.Wrap(testutil.FixtureResponder(t, 200, fixture)))
@@ -310,7 +340,7 @@ func TestGetMany(t *testing.T) {
 			req := rec.Last(t)
 			assert.Equal(t, http.MethodGet, req.Method)
 			assert.Equal(t, ordersEP+"?ids%5B%5D="+orderID+"&ids%5B%5D="+shipID, req.URL)
-			assertHeaders(t, req, false)
+			testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
 
 			require.Len(t, list, 2)
 			a, b := list[0], list[1]
@@ -339,8 +369,10 @@ func TestGetMany(t *testing.T) {
 }
 
 func TestGetMany_EmptyAndMissingArrays(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`{"orders":[]}`, `{"objects":[]}`} {
-		client, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		client, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(body)))
 		list, err := client.Orders.GetMany(context.Background(), []string{"ord_gone"})
 		require.NoError(t, err, body)
@@ -348,7 +380,8 @@ func TestGetMany_EmptyAndMissingArrays(t *testing.T) {
 		assert.Empty(t, list)
 	}
 	for _, body := range []string{`{}`, `{"orders":null}`, `{"order":{"id":"x"}}`} {
-		client, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		client, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(body)))
 		_, err := client.Orders.GetMany(context.Background(), []string{"ord_gone"})
 		var de *rxdelivery.DecodeError
@@ -360,7 +393,9 @@ func TestGetMany_EmptyAndMissingArrays(t *testing.T) {
 }
 
 func TestGetMany_RefusesMissingIDs(t *testing.T) {
-	client, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	client, mock := env.Client, env.Mock
 	var ve *rxdelivery.ValidationError
 	_, err := client.Orders.GetMany(context.Background(), nil)
 	require.ErrorAs(t, err, &ve)
@@ -372,7 +407,9 @@ func TestGetMany_RefusesMissingIDs(t *testing.T) {
 }
 
 func TestAddPrescription(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions",
 		rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_add_prescription.json")))
@@ -382,7 +419,7 @@ func TestAddPrescription(t *testing.T) {
 	req := rec.Last(t)
 	assert.Equal(t, http.MethodPost, req.Method)
 	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions", req.URL)
-	assertHeaders(t, req, true)
+	testutil.AssertHeaders(t, req, rxdelivery.Delivery, true)
 	assert.JSONEq(t, string(testutil.Fixture(t, "delivery/order_add_prescription_request.json")), string(req.Body))
 	assert.Contains(t, string(req.Body), `"patient_pay":0.00`)
 
@@ -398,7 +435,9 @@ func TestAddPrescription(t *testing.T) {
 // exactly the fields the document lists for the endpoint: date_of_service,
 // a field of order creation, is not sent even when the prescription has it.
 func TestAddPrescriptionBodyHasTheDocumentsFields(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions",
 		rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_add_prescription.json")))
@@ -420,7 +459,9 @@ func TestAddPrescriptionBodyHasTheDocumentsFields(t *testing.T) {
 }
 
 func TestAddPrescription_ServerErrorIsUnknownOutcome(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions", testutil.BytesResponder(502, nil))
 	_, err := client.Orders.AddPrescription(context.Background(), orderID, fridgeRx())
 	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
@@ -428,21 +469,25 @@ func TestAddPrescription_ServerErrorIsUnknownOutcome(t *testing.T) {
 }
 
 func TestRemovePrescription(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterNoResponder(rec.Wrap(httpmock.NewBytesResponder(204, nil)))
 	require.NoError(t, client.Orders.RemovePrescription(context.Background(), orderID, "RX100002"))
 	req := rec.Last(t)
 	assert.Equal(t, http.MethodDelete, req.Method)
 	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions/RX100002", req.URL)
-	assertHeaders(t, req, false)
+	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
 
 	require.NoError(t, client.Orders.RemovePrescription(context.Background(), orderID, "RX/10 2"))
 	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions/RX%2F10%202", rec.Last(t).URL)
 }
 
 func TestRemovePrescription_RetriedOn503(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	calls := 0
 	mock.RegisterResponder(http.MethodDelete, ordersEP+"/"+orderID+"/prescriptions/RX1",
 		func(*http.Request) (*http.Response, error) {
@@ -457,7 +502,9 @@ func TestRemovePrescription_RetriedOn503(t *testing.T) {
 }
 
 func TestEmptyPathIDsAreRefusedEvenWithoutValidation(t *testing.T) {
-	client, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	client, mock := env.Client, env.Mock
 	ctx := context.Background()
 	checks := []struct {
 		name string
@@ -481,6 +528,7 @@ func TestEmptyPathIDsAreRefusedEvenWithoutValidation(t *testing.T) {
 func second[T any](_ T, err error) error { return err }
 
 func TestNoDeliveryURL(t *testing.T) {
+	t.Parallel()
 	client, err := rxdelivery.NewClient("k", "s")
 	require.NoError(t, err)
 	_, err = client.Orders.Get(context.Background(), orderID)

@@ -13,6 +13,7 @@ import (
 // lookup and the delivery information: a value the documents allow is
 // accepted, one they rule out is refused at the row's JSON path.
 func TestRuleTable(t *testing.T) {
+	t.Parallel()
 	long := func(n int) string { return strings.Repeat("x", n) }
 	type S = pharmacies.SearchParams
 	search := func() *S { return &S{OriginAddress: "100 High St, Columbus, OH 43210"} }

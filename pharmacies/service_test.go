@@ -2,7 +2,6 @@ package pharmacies_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -24,16 +23,11 @@ const (
 	origin    = "42 Elm Avenue, Columbus, OH 43210"
 )
 
-var wantAuth = "Basic " + base64.URLEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
-
-func assertHeaders(t *testing.T, c testutil.Captured) {
+// assertGet checks a lookup: a GET with the headers every call carries.
+func assertGet(t *testing.T, c testutil.Captured) {
 	t.Helper()
 	assert.Equal(t, http.MethodGet, c.Method)
-	assert.Equal(t, wantAuth, c.Header.Get("Authorization"))
-	assert.Equal(t, "application/json", c.Header.Get("Accept"))
-	assert.True(t, strings.HasPrefix(c.Header.Get("User-Agent"), "rxdelivery-go/"))
-	assert.Empty(t, c.Header.Get("Content-Type"))
-	assert.Empty(t, c.Body)
+	testutil.AssertHeaders(t, c, rxdelivery.Omni, false)
 }
 
 // pagesResponder answers the search with the page fixture named by the
@@ -65,14 +59,16 @@ func (p *pagesResponder) pages(t *testing.T) []string {
 }
 
 func TestSearch(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, searchURL, rec.Wrap(testutil.FixtureResponder(t, 200, "omni/pharmacies_search_page1.json")))
 	page, err := client.Pharmacies.Search(context.Background(), &pharmacies.SearchParams{OriginAddress: origin, Page: 1, PageSize: 3})
 	require.NoError(t, err)
 
 	req := rec.Last(t)
-	assertHeaders(t, req)
+	assertGet(t, req)
 	assert.Equal(t, searchURL+"?origin_address=42+Elm+Avenue%2C+Columbus%2C+OH+43210&page=1&page_size=3", req.URL)
 
 	assert.Equal(t, 7, page.Count)
@@ -112,7 +108,9 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSearch_PlaceIDAndDefaults(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, searchURL, rec.Wrap(testutil.FixtureResponder(t, 200, "omni/pharmacies_search_empty.json")))
 	page, err := client.Pharmacies.Search(context.Background(), &pharmacies.SearchParams{PlaceID: "ChIJ9Q/xz+KOOIgR"})
@@ -125,7 +123,9 @@ func TestSearch_PlaceIDAndDefaults(t *testing.T) {
 }
 
 func TestSearch_NullPharmaciesIsEmpty(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, searchURL, testutil.BytesResponder(200, []byte(`{"count":0,"page":1,"page_size":30,"total_pages":0,"pharmacies":null}`)))
 	page, err := client.Pharmacies.Search(context.Background(), &pharmacies.SearchParams{OriginAddress: origin})
 	require.NoError(t, err)
@@ -133,6 +133,7 @@ func TestSearch_NullPharmaciesIsEmpty(t *testing.T) {
 }
 
 func TestSearchParams_Validate(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		p    pharmacies.SearchParams
@@ -155,7 +156,9 @@ func TestSearchParams_Validate(t *testing.T) {
 		})
 	}
 
-	client, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+
+	client, mock := env.Client, env.Mock
 	_, err := client.Pharmacies.Search(context.Background(), &pharmacies.SearchParams{PageSize: 500})
 	assert.Equal(t, []string{"origin_address", "page_size"}, problemPaths(t, err))
 	_, err = client.Pharmacies.Search(context.Background(), nil)
@@ -178,7 +181,9 @@ func problemPaths(t *testing.T, err error) []string {
 }
 
 func TestAll_ThreePages(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var pr pagesResponder
 	pr.register(t, mock)
 
@@ -194,7 +199,7 @@ func TestAll_ThreePages(t *testing.T) {
 	}, names)
 	assert.Equal(t, []string{"1", "2", "3"}, pr.pages(t), "stops at total_pages: no fourth request")
 	for _, c := range pr.rec.Requests() {
-		assertHeaders(t, c)
+		assertGet(t, c)
 		u, _ := url.Parse(c.URL)
 		assert.Equal(t, "/api/v1/pharmacies/", u.Path)
 		assert.Equal(t, origin, u.Query().Get("origin_address"))
@@ -203,9 +208,11 @@ func TestAll_ThreePages(t *testing.T) {
 }
 
 func TestAll_EarlyBreak(t *testing.T) {
+	t.Parallel()
 	for _, stopAfter := range []int{1, 3, 4, 6} {
 		t.Run(strconv.Itoa(stopAfter), func(t *testing.T) {
-			client, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			client, mock := env.Client, env.Mock
 			var pr pagesResponder
 			pr.register(t, mock)
 			n := 0
@@ -231,7 +238,9 @@ func TestAll_EarlyBreak(t *testing.T) {
 }
 
 func TestAll_SecondPageFails(t *testing.T) {
-	client, mock := testutil.NewMock(t, rxdelivery.WithRetryMax(0))
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithRetryMax(0))
+	client, mock := env.Client, env.Mock
 	pr := pagesResponder{fails: map[string]int{"2": 500}}
 	pr.register(t, mock)
 
@@ -255,7 +264,9 @@ func TestAll_SecondPageFails(t *testing.T) {
 }
 
 func TestAll_SecondPageFailsAfterRetries(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	pr := pagesResponder{fails: map[string]int{"2": 503}}
 	pr.register(t, mock)
 	var errs []error
@@ -274,7 +285,9 @@ func TestAll_SecondPageFailsAfterRetries(t *testing.T) {
 }
 
 func TestAll_BreakOnError(t *testing.T) {
-	client, mock := testutil.NewMock(t, rxdelivery.WithRetryMax(0))
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithRetryMax(0))
+	client, mock := env.Client, env.Mock
 	pr := pagesResponder{fails: map[string]int{"1": 404}}
 	pr.register(t, mock)
 	calls := 0
@@ -288,7 +301,9 @@ func TestAll_BreakOnError(t *testing.T) {
 }
 
 func TestAll_StartsAtPage(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var pr pagesResponder
 	pr.register(t, mock)
 	p := &pharmacies.SearchParams{OriginAddress: origin, Page: 2}
@@ -303,7 +318,9 @@ func TestAll_StartsAtPage(t *testing.T) {
 }
 
 func TestAll_EmptyResult(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, searchURL, testutil.FixtureResponder(t, 200, "omni/pharmacies_search_empty.json"))
 	for range client.Pharmacies.All(context.Background(), &pharmacies.SearchParams{OriginAddress: origin}) {
 		t.Fatal("nothing to yield")
@@ -312,7 +329,9 @@ func TestAll_EmptyResult(t *testing.T) {
 }
 
 func TestAll_EmptyPageEndsTheWalk(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, searchURL, func(r *http.Request) (*http.Response, error) {
 		if r.URL.Query().Get("page") == "1" {
 			return testutil.FixtureResponder(t, 200, "omni/pharmacies_search_page1.json")(r)
@@ -329,7 +348,9 @@ func TestAll_EmptyPageEndsTheWalk(t *testing.T) {
 }
 
 func TestAll_InvalidParams(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	for _, p := range []*pharmacies.SearchParams{nil, {}} {
 		var errs []error
 		for _, err := range client.Pharmacies.All(context.Background(), p) {
@@ -342,7 +363,9 @@ func TestAll_InvalidParams(t *testing.T) {
 }
 
 func TestAll_ContextCancelled(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var pr pagesResponder
 	pr.register(t, mock)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -366,13 +389,15 @@ func TestAll_ContextCancelled(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, searchURL+"1234567", rec.Wrap(testutil.FixtureResponder(t, 200, "omni/pharmacy.json")))
 	ph, err := client.Pharmacies.Get(context.Background(), "1234567")
 	require.NoError(t, err)
 	req := rec.Last(t)
-	assertHeaders(t, req)
+	assertGet(t, req)
 	assert.Equal(t, searchURL+"1234567", req.URL)
 
 	assert.Equal(t, "1234567890", ph.NPI)
@@ -386,7 +411,9 @@ func TestGet(t *testing.T) {
 }
 
 func TestGet_ByNPINotPreferred(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, searchURL+"1234567892", testutil.FixtureResponder(t, 200, "omni/pharmacy_not_preferred.json"))
 	ph, err := client.Pharmacies.Get(context.Background(), "1234567892")
 	require.NoError(t, err)
@@ -399,7 +426,9 @@ func TestGet_ByNPINotPreferred(t *testing.T) {
 }
 
 func TestGet_NotFound(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, searchURL+"7654321",
 		testutil.BytesResponder(404, []byte(`{"error":{"id":"7654321","type":"not_found","message":"Pharmacy not found"}}`)))
 	_, err := client.Pharmacies.Get(context.Background(), "7654321")
@@ -410,7 +439,9 @@ func TestGet_NotFound(t *testing.T) {
 }
 
 func TestGet_ID(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	for _, id := range []string{"", " ", "12345", "12345678", "123456789a"} {
 		_, err := client.Pharmacies.Get(context.Background(), id)
 		assert.Equal(t, []string{"id"}, problemPaths(t, err), "id %q", id)
@@ -418,7 +449,8 @@ func TestGet_ID(t *testing.T) {
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 
 	// Without validation only the empty id is refused; the id is escaped.
-	client, mock = testutil.NewMock(t, rxdelivery.WithoutValidation())
+	env = testutil.Setup(t, rxdelivery.WithoutValidation())
+	client, mock = env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterNoResponder(rec.Wrap(testutil.FixtureResponder(t, 200, "omni/pharmacy.json")))
 	_, err := client.Pharmacies.Get(context.Background(), "")
@@ -434,7 +466,9 @@ func deliveryAddress() pharmacies.DeliveryAddress {
 }
 
 func TestDeliveryInfo(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	endpoint := testutil.DeliveryURL + "/api/v1/pharmacies/1234567890"
 	mock.RegisterResponder(http.MethodGet, endpoint, rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/pharmacy_delivery_info.json")))
@@ -447,7 +481,7 @@ func TestDeliveryInfo(t *testing.T) {
 	require.NoError(t, err)
 
 	req := rec.Last(t)
-	assertHeaders(t, req)
+	assertGet(t, req)
 	assert.Equal(t, endpoint+"?POD=required"+
 		"&delivery%5Baddress%5D%5Bcity%5D=Columbus"+
 		"&delivery%5Baddress%5D%5Bstate%5D=OH"+
@@ -483,7 +517,9 @@ func TestDeliveryInfo(t *testing.T) {
 }
 
 func TestDeliveryInfo_OnlyAddress(t *testing.T) {
-	client, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/pharmacies/1234567",
 		rec.Wrap(testutil.BytesResponder(200, []byte(`{"pharmacy":{"npi":1234567890,"ncpdp":"1234567","name":"Elm Street Pharmacy"}}`))))
@@ -505,8 +541,10 @@ func TestDeliveryInfo_OnlyAddress(t *testing.T) {
 }
 
 func TestDeliveryInfo_UntypedBodies(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`[]`, `"ok"`, `{"npi":{"x":1},"name":true}`, `{"pharmacy":"x"}`} {
-		client, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		client, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/pharmacies/1234567", testutil.BytesResponder(200, []byte(body)))
 		info, err := client.Pharmacies.DeliveryInfo(context.Background(), "1234567", &pharmacies.DeliveryInfoParams{Address: deliveryAddress()})
 		require.NoError(t, err, body)
@@ -516,13 +554,16 @@ func TestDeliveryInfo_UntypedBodies(t *testing.T) {
 		assert.Empty(t, info.Name)
 	}
 
-	client, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+
+	client, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/pharmacies/1234567", testutil.BytesResponder(200, []byte(`not json`)))
 	_, err := client.Pharmacies.DeliveryInfo(context.Background(), "1234567", &pharmacies.DeliveryInfoParams{Address: deliveryAddress()})
 	assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
 }
 
 func TestDeliveryInfoParams_Validate(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 256)
 	cases := []struct {
 		name   string
@@ -550,7 +591,9 @@ func TestDeliveryInfoParams_Validate(t *testing.T) {
 		})
 	}
 
-	client, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+
+	client, mock := env.Client, env.Mock
 	ctx := context.Background()
 	_, err := client.Pharmacies.DeliveryInfo(ctx, "1234567", &pharmacies.DeliveryInfoParams{})
 	assert.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
@@ -564,6 +607,7 @@ func TestDeliveryInfoParams_Validate(t *testing.T) {
 }
 
 func TestDeliveryInfo_UsesDeliveryBaseURL(t *testing.T) {
+	t.Parallel()
 	client, err := rxdelivery.NewClient("k", "s", rxdelivery.WithOmniURL(testutil.OmniURL))
 	require.NoError(t, err)
 	_, err = client.Pharmacies.DeliveryInfo(context.Background(), "1234567", &pharmacies.DeliveryInfoParams{Address: deliveryAddress()})

@@ -12,6 +12,7 @@ import (
 // a value the documents allow is accepted, one they rule out is refused at
 // the row's JSON path.
 func TestRuleTable(t *testing.T) {
+	t.Parallel()
 	type P = pricing.QuoteParams
 	dec := rxdelivery.MustDecimal
 	ruletest.Run(t, "../docs/validation.md", "PR", (*P).Validate, []ruletest.Case[P]{

@@ -2,7 +2,6 @@ package pricing_test
 
 import (
 	"context"
-	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,8 +17,6 @@ import (
 )
 
 const quotesURL = testutil.PricingURL + "/pricing/v1/quotes"
-
-var wantAuth = "Basic " + base64.URLEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
 
 func dims(l, w, h, oz string) pricing.PackageDimensions {
 	return pricing.PackageDimensions{
@@ -41,7 +38,9 @@ func fullParams() *pricing.QuoteParams {
 }
 
 func TestQuote(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("POST", quotesURL, rec.Wrap(testutil.FixtureResponder(t, 200, "pricing/quotes.json")))
 
@@ -56,7 +55,7 @@ func TestQuote(t *testing.T) {
 	req := rec.Last(t)
 	assert.Equal(t, "POST", req.Method)
 	assert.Equal(t, quotesURL, req.URL)
-	assert.Equal(t, wantAuth, req.Header.Get("Authorization"))
+	assert.Equal(t, testutil.WantAuth(rxdelivery.Pricing), req.Header.Get("Authorization"))
 	assert.Equal(t, []string{"application/json"}, req.Header.Values("Accept"))
 	assert.Equal(t, []string{"application/json"}, req.Header.Values("Content-Type"))
 	assert.True(t, strings.HasPrefix(req.Header.Get("User-Agent"), "rxdelivery-go/"))
@@ -72,7 +71,9 @@ func TestQuote(t *testing.T) {
 }
 
 func TestQuoteMinimal(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("POST", quotesURL, rec.Wrap(testutil.FixtureResponder(t, 200, "pricing/quotes_multiple.json")))
 
@@ -95,8 +96,10 @@ func TestQuoteMinimal(t *testing.T) {
 }
 
 func TestQuoteEmpty(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{"", `{"quotes":null}`, `{}`} {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		if body == "" {
 			mock.RegisterResponder("POST", quotesURL, testutil.FixtureResponder(t, 200, "pricing/quotes_empty.json"))
 		} else {
@@ -110,6 +113,7 @@ func TestQuoteEmpty(t *testing.T) {
 }
 
 func TestQuoteValidation(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		edit  func(p *pricing.QuoteParams)
@@ -140,7 +144,8 @@ func TestQuoteValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			p := fullParams()
 			tc.edit(p)
 			_, err := c.Pricing.Quote(context.Background(), p)
@@ -170,14 +175,18 @@ func TestQuoteValidation(t *testing.T) {
 }
 
 func TestQuoteNilParams(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	_, err := c.Pricing.Quote(context.Background(), nil)
 	require.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }
 
 func TestQuoteWithoutValidation(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("POST", quotesURL, rec.Wrap(testutil.FixtureResponder(t, 400, "pricing/error_bad_request.json")))
 	p := fullParams()
@@ -196,6 +205,7 @@ func TestQuoteWithoutValidation(t *testing.T) {
 }
 
 func TestQuoteErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		status   int
 		fixture  string
@@ -216,7 +226,8 @@ func TestQuoteErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.fixture, func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			mock.RegisterResponder("POST", quotesURL, testutil.FixtureResponder(t, tc.status, "pricing/error_"+tc.fixture+".json"))
 			quotes, err := c.Pricing.Quote(context.Background(), fullParams())
 			assert.Nil(t, quotes)
@@ -237,7 +248,9 @@ func TestQuoteErrors(t *testing.T) {
 }
 
 func TestQuoteBadGateway(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithRetryMax(0))
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithRetryMax(0))
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("POST", quotesURL, testutil.FixtureResponder(t, 502, "pricing/error_bad_gateway.json"))
 	_, err := c.Pricing.Quote(context.Background(), fullParams())
 	var apiErr *rxdelivery.APIError
@@ -248,7 +261,9 @@ func TestQuoteBadGateway(t *testing.T) {
 }
 
 func TestQuoteRateLimitedRetryAfter(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("POST", quotesURL, func(*http.Request) (*http.Response, error) {
 		r := httpmock.NewBytesResponse(429, testutil.Fixture(t, "pricing/error_rate_limited.json"))
 		r.Header.Set("Content-Type", "application/json")
@@ -265,7 +280,9 @@ func TestQuoteRateLimitedRetryAfter(t *testing.T) {
 }
 
 func TestQuoteRetriedBodyIntact(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	n := 0
 	mock.RegisterResponder("POST", quotesURL, rec.Wrap(func(r *http.Request) (*http.Response, error) {
@@ -286,7 +303,9 @@ func TestQuoteRetriedBodyIntact(t *testing.T) {
 }
 
 func TestQuoteMalformed(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("POST", quotesURL, testutil.BytesResponder(200, []byte(`{"quotes":[{"price_usd":"eight"}]}`)))
 	_, err := c.Pricing.Quote(context.Background(), fullParams())
 	assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestAddressConversions(t *testing.T) {
+	t.Parallel()
 	omni := requests.Address{Street1: "42 Elm Avenue", Street2: "Apt 3", City: "Columbus", State: "OH", Zipcode: "43210"}
 	delivery := orders.Address{Street: "42 Elm Avenue", Street2: "Apt 3", City: "Columbus", State: "OH", Zipcode: "43210"}
 	assert.Equal(t, delivery, omni.ToOrders())
@@ -27,6 +28,7 @@ func TestAddressConversions(t *testing.T) {
 // hyphenated ZIP+4, which validation accepts, go on the wire in the form
 // the documents set, and that the caller's values are left as they were.
 func TestAddressesAreSentNormalised(t *testing.T) {
+	t.Parallel()
 	a := requests.Address{Street1: "42 Elm Avenue", City: "Columbus", State: "oh", Zipcode: "43210-1234"}
 	d := requests.NewDropoffAddress(a)
 	o := a.ToOrders()

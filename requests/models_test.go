@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseETA(t *testing.T) {
+	t.Parallel()
 	may1 := rxdelivery.Date{Year: 2024, Month: time.May, Day: 1}
 	cases := []struct {
 		in       string
@@ -52,6 +53,7 @@ func TestParseETA(t *testing.T) {
 }
 
 func TestETAJSON(t *testing.T) {
+	t.Parallel()
 	var r struct {
 		ETA requests.ETA `json:"delivery_eta"`
 	}
@@ -81,6 +83,7 @@ func TestETAJSON(t *testing.T) {
 }
 
 func TestOrderStatusDecoding(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want requests.OrderStatus
@@ -111,6 +114,7 @@ func TestOrderStatusDecoding(t *testing.T) {
 }
 
 func TestEnumsAreTolerant(t *testing.T) {
+	t.Parallel()
 	var st requests.Status
 	require.NoError(t, json.Unmarshal([]byte(`{"name":3,"detail":{"x":1}}`), &st))
 	assert.Equal(t, requests.StatusName("3"), st.Name)
@@ -128,6 +132,7 @@ func TestEnumsAreTolerant(t *testing.T) {
 }
 
 func TestQualifierDescriptions(t *testing.T) {
+	t.Parallel()
 	want := map[requests.IDQualifier]string{
 		requests.QualifierMilitaryID:            "Military ID",
 		requests.QualifierStateIssuedID:         "State Issued ID",
@@ -150,6 +155,7 @@ func TestQualifierDescriptions(t *testing.T) {
 }
 
 func TestDropoffAddressEncodesEachForm(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(requests.NewDropoffPlace("ChIJ123"))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"place_id":"ChIJ123"}`, string(b))
@@ -160,6 +166,7 @@ func TestDropoffAddressEncodesEachForm(t *testing.T) {
 }
 
 func TestRequestRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := `{"id":"r1","external_reference_number":"x","created_at":"2024-05-01T13:45:10Z","order":null,"delivery_eta":"2024-05-01 2:00pm-4:00pm EDT"}`
 	var r requests.Request
 	require.NoError(t, json.Unmarshal([]byte(in), &r))

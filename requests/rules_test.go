@@ -14,6 +14,7 @@ import (
 // a value the documents allow is accepted, one they rule out is refused at
 // the row's JSON path.
 func TestRuleTable(t *testing.T) {
+	t.Parallel()
 	type P = requests.CreateParams
 	long := func(n int) string { return strings.Repeat("x", n) }
 	dec := rxdelivery.MustDecimal

@@ -2,7 +2,6 @@ package requests_test
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strings"
@@ -24,23 +23,6 @@ const (
 	reqURL    = testutil.OmniURL + "/api/v1/requests/" + reqID
 	manyURL   = testutil.OmniURL + "/api/v1/requests/"
 )
-
-var wantAuth = "Basic " + base64.URLEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
-
-// assertHeaders pins the headers every call sends; Content-Type only goes
-// with a body.
-func assertHeaders(t *testing.T, got testutil.Captured, withBody bool) {
-	t.Helper()
-	assert.Equal(t, []string{wantAuth}, got.Header.Values("Authorization"))
-	assert.Equal(t, "application/json", got.Header.Get("Accept"))
-	assert.True(t, strings.HasPrefix(got.Header.Get("User-Agent"), "rxdelivery-go/"), got.Header.Get("User-Agent"))
-	if withBody {
-		assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
-	} else {
-		assert.Empty(t, got.Header.Get("Content-Type"))
-		assert.Empty(t, got.Body)
-	}
-}
 
 func utc(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
@@ -130,6 +112,7 @@ func remittanceParams() *requests.CreateParams {
 }
 
 func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		params  *requests.CreateParams
@@ -141,7 +124,8 @@ func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			var rec testutil.Recorder
 			mock.RegisterResponder(http.MethodPost, createURL,
 				rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
@@ -153,7 +137,7 @@ func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
 			sent := rec.Last(t)
 			assert.Equal(t, http.MethodPost, sent.Method)
 			assert.Equal(t, createURL, sent.URL)
-			assertHeaders(t, sent, true)
+			testutil.AssertHeaders(t, sent, rxdelivery.Omni, true)
 			assert.JSONEq(t, string(testutil.Fixture(t, tc.fixture)), string(sent.Body))
 
 			assert.Equal(t, reqID, got.ID)
@@ -169,7 +153,9 @@ func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
 }
 
 func TestCreateSendsMoneyAsExactNumbers(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, createURL,
 		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
@@ -183,7 +169,9 @@ func TestCreateSendsMoneyAsExactNumbers(t *testing.T) {
 }
 
 func TestCreateOmitsDefaultDuration(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, createURL,
 		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
@@ -196,7 +184,9 @@ func TestCreateOmitsDefaultDuration(t *testing.T) {
 }
 
 func TestCreateRefusesInvalidParamsWithoutSending(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
 
 	p := createParams()
@@ -217,7 +207,9 @@ func TestCreateRefusesInvalidParamsWithoutSending(t *testing.T) {
 }
 
 func TestCreateSendsTheClientsProgramID(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithProgramID(" prog_default "))
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithProgramID(" prog_default "))
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, createURL,
 		rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_create_response.json")))
@@ -254,7 +246,9 @@ func TestCreateFromEnvSendsProgramID(t *testing.T) {
 }
 
 func TestCreateWithoutAnyProgramIDIsRefused(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	p := createParams()
 	p.Identifier = ""
 	_, err := c.Requests.Create(context.Background(), p)
@@ -265,7 +259,9 @@ func TestCreateWithoutAnyProgramIDIsRefused(t *testing.T) {
 }
 
 func TestCreateWithoutValidationSends(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
 	p := createParams()
 	p.Dropoff.Address.Zipcode = "4321"
@@ -280,6 +276,7 @@ func TestCreateWithoutValidationSends(t *testing.T) {
 }
 
 func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		opts []rxdelivery.Option
@@ -289,7 +286,8 @@ func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mock := testutil.NewMock(t, tc.opts...)
+			env := testutil.Setup(t, tc.opts...)
+			c, mock := env.Client, env.Mock
 			mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
 
 			_, err := c.Requests.Create(context.Background(), remittanceParams())
@@ -307,7 +305,8 @@ func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
 	}
 
 	t.Run("with other problems", func(t *testing.T) {
-		c, mock := testutil.NewMock(t, rxdelivery.WithSandbox(false))
+		env := testutil.Setup(t, rxdelivery.WithSandbox(false))
+		c, mock := env.Client, env.Mock
 		p := remittanceParams()
 		p.Identifier = ""
 		_, err := c.Requests.Create(context.Background(), p)
@@ -319,7 +318,8 @@ func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
 	})
 
 	t.Run("no test_meta is sent outside sandbox", func(t *testing.T) {
-		c, mock := testutil.NewMock(t, rxdelivery.WithSandbox(false))
+		env := testutil.Setup(t, rxdelivery.WithSandbox(false))
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
 		_, err := c.Requests.Create(context.Background(), createParams())
 		require.NoError(t, err)
@@ -328,7 +328,9 @@ func TestCreateRefusesTestMetaOutsideSandbox(t *testing.T) {
 }
 
 func TestCreate500IsAttemptedOnceAndUnknown(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, createURL,
 		testutil.BytesResponder(500, []byte(`{"error":{"id":"err_1","type":"internal_error","message":"Something went wrong"}}`)))
 
@@ -345,7 +347,9 @@ func TestCreate500IsAttemptedOnceAndUnknown(t *testing.T) {
 }
 
 func TestCreate503ThenSuccessRetries(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodPost, createURL, rec.Wrap(
 		testutil.BytesResponder(503, []byte(`{"error":{"type":"maintenance","message":"down for maintenance"}}`)).
@@ -362,7 +366,9 @@ func TestCreate503ThenSuccessRetries(t *testing.T) {
 }
 
 func TestCreate422(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 422, "omni/request_error_unprocessable.json"))
 
 	_, err := c.Requests.Create(context.Background(), createParams())
@@ -378,7 +384,9 @@ func TestCreate422(t *testing.T) {
 }
 
 func TestCreateAnswerWithoutRequest(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.BytesResponder(200, []byte(`{"ok":true}`)))
 
 	_, err := c.Requests.Create(context.Background(), createParams())
@@ -391,7 +399,9 @@ func TestCreateAnswerWithoutRequest(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodDelete, reqURL, rec.Wrap(httpmock.NewBytesResponder(204, nil)))
 
@@ -400,15 +410,17 @@ func TestCancel(t *testing.T) {
 	sent := rec.Last(t)
 	assert.Equal(t, http.MethodDelete, sent.Method)
 	assert.Equal(t, reqURL, sent.URL)
-	assertHeaders(t, sent, false)
+	testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
 }
 
 func TestCancelUnableToCancel(t *testing.T) {
+	t.Parallel()
 	// The document does not give the status of unable_to_cancel: the
 	// error type decides, whatever the status.
 	for _, status := range []int{400, 403, 409, 422} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			mock.RegisterResponder(http.MethodDelete, reqURL, testutil.FixtureResponder(t, status, "omni/request_error_unable_to_cancel.json"))
 
 			err := c.Requests.Cancel(context.Background(), reqID)
@@ -428,7 +440,9 @@ func TestCancelUnableToCancel(t *testing.T) {
 }
 
 func TestCancel404IsNotUnableToCancel(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodDelete, reqURL, testutil.FixtureResponder(t, 404, "omni/request_error_not_found.json"))
 	err := c.Requests.Cancel(context.Background(), reqID)
 	assert.ErrorIs(t, err, rxdelivery.ErrNotFound)
@@ -437,8 +451,10 @@ func TestCancel404IsNotUnableToCancel(t *testing.T) {
 }
 
 func TestBadIDsAreRefusedWithoutSending(t *testing.T) {
+	t.Parallel()
 	for _, opts := range [][]rxdelivery.Option{nil, {rxdelivery.WithoutValidation()}} {
-		c, mock := testutil.NewMock(t, opts...)
+		env := testutil.Setup(t, opts...)
+		c, mock := env.Client, env.Mock
 		for _, id := range []string{"", "  ", ".", ".."} {
 			err := c.Requests.Cancel(context.Background(), id)
 			var ve *rxdelivery.ValidationError
@@ -454,7 +470,9 @@ func TestBadIDsAreRefusedWithoutSending(t *testing.T) {
 }
 
 func TestGetEscapesTheID(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterNoResponder(rec.Wrap(testutil.FixtureResponder(t, 200, "omni/request_order_new.json")))
 	_, err := c.Requests.Get(context.Background(), "a/b c?d")
@@ -463,6 +481,7 @@ func TestGetEscapesTheID(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fixture string
 		check   func(t *testing.T, r *requests.Request)
@@ -573,7 +592,8 @@ func TestGet(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.fixture, func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			var rec testutil.Recorder
 			mock.RegisterResponder(http.MethodGet, reqURL, rec.Wrap(testutil.FixtureResponder(t, 200, tc.fixture)))
 
@@ -582,7 +602,7 @@ func TestGet(t *testing.T) {
 			sent := rec.Last(t)
 			assert.Equal(t, http.MethodGet, sent.Method)
 			assert.Equal(t, reqURL, sent.URL)
-			assertHeaders(t, sent, false)
+			testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
 			assert.Equal(t, 1, mock.GetTotalCallCount())
 
 			if tc.fixture != "omni/request_incomplete.json" {
@@ -596,7 +616,9 @@ func TestGet(t *testing.T) {
 }
 
 func TestGetToleratesOddValues(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 200, "omni/request_tolerant.json"))
 
 	r, err := c.Requests.Get(context.Background(), reqID)
@@ -621,8 +643,10 @@ func TestGetToleratesOddValues(t *testing.T) {
 }
 
 func TestGetErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("404", func(t *testing.T) {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 404, "omni/request_error_not_found.json"))
 		_, err := c.Requests.Get(context.Background(), reqID)
 		var apiErr *rxdelivery.APIError
@@ -635,7 +659,8 @@ func TestGetErrors(t *testing.T) {
 		assert.Equal(t, 1, mock.GetTotalCallCount(), "a 404 is not retried")
 	})
 	t.Run("500 on a read is retried", func(t *testing.T) {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, reqURL,
 			testutil.BytesResponder(500, []byte(`{}`)).Then(testutil.FixtureResponder(t, 200, "omni/request_order_new.json")))
 		r, err := c.Requests.Get(context.Background(), reqID)
@@ -644,14 +669,16 @@ func TestGetErrors(t *testing.T) {
 		assert.Equal(t, 2, mock.GetTotalCallCount())
 	})
 	t.Run("answer without request", func(t *testing.T) {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, reqURL, testutil.BytesResponder(200, []byte(`{"request":null}`)))
 		_, err := c.Requests.Get(context.Background(), reqID)
 		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
 		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 	})
 	t.Run("not JSON", func(t *testing.T) {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, reqURL, testutil.BytesResponder(200, []byte(`<html>`)))
 		_, err := c.Requests.Get(context.Background(), reqID)
 		assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
@@ -659,7 +686,9 @@ func TestGetErrors(t *testing.T) {
 }
 
 func TestGetMany(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, manyURL, rec.Wrap(testutil.FixtureResponder(t, 200, "omni/requests_get_many.json")))
 
@@ -669,7 +698,7 @@ func TestGetMany(t *testing.T) {
 	sent := rec.Last(t)
 	assert.Equal(t, http.MethodGet, sent.Method)
 	assert.Equal(t, manyURL+"?ids%5B%5D="+reqID+"&ids%5B%5D=req_01HZX7C4D5E6", sent.URL)
-	assertHeaders(t, sent, false)
+	testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
 
 	require.Len(t, got, 2)
 	assert.Equal(t, reqID, got[0].ID)
@@ -691,7 +720,9 @@ func TestGetMany(t *testing.T) {
 }
 
 func TestGetManyQueryKeepsOrderAndEscapes(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder(http.MethodGet, manyURL, rec.Wrap(testutil.BytesResponder(200, []byte(`{"requests":[]}`))))
 
@@ -703,6 +734,7 @@ func TestGetManyQueryKeepsOrderAndEscapes(t *testing.T) {
 }
 
 func TestGetManyRefusesBadIDs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		ids  []string
 		want []string
@@ -713,7 +745,8 @@ func TestGetManyRefusesBadIDs(t *testing.T) {
 		{[]string{"", " ", ".."}, []string{"ids[0]", "ids[1]", "ids[2]"}},
 	}
 	for _, opts := range [][]rxdelivery.Option{nil, {rxdelivery.WithoutValidation()}} {
-		c, mock := testutil.NewMock(t, opts...)
+		env := testutil.Setup(t, opts...)
+		c, mock := env.Client, env.Mock
 		for _, tc := range cases {
 			_, err := c.Requests.GetMany(context.Background(), tc.ids)
 			var ve *rxdelivery.ValidationError
@@ -725,8 +758,10 @@ func TestGetManyRefusesBadIDs(t *testing.T) {
 }
 
 func TestGetManyToleratesItemShapes(t *testing.T) {
+	t.Parallel()
 	body := `{"requests":[{"request":{"id":"r1","order":null}},null,{"id":"r2","created_at":"2024-05-01T13:45:10Z"},{"request":{"id":"r3"},"extra":1}]}`
-	c, mock := testutil.NewMock(t)
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, manyURL, testutil.BytesResponder(200, []byte(body)))
 	got, err := c.Requests.GetMany(context.Background(), []string{"r1", "r2", "r3"})
 	require.NoError(t, err)
@@ -738,8 +773,10 @@ func TestGetManyToleratesItemShapes(t *testing.T) {
 }
 
 func TestGetManyBadAnswers(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`{}`, `{"requests":{"id":"r1"}}`, `{"requests":[1]}`, `{"requests":[{"request":{"id":5}}]}`, `{"requests":[{"id":5}]}`} {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		mock.RegisterResponder(http.MethodGet, manyURL, testutil.BytesResponder(200, []byte(body)))
 		_, err := c.Requests.GetMany(context.Background(), []string{"r1"})
 		var de *rxdelivery.DecodeError
@@ -751,7 +788,9 @@ func TestGetManyBadAnswers(t *testing.T) {
 }
 
 func TestGetManyErrorBody(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, manyURL, testutil.FixtureResponder(t, 422, "omni/request_error_unprocessable.json"))
 	_, err := c.Requests.GetMany(context.Background(), []string{"r1"})
 	var apiErr *rxdelivery.APIError
@@ -762,6 +801,7 @@ func TestGetManyErrorBody(t *testing.T) {
 }
 
 func TestNoBaseURL(t *testing.T) {
+	t.Parallel()
 	c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret)
 	require.NoError(t, err)
 	_, err = c.Requests.Get(context.Background(), reqID)
@@ -779,7 +819,9 @@ func paths(ve *rxdelivery.ValidationError) []string {
 }
 
 func TestConcurrentCalls(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder(http.MethodGet, reqURL, testutil.FixtureResponder(t, 200, "omni/request_order_delivered.json"))
 	mock.RegisterResponder(http.MethodPost, createURL, testutil.FixtureResponder(t, 200, "omni/request_create_response.json"))
 	const n = 16

@@ -13,12 +13,14 @@ import (
 )
 
 func TestValidateFixtureParamsAreValid(t *testing.T) {
+	t.Parallel()
 	for _, p := range []*requests.CreateParams{createParams(), placeParams(), remittanceParams()} {
 		assert.NoError(t, p.Validate())
 	}
 }
 
 func TestValidateRules(t *testing.T) {
+	t.Parallel()
 	long := func(n int) string { return strings.Repeat("x", n) }
 	dec := rxdelivery.MustDecimal
 	withRemittance := func(f func(r *requests.RemittanceParams)) func(p *requests.CreateParams) {
@@ -172,6 +174,7 @@ func TestValidateRules(t *testing.T) {
 }
 
 func TestValidateReportsEveryProblem(t *testing.T) {
+	t.Parallel()
 	p := remittanceParams()
 	p.Identifier = ""
 	p.NDC = "123"

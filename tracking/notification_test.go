@@ -33,6 +33,7 @@ func post(body string, contentType string) *http.Request {
 }
 
 func TestParseNotificationFull(t *testing.T) {
+	t.Parallel()
 	n, err := tracking.ParseNotification(post(string(testutil.Fixture(t, "tracking/notification.json")), "application/json"))
 	require.NoError(t, err)
 	assert.Equal(t, "ord_01HV7Q2M3N4P5R6S7T8V9W0XYZ", n.ReferenceID)
@@ -51,6 +52,7 @@ func TestParseNotificationFull(t *testing.T) {
 }
 
 func TestParseNotificationMinimal(t *testing.T) {
+	t.Parallel()
 	n, err := tracking.ParseNotification(post(string(testutil.Fixture(t, "tracking/notification_minimal.json")), "application/json; charset=UTF-8"))
 	require.NoError(t, err)
 	assert.Equal(t, "", n.ReferenceID)
@@ -64,6 +66,7 @@ func TestParseNotificationMinimal(t *testing.T) {
 }
 
 func TestParseNotificationUnknownValues(t *testing.T) {
+	t.Parallel()
 	n, err := tracking.ParseNotification(post(string(testutil.Fixture(t, "tracking/notification_unknown_values.json")), "application/json"))
 	require.NoError(t, err)
 	assert.Equal(t, "", n.ReferenceID)
@@ -81,6 +84,7 @@ func TestParseNotificationUnknownValues(t *testing.T) {
 }
 
 func TestNotificationRoundTrip(t *testing.T) {
+	t.Parallel()
 	n, err := tracking.ParseNotification(post(string(testutil.Fixture(t, "tracking/notification.json")), "application/json"))
 	require.NoError(t, err)
 	out, err := json.Marshal(n)
@@ -156,6 +160,7 @@ func badInputs() []struct {
 }
 
 func TestParseNotificationRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range badInputs() {
 		t.Run(tc.name, func(t *testing.T) {
 			n, err := tracking.ParseNotification(tc.req())
@@ -172,6 +177,7 @@ func TestParseNotificationRefusals(t *testing.T) {
 }
 
 func TestParseNotificationUserLimit(t *testing.T) {
+	t.Parallel()
 	r := post(validBody, "application/json")
 	w := httptest.NewRecorder()
 	r.Body = http.MaxBytesReader(w, r.Body, 20)
@@ -189,6 +195,7 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
 
 func TestParseNotificationReadError(t *testing.T) {
+	t.Parallel()
 	r := post("", "application/json")
 	r.Body = io.NopCloser(failingReader{})
 	_, err := tracking.ParseNotification(r)
@@ -199,6 +206,7 @@ func TestParseNotificationReadError(t *testing.T) {
 }
 
 func TestHandlerRefusals(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	called := 0
@@ -231,6 +239,7 @@ func TestHandlerRefusals(t *testing.T) {
 // header, so a valid notification is accepted whatever its Content-Type
 // says, and a body that is not one is still refused with 400.
 func TestAnyContentTypeIsAccepted(t *testing.T) {
+	t.Parallel()
 	called := 0
 	h := tracking.NewHandler(func(context.Context, *tracking.Notification) error {
 		called++
@@ -259,6 +268,7 @@ func TestAnyContentTypeIsAccepted(t *testing.T) {
 // TestHandlerLogsNoPathToken: a listener URL whose path holds a secret
 // token: neither a refusal nor a callback failure logs any part of it.
 func TestHandlerLogsNoPathToken(t *testing.T) {
+	t.Parallel()
 	const token = "tok-7f3c91d2e5"
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
@@ -277,6 +287,7 @@ func TestHandlerLogsNoPathToken(t *testing.T) {
 }
 
 func TestHandlerSuccess(t *testing.T) {
+	t.Parallel()
 	var got *tracking.Notification
 	type key struct{}
 	h := tracking.NewHandler(func(ctx context.Context, n *tracking.Notification) error {
@@ -299,6 +310,7 @@ func TestHandlerSuccess(t *testing.T) {
 }
 
 func TestHandlerCallbackError(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	h := tracking.NewHandler(func(context.Context, *tracking.Notification) error {
@@ -314,6 +326,7 @@ func TestHandlerCallbackError(t *testing.T) {
 }
 
 func TestHandlerMaxBodyBytes(t *testing.T) {
+	t.Parallel()
 	called := false
 	h := tracking.NewHandler(func(context.Context, *tracking.Notification) error {
 		called = true
@@ -348,6 +361,7 @@ func TestHandlerMaxBodyBytes(t *testing.T) {
 }
 
 func TestHandlerOverHTTP(t *testing.T) {
+	t.Parallel()
 	got := make(chan *tracking.Notification, 1)
 	srv := httptest.NewServer(tracking.NewHandler(func(_ context.Context, n *tracking.Notification) error {
 		got <- n
@@ -368,6 +382,7 @@ func TestHandlerOverHTTP(t *testing.T) {
 }
 
 func TestHandlerWrappedByCaller(t *testing.T) {
+	t.Parallel()
 	h := tracking.NewHandler(func(context.Context, *tracking.Notification) error { return nil })
 	mux := http.NewServeMux()
 	mux.Handle("POST /hooks/tracking/{token}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -387,5 +402,6 @@ func TestHandlerWrappedByCaller(t *testing.T) {
 }
 
 func TestNewHandlerNilCallback(t *testing.T) {
+	t.Parallel()
 	assert.Panics(t, func() { tracking.NewHandler(nil) })
 }

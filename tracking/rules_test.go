@@ -11,6 +11,7 @@ import (
 // subscriptions: a value the documents allow is accepted, one they rule
 // out is refused at the row's JSON path.
 func TestRuleTable(t *testing.T) {
+	t.Parallel()
 	type P = tracking.SubscribeParams
 	base := func() *P {
 		return &P{TrackingNumber: "9400111899223344551111", ListenerURL: "https://pharmacy.example.com/hooks/tracking"}

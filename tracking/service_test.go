@@ -2,7 +2,6 @@ package tracking_test
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strings"
@@ -20,12 +19,10 @@ import (
 
 const subsURL = testutil.TrackingURL + "/tracking/v1/subscriptions"
 
-var wantAuth = "Basic " + base64.StdEncoding.EncodeToString([]byte(testutil.Key+":"+testutil.Secret))
-
 // checkHeaders pins the headers every tracking request carries.
 func checkHeaders(t *testing.T, c testutil.Captured, body bool) {
 	t.Helper()
-	assert.Equal(t, wantAuth, c.Header.Get("Authorization"))
+	assert.Equal(t, testutil.WantAuth(rxdelivery.Tracking), c.Header.Get("Authorization"))
 	assert.Equal(t, []string{"application/json"}, c.Header.Values("Accept"))
 	assert.True(t, strings.HasPrefix(c.Header.Get("User-Agent"), "rxdelivery-go/"), c.Header.Get("User-Agent"))
 	if body {
@@ -45,7 +42,9 @@ func fullParams() *tracking.SubscribeParams {
 }
 
 func TestSubscribeCreated(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("POST", subsURL, rec.Wrap(testutil.FixtureResponder(t, 201, "tracking/subscription_enabled.json")))
 
@@ -74,8 +73,10 @@ func TestSubscribeCreated(t *testing.T) {
 }
 
 func TestSubscribeUpdatedAnyTwoXX(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{200, 202} {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		var rec testutil.Recorder
 		mock.RegisterResponder("POST", subsURL, rec.Wrap(testutil.FixtureResponder(t, status, "tracking/subscription_suspended.json")))
 
@@ -97,7 +98,9 @@ func TestSubscribeUpdatedAnyTwoXX(t *testing.T) {
 }
 
 func TestSubscribeNoContent(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("POST", subsURL, httpmock.NewBytesResponder(204, nil))
 	sub, err := c.Tracking.Subscribe(context.Background(), fullParams())
 	require.NoError(t, err)
@@ -106,6 +109,7 @@ func TestSubscribeNoContent(t *testing.T) {
 }
 
 func TestSubscribeValidation(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		p     tracking.SubscribeParams
@@ -123,7 +127,8 @@ func TestSubscribeValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mock := testutil.NewMock(t)
+			env := testutil.Setup(t)
+			c, mock := env.Client, env.Mock
 			p := tc.p
 			_, err := c.Tracking.Subscribe(context.Background(), &p)
 			require.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
@@ -147,14 +152,18 @@ func TestSubscribeValidation(t *testing.T) {
 }
 
 func TestSubscribeNilParams(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	_, err := c.Tracking.Subscribe(context.Background(), nil)
 	require.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }
 
 func TestSubscribeWithoutValidation(t *testing.T) {
-	c, mock := testutil.NewMock(t, rxdelivery.WithoutValidation())
+	t.Parallel()
+	env := testutil.Setup(t, rxdelivery.WithoutValidation())
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("POST", subsURL, rec.Wrap(testutil.FixtureResponder(t, 400, "tracking/error_invalid_request.json")))
 	_, err := c.Tracking.Subscribe(context.Background(), &tracking.SubscribeParams{ListenerURL: "http://x"})
@@ -165,7 +174,9 @@ func TestSubscribeWithoutValidation(t *testing.T) {
 }
 
 func TestGetSubscription(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponderWithQuery("GET", subsURL, "tracking_number=9400111899223344550000",
 		rec.Wrap(testutil.FixtureResponder(t, 200, "tracking/subscription_disabled.json")))
@@ -188,7 +199,9 @@ func TestGetSubscription(t *testing.T) {
 }
 
 func TestGetSubscriptionEscapesQuery(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	mock.RegisterResponder("GET", subsURL, rec.Wrap(testutil.FixtureResponder(t, 200, "tracking/subscription_enabled.json")))
 	_, err := c.Tracking.GetSubscription(context.Background(), "AB 12+34/56&x=1")
@@ -197,7 +210,9 @@ func TestGetSubscriptionEscapesQuery(t *testing.T) {
 }
 
 func TestGetSubscriptionUnknownValues(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("GET", subsURL, testutil.FixtureResponder(t, 200, "tracking/subscription_unknown_values.json"))
 	sub, err := c.Tracking.GetSubscription(context.Background(), "9400111899223344551111")
 	require.NoError(t, err)
@@ -211,8 +226,10 @@ func TestGetSubscriptionUnknownValues(t *testing.T) {
 }
 
 func TestGetSubscriptionEmptyTrackingNumber(t *testing.T) {
+	t.Parallel()
 	for _, opts := range [][]rxdelivery.Option{nil, {rxdelivery.WithoutValidation()}} {
-		c, mock := testutil.NewMock(t, opts...)
+		env := testutil.Setup(t, opts...)
+		c, mock := env.Client, env.Mock
 		for _, tn := range []string{"", "  "} {
 			_, err := c.Tracking.GetSubscription(context.Background(), tn)
 			var ve *rxdelivery.ValidationError
@@ -224,7 +241,9 @@ func TestGetSubscriptionEmptyTrackingNumber(t *testing.T) {
 }
 
 func TestGetSubscriptionNotFound(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("GET", subsURL, testutil.FixtureResponder(t, 404, "tracking/error_not_found.json"))
 	sub, err := c.Tracking.GetSubscription(context.Background(), "9400111899223344556677")
 	assert.Nil(t, sub)
@@ -240,6 +259,7 @@ func TestGetSubscriptionNotFound(t *testing.T) {
 }
 
 func TestErrorCodes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		status   int
 		code     string
@@ -270,7 +290,8 @@ func TestErrorCodes(t *testing.T) {
 	for _, tc := range cases {
 		for name, call := range calls {
 			t.Run(tc.code+"/"+name, func(t *testing.T) {
-				c, mock := testutil.NewMock(t)
+				env := testutil.Setup(t)
+				c, mock := env.Client, env.Mock
 				fixture := testutil.Fixture(t, "tracking/error_"+tc.code+".json")
 				mock.RegisterResponder("POST", subsURL, testutil.BytesResponder(tc.status, fixture))
 				mock.RegisterResponder("GET", subsURL, testutil.BytesResponder(tc.status, fixture))
@@ -293,12 +314,14 @@ func TestErrorCodes(t *testing.T) {
 }
 
 func TestUnauthorizedMessages(t *testing.T) {
+	t.Parallel()
 	for _, msg := range []string{
 		"Authorization header is required", "Authorization scheme must be Basic",
 		"Invalid authorization credentials", "API key is invalid", "API secret is invalid",
 		"API credentials are disabled",
 	} {
-		c, mock := testutil.NewMock(t)
+		env := testutil.Setup(t)
+		c, mock := env.Client, env.Mock
 		body := `{"error":{"code":"unauthorized","message":"` + msg + `"}}`
 		mock.RegisterResponder("GET", subsURL, testutil.BytesResponder(401, []byte(body)))
 		_, err := c.Tracking.GetSubscription(context.Background(), "1")
@@ -311,7 +334,9 @@ func TestUnauthorizedMessages(t *testing.T) {
 }
 
 func TestRateLimitedRetryAfter(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("POST", subsURL, func(*http.Request) (*http.Response, error) {
 		r := httpmock.NewBytesResponse(429, testutil.Fixture(t, "tracking/error_rate_limit_exceeded.json"))
 		r.Header.Set("Content-Type", "application/json")
@@ -328,7 +353,9 @@ func TestRateLimitedRetryAfter(t *testing.T) {
 }
 
 func TestRetryThenSuccess(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	var rec testutil.Recorder
 	n := 0
 	mock.RegisterResponder("POST", subsURL, rec.Wrap(func(r *http.Request) (*http.Response, error) {
@@ -347,13 +374,16 @@ func TestRetryThenSuccess(t *testing.T) {
 }
 
 func TestMalformedResponse(t *testing.T) {
-	c, mock := testutil.NewMock(t)
+	t.Parallel()
+	env := testutil.Setup(t)
+	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("GET", subsURL, testutil.BytesResponder(200, []byte(`{"tracking_number":`)))
 	_, err := c.Tracking.GetSubscription(context.Background(), "1")
 	assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
 }
 
 func TestNoBaseURL(t *testing.T) {
+	t.Parallel()
 	c, err := rxdelivery.NewClient("k", "s")
 	require.NoError(t, err)
 	_, err = c.Tracking.GetSubscription(context.Background(), "1")

@@ -14,6 +14,7 @@ import (
 )
 
 func TestDecimalParseCanonical(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"0", "0.00"},
 		{"-0", "0.00"},
@@ -67,6 +68,7 @@ func TestDecimalParseCanonical(t *testing.T) {
 }
 
 func TestDecimalEqualByValue(t *testing.T) {
+	t.Parallel()
 	assert.True(t, MustDecimal("5.0") == MustDecimal("5.00"), "== compares values")
 	assert.True(t, MustDecimal("5.0").Equal(MustDecimal("5")))
 	assert.True(t, MustDecimal("1e-2") == DecimalFromCents(1))
@@ -77,6 +79,7 @@ func TestDecimalEqualByValue(t *testing.T) {
 }
 
 func TestDecimalCompare(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		want int
@@ -109,6 +112,7 @@ func TestDecimalCompare(t *testing.T) {
 }
 
 func TestDecimalArithmetic(t *testing.T) {
+	t.Parallel()
 	d := MustDecimal
 	for _, tc := range []struct {
 		name string
@@ -136,6 +140,7 @@ func TestDecimalArithmetic(t *testing.T) {
 }
 
 func TestDecimalRound(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in     string
 		places int
@@ -175,6 +180,7 @@ func TestDecimalRound(t *testing.T) {
 }
 
 func TestDecimalCents(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"5.00": 500, "0.01": 1, "-12.3": -1230, "0": 0, "92233720368547758.07": 1<<63 - 1} {
 		got, err := MustDecimal(in).Cents()
 		require.NoError(t, err, in)
@@ -190,6 +196,7 @@ func TestDecimalCents(t *testing.T) {
 }
 
 func TestDecimalFormat(t *testing.T) {
+	t.Parallel()
 	d := MustDecimal("2.345")
 	for _, tc := range []struct {
 		format string
@@ -228,6 +235,7 @@ func TestDecimalFormat(t *testing.T) {
 }
 
 func TestDecimalJSON(t *testing.T) {
+	t.Parallel()
 	var v struct {
 		A Decimal  `json:"a"`
 		B Decimal  `json:"b"`

@@ -11,6 +11,7 @@ import (
 )
 
 func TestDate(t *testing.T) {
+	t.Parallel()
 	d, err := ParseDate("1980-02-29")
 	require.NoError(t, err)
 	assert.Equal(t, Date{1980, time.February, 29}, d)
@@ -35,6 +36,7 @@ func TestDate(t *testing.T) {
 }
 
 func TestParseUSDate(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Date{
 		"02/29/1980": {1980, time.February, 29},
 		"2/9/1980":   {1980, time.February, 9},
@@ -53,6 +55,7 @@ func TestParseUSDate(t *testing.T) {
 }
 
 func TestDateCompare(t *testing.T) {
+	t.Parallel()
 	a := Date{2024, time.May, 1}
 	for _, tc := range []struct {
 		b    Date
@@ -68,6 +71,7 @@ func TestDateCompare(t *testing.T) {
 }
 
 func TestTimeTolerant(t *testing.T) {
+	t.Parallel()
 	cases := map[string]time.Time{
 		`"2024-05-01T10:11:12Z"`:           time.Date(2024, 5, 1, 10, 11, 12, 0, time.UTC),
 		`"2024-05-01T10:11:12.123456Z"`:    time.Date(2024, 5, 1, 10, 11, 12, 123456000, time.UTC),
@@ -109,6 +113,7 @@ func TestTimeTolerant(t *testing.T) {
 }
 
 func TestTimeRoundTripsOddText(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`"\u0007"`, "\"\xdc\"", `"a\"b"`, `"<&>"`} {
 		var v Time
 		require.NoError(t, json.Unmarshal([]byte(in), &v), in)

@@ -117,6 +117,7 @@ func agree(data []byte) string {
 // TestDecodeAgreesOnFixtures runs the differential check on every fixture
 // of testdata, whole and cut short at every byte.
 func TestDecodeAgreesOnFixtures(t *testing.T) {
+	t.Parallel()
 	for name, b := range fixtures(t) {
 		if d := agree(b); d != "" {
 			t.Errorf("%s: %s", name, d)
@@ -132,6 +133,7 @@ func TestDecodeAgreesOnFixtures(t *testing.T) {
 // TestDecodeAgreesOnOddInputs covers what the platform's documents allow
 // and what a misbehaving server might send.
 func TestDecodeAgreesOnOddInputs(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`{"order":{"id":"o","status":"submitted to courier","eta":{"arrival_at":"2024-05-02 15:10:00","type":"warp"}}}`,
 		`{"order":{"id":"o","status":7,"cancellation":{"occurred_at":"not a time","reason":"Pharmacy Closed"}}}`,
@@ -176,6 +178,7 @@ func replacementRaw(b []byte) string { return strings.ReplaceAll(string(b), `\uf
 // TestAppendString checks the one-pass string encoder against
 // encoding/json on every escaping rule.
 func TestAppendString(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"", "plain", `"`, `\`, "<>&", "\b\f\n\r\t", "\x00\x01\x1f\x7f", "caf\u00e9",
 		"\u2028\u2029", "\xff", "a\xc3", "\xed\xa0\x80", "\U0001F48A", "mixed <\xff\u2028\n> end",
@@ -203,6 +206,7 @@ func FuzzAppendString(f *testing.F) {
 // Appender and for a plain value, and reports encoding/json's error for a
 // value it cannot encode.
 func TestMarshal(t *testing.T) {
+	t.Parallel()
 	p := &orders.CreateParams{Initiator: orders.InitiatorPharmacy, DeliveryNotes: "<b>"}
 	want, err := json.Marshal(p)
 	require.NoError(t, err)

@@ -86,7 +86,8 @@ func FuzzErrorAnswer(f *testing.F) {
 		status int
 		body   []byte
 	)
-	c, mock := testutil.NewMock(f, rxdelivery.WithRetryMax(0))
+	env := testutil.Setup(f, rxdelivery.WithRetryMax(0))
+	c, mock := env.Client, env.Mock
 	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		return testutil.BytesResponder(status, body)(nil)
 	})

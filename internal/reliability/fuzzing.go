@@ -162,9 +162,9 @@ func Reencodes(t testing.TB, v any) {
 // one input at a time.
 func AnsweringClient(tb testing.TB) (*rxdelivery.Client, func(body []byte)) {
 	var body []byte
-	c, mock := testutil.NewMock(tb, rxdelivery.WithRetryMax(0))
-	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
+	env := testutil.Setup(tb, rxdelivery.WithRetryMax(0))
+	env.Mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		return testutil.BytesResponder(200, body)(nil)
 	})
-	return c, func(b []byte) { body = b }
+	return env.Client, func(b []byte) { body = b }
 }

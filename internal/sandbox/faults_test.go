@@ -19,6 +19,7 @@ func freshClient() *http.Client {
 }
 
 func TestFaultStatuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 
 	h.srv.InjectFault(Fault{Kind: FaultRateLimit})
@@ -80,6 +81,7 @@ func TestFaultStatuses(t *testing.T) {
 }
 
 func TestFaultBeforeDoesNotHandle(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []FaultKind{FaultCut, FaultDrop, FaultMalformed, FaultUnavailable} {
 		t.Run(kind.String(), func(t *testing.T) {
 			h := newHarness(t, Config{})
@@ -107,6 +109,7 @@ func TestFaultBeforeDoesNotHandle(t *testing.T) {
 }
 
 func TestFaultAfterHandles(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []FaultKind{FaultCut, FaultDrop, FaultMalformed, FaultStatus, FaultSlow} {
 		t.Run(kind.String(), func(t *testing.T) {
 			h := newHarness(t, Config{})
@@ -145,6 +148,7 @@ func TestFaultAfterHandles(t *testing.T) {
 }
 
 func TestFaultCutWithLargeUnreadBody(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.srv.InjectFault(Fault{Kind: FaultCut})
 	big := with(omniBody(), "identifier", strings.Repeat("x", 512<<10))
@@ -154,6 +158,7 @@ func TestFaultCutWithLargeUnreadBody(t *testing.T) {
 }
 
 func TestFaultCutAfterEmptyAnswerDrops(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(omniBody())
 	h.srv.InjectFault(Fault{Kind: FaultCut, After: true})
@@ -164,6 +169,7 @@ func TestFaultCutAfterEmptyAnswerDrops(t *testing.T) {
 }
 
 func TestFaultSlow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.srv.InjectFault(Fault{Kind: FaultSlow, Delay: 80 * time.Millisecond})
 	start := time.Now()
@@ -182,6 +188,7 @@ func TestFaultSlow(t *testing.T) {
 }
 
 func TestCloseEndsSlowFaults(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Config{Key: testKey, Secret: testSecret, Clock: NewManualClock(time.Time{})})
 	srv.InjectFault(Fault{Kind: FaultSlow, Delay: time.Hour})
 	done := make(chan error, 1)
@@ -201,6 +208,7 @@ func TestCloseEndsSlowFaults(t *testing.T) {
 }
 
 func TestFaultKindNames(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "fault(99)", FaultKind(99).String())
 	assert.Equal(t, "status", FaultStatus.String())
 }

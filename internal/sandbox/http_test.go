@@ -36,6 +36,7 @@ func errorKeys(t *testing.T, r resp) []string {
 }
 
 func TestAuthenticationPerInterface(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Key: testKey, Secret: testSecret, Credentials: []Credentials{
 		{Key: "omni-only", Secret: "s1", Interfaces: []Interface{Omni}},
 		{Key: "off", Secret: "s2", Disabled: true},
@@ -89,6 +90,7 @@ func TestAuthenticationPerInterface(t *testing.T) {
 }
 
 func TestDefaultCredentials(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(Config{Clock: NewManualClock(DefaultManualStart)})
 	defer srv.Close()
 	req, _ := http.NewRequest("GET", srv.OmniURL()+"/api/v1/pharmacies/5550001", nil)
@@ -100,6 +102,7 @@ func TestDefaultCredentials(t *testing.T) {
 }
 
 func TestRoutingStatuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	r := h.do("GET", "/nowhere/api/v1/requests", nil)
 	assert.Equal(t, http.StatusNotFound, r.status)
@@ -150,6 +153,7 @@ func TestRoutingStatuses(t *testing.T) {
 }
 
 func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
@@ -182,6 +186,7 @@ func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
 }
 
 func TestCallRecordKeepsBodyAndNoCredential(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	body := map[string]any{"tracking_number": "9400100000000000000001", "listener_url": "https://listener.example/hook"}
 	r := h.do("POST", "/tracking/tracking/v1/subscriptions", body)
@@ -200,6 +205,7 @@ type writerFunc func([]byte) (int, error)
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestHandlerWithoutServer(t *testing.T) {
+	t.Parallel()
 	sb := New(Config{Key: "k", Secret: "s", Clock: NewManualClock(DefaultManualStart)})
 	defer sb.Close()
 	rec := httptest.NewRecorder()
@@ -211,6 +217,7 @@ func TestHandlerWithoutServer(t *testing.T) {
 }
 
 func TestServerURLs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	u := h.srv.URL()
 	assert.Equal(t, u+"/omni", h.srv.OmniURL())
@@ -221,6 +228,7 @@ func TestServerURLs(t *testing.T) {
 }
 
 func TestCentsEncoding(t *testing.T) {
+	t.Parallel()
 	for c, want := range map[cents]string{0: "0.00", 5: "0.05", 1234: "12.34", -250: "-2.50", 100000: "1000.00"} {
 		b, err := c.MarshalJSON()
 		require.NoError(t, err)

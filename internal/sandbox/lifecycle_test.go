@@ -99,6 +99,7 @@ func TestManualClockStartsNoGoroutine(t *testing.T) {
 }
 
 func TestManualClock(t *testing.T) {
+	t.Parallel()
 	c := NewManualClock(time.Time{})
 	assert.Equal(t, DefaultManualStart, c.Now())
 	c.Advance(-time.Hour)
@@ -121,6 +122,7 @@ func TestManualClock(t *testing.T) {
 }
 
 func TestSharedManualClockDrivesEverySandbox(t *testing.T) {
+	t.Parallel()
 	clock := NewManualClock(time.Time{})
 	a := newHarness(t, Config{Clock: clock})
 	b := newHarness(t, Config{Clock: clock})
@@ -140,6 +142,7 @@ func TestSharedManualClockDrivesEverySandbox(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	l := newListener(t)
 	// The loop advances the clock by 120 s at most: with a 10-minute cadence
 	// every order is subscribed before its first tracking event.

@@ -12,6 +12,7 @@ import (
 )
 
 func TestCreateRequestAnswersDocumentedShape(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	r := h.do("POST", "/omni/api/v1/requests", omniBody())
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
@@ -33,6 +34,7 @@ func TestCreateRequestAnswersDocumentedShape(t *testing.T) {
 }
 
 func TestCreateRequestValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	cases := []struct {
 		name   string
@@ -121,6 +123,7 @@ func TestCreateRequestValidation(t *testing.T) {
 }
 
 func TestCreateRequestMalformedBodies(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	for name, tc := range map[string]struct {
 		body, contentType, want string
@@ -141,12 +144,14 @@ func TestCreateRequestMalformedBodies(t *testing.T) {
 }
 
 func TestUnknownFieldsAllowedWhenConfigured(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{AllowUnknownFields: true})
 	r := h.do("POST", "/omni/api/v1/requests", with(omniBody(), "extra", 1))
 	assert.Equal(t, http.StatusOK, r.status, "%s", r.body)
 }
 
 func TestSuccessfulDeliveryScenario(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(with(omniBody(), "test_meta", map[string]any{"scenario": "successful_delivery", "duration_between": 10}))
 	get := func() map[string]any {
@@ -197,6 +202,7 @@ func TestSuccessfulDeliveryScenario(t *testing.T) {
 }
 
 func TestAdvancePastSeveralStepsAppliesThemInOrder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(with(omniBody(), "test_meta", map[string]any{"scenario": "successful_delivery"}))
 	h.clock.Advance(2 * time.Hour) // default cadence 30 s: all four steps at once
@@ -208,6 +214,7 @@ func TestAdvancePastSeveralStepsAppliesThemInOrder(t *testing.T) {
 }
 
 func TestUnsuccessfulDeliveryScenario(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(with(omniBody(), "test_meta", map[string]any{"scenario": "unsuccessful_delivery", "duration_between": 1}))
 	h.clock.Advance(4 * time.Second)
@@ -227,6 +234,7 @@ func TestUnsuccessfulDeliveryScenario(t *testing.T) {
 }
 
 func TestIncompleteRequestScenario(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(with(omniBody(), "test_meta", map[string]any{"scenario": "incomplete_request", "duration_between": 5}))
 	h.clock.Advance(5 * time.Second)
@@ -241,6 +249,7 @@ func TestIncompleteRequestScenario(t *testing.T) {
 }
 
 func TestCancelRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 
 	// No order yet: 204, and the scenario stops.
@@ -280,6 +289,7 @@ func TestCancelRequest(t *testing.T) {
 }
 
 func TestSetRequestOrderStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createRequest(omniBody())
 	assert.Error(t, h.srv.SetRequestOrderStatus(id, "lost"))
@@ -299,6 +309,7 @@ func TestSetRequestOrderStatus(t *testing.T) {
 }
 
 func TestGetRequests(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	a := h.createRequest(omniBody())
 	b := h.createRequest(with(omniBody(), "external_reference_number", "ext-2"))
@@ -325,6 +336,7 @@ func TestGetRequests(t *testing.T) {
 }
 
 func TestDuplicateCreateIsCounted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	body, err := json.Marshal(omniBody())
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCreateOrderAnswersDocumentedSubset(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	r := h.do("POST", "/delivery/api/v1/orders", orderBody(""))
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
@@ -30,6 +31,7 @@ func TestCreateOrderAnswersDocumentedSubset(t *testing.T) {
 }
 
 func TestCourierOrderProgression(t *testing.T) {
+	t.Parallel()
 	for _, level := range []string{"", "ondemand"} {
 		t.Run("level="+level, func(t *testing.T) {
 			h := newHarness(t, Config{OrderCadence: cadence})
@@ -67,6 +69,7 @@ func TestCourierOrderProgression(t *testing.T) {
 }
 
 func TestShippingOrder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{OrderCadence: cadence})
 	r := h.do("POST", "/delivery/api/v1/orders", orderBody("shipping"))
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
@@ -121,6 +124,7 @@ func TestShippingOrder(t *testing.T) {
 }
 
 func TestProgressionOffWithNegativeCadence(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{OrderCadence: -1})
 	id := h.createOrder(orderBody(""))
 	h.clock.Advance(time.Hour)
@@ -129,6 +133,7 @@ func TestProgressionOffWithNegativeCadence(t *testing.T) {
 }
 
 func TestCreateOrderValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	shipping := func(kv ...any) map[string]any {
 		b := orderBody("shipping")
@@ -227,6 +232,7 @@ func TestCreateOrderValidation(t *testing.T) {
 }
 
 func TestSaturdayMessageIsVerbatim(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	b := orderBody("shipping")
 	b["shipping"] = with(b["shipping"].(map[string]any), "saturday_delivery", true)
@@ -236,6 +242,7 @@ func TestSaturdayMessageIsVerbatim(t *testing.T) {
 }
 
 func TestCancelOrder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{OrderCadence: cadence})
 	id := h.createOrder(orderBody(""))
 	h.clock.Advance(cadence) // submitted to courier
@@ -259,6 +266,7 @@ func TestCancelOrder(t *testing.T) {
 }
 
 func TestSetOrderStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{OrderCadence: cadence})
 	id := h.createOrder(orderBody(""))
 	assert.Error(t, h.srv.SetOrderStatus(id, "lost"))
@@ -286,6 +294,7 @@ func TestSetOrderStatus(t *testing.T) {
 }
 
 func TestGetOrders(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	a := h.createOrder(orderBody(""))
 	b := h.createOrder(orderBody("shipping"))
@@ -304,6 +313,7 @@ func TestGetOrders(t *testing.T) {
 }
 
 func TestPrescriptions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createOrder(orderBody(""))
 	r := h.do("POST", "/delivery/api/v1/orders/"+id+"/prescriptions", prescription("RX/2"))
@@ -338,6 +348,7 @@ func TestPrescriptions(t *testing.T) {
 }
 
 func TestMoneyIsNeverAString(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.createOrder(orderBody("shipping"))
 	var got struct {

@@ -41,6 +41,7 @@ func (h *harness) search(q url.Values) (int, searchPage) {
 }
 
 func TestPharmacyLookup(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	status, p := h.search(url.Values{"origin_address": {"1 Test Plaza,  New York, NY 10001"}})
 	require.Equal(t, http.StatusOK, status)
@@ -100,6 +101,7 @@ func TestPharmacyLookup(t *testing.T) {
 }
 
 func TestPharmacyLookupBothOriginAndPlace(t *testing.T) {
+	t.Parallel()
 	// Each is required unless the other is given; neither excludes the
 	// other (document 000). The origin address then locates the search.
 	h := newHarness(t, Config{})
@@ -117,6 +119,7 @@ func TestPharmacyLookupBothOriginAndPlace(t *testing.T) {
 }
 
 func TestPharmacyLookupErrors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	for name, tc := range map[string]struct {
 		q      url.Values
@@ -142,6 +145,7 @@ func TestPharmacyLookupErrors(t *testing.T) {
 }
 
 func TestPharmacyLookupWalksLargeSet(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Pharmacies: GeneratePharmacies(10000)})
 	seen := map[string]bool{}
 	pages := 0
@@ -164,6 +168,7 @@ func TestPharmacyLookupWalksLargeSet(t *testing.T) {
 }
 
 func TestGetPharmacy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ph := BuiltinPharmacies()[0]
 	for _, id := range []string{ph.NCPDP, ph.NPI} {
@@ -181,6 +186,7 @@ func TestGetPharmacy(t *testing.T) {
 }
 
 func TestGeneratedAndBuiltinNPIsHaveCheckDigits(t *testing.T) {
+	t.Parallel()
 	valid := func(npi string) bool {
 		s := "80840" + npi
 		sum := 0
@@ -204,6 +210,7 @@ func TestGeneratedAndBuiltinNPIsHaveCheckDigits(t *testing.T) {
 }
 
 func TestDeliveryInfo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ph := BuiltinPharmacies()[0]
 	q := url.Values{
@@ -252,6 +259,7 @@ func TestDeliveryInfo(t *testing.T) {
 }
 
 func TestDeliveryInfoFeeAndLevels(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	// Walk pharmacies until each branch of the level rule is seen.
 	sawNear, sawFar := false, false

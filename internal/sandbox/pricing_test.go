@@ -9,6 +9,7 @@ import (
 )
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	r := h.do("POST", "/pricing/pricing/v1/quotes", quoteBody())
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
@@ -36,6 +37,7 @@ func TestQuote(t *testing.T) {
 }
 
 func TestQuoteRules(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	dims := func(kv ...any) map[string]any {
 		return with(quoteBody(), "package_dimensions", with(quoteBody()["package_dimensions"].(map[string]any), kv...))
@@ -73,6 +75,7 @@ func TestQuoteRules(t *testing.T) {
 }
 
 func TestQuote502ByFault(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.srv.InjectFault(Fault{Kind: FaultStatus, Status: http.StatusBadGateway, Interface: Pricing})
 	r := h.do("POST", "/pricing/pricing/v1/quotes", quoteBody())

@@ -50,6 +50,7 @@ func (l *listener) got() []map[string]any {
 }
 
 func TestSubscribeCreateUpdateAndGet(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	body := map[string]any{"tracking_number": "9400111899223333444455", "listener_url": "https://example.test/hook", "reference_id": "ref-1"}
 	r := h.do("POST", "/tracking/tracking/v1/subscriptions", body)
@@ -91,6 +92,7 @@ func TestSubscribeCreateUpdateAndGet(t *testing.T) {
 }
 
 func TestSubscribeErrors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	for name, tc := range map[string]struct {
 		body   string
@@ -124,6 +126,7 @@ func TestSubscribeErrors(t *testing.T) {
 }
 
 func TestShippingOrderNotifiesSubscription(t *testing.T) {
+	t.Parallel()
 	l := newListener(t)
 	h := newHarness(t, Config{NotifyClient: l.srv.Client(), OrderCadence: cadence})
 	id := h.createOrder(orderBody("shipping"))
@@ -169,6 +172,7 @@ func TestShippingOrderNotifiesSubscription(t *testing.T) {
 }
 
 func TestEmitTrackingAndSuspension(t *testing.T) {
+	t.Parallel()
 	l := newListener(t)
 	h := newHarness(t, Config{NotifyClient: l.srv.Client()})
 
@@ -224,6 +228,7 @@ func TestEmitTrackingAndSuspension(t *testing.T) {
 }
 
 func TestInvalidListenerURLSuspends(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": "9402", "listener_url": "https://example.test/ok"})
 	// Only reachable through the internals: subscribe refuses such URLs.
@@ -237,6 +242,7 @@ func TestInvalidListenerURLSuspends(t *testing.T) {
 }
 
 func TestTrackingAcceptsStandardAlphabet(t *testing.T) {
+	t.Parallel()
 	const key, secret = "a>>>b?", "c>d?"
 	require.Equal(t, "Basic YT4+PmI/OmM+ZD8=", basicAuth(key, secret, base64.StdEncoding), "both alphabet-specific characters and padding")
 	h := newHarness(t, Config{Key: key, Secret: secret})

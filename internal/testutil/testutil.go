@@ -1,10 +1,14 @@
-// Package testutil holds the helpers the SDK's tests share: a client wired
-// to an httpmock transport, fixture loading from testdata/, and a recorder
-// of what went over the wire.
+// Package testutil is the harness of the SDK's tests: Setup gives a test a
+// client on an httpmock transport of its own and, on first use, a
+// simulator; the assertions every service test makes (credentials,
+// headers, a body against a fixture); fixture loading from testdata/; and
+// a recorder of what went over the wire.
 //
-//	c, mock := testutil.NewMock(t)
-//	mock.RegisterResponder("GET", testutil.OmniURL+"/api/v1/requests/r1",
+//	env := testutil.Setup(t)
+//	rec := env.Expect("GET", testutil.OmniURL+"/api/v1/requests/r1",
 //		testutil.FixtureResponder(t, 200, "omni/request_new.json"))
+//	_, err := env.Client.Requests.Get(ctx, "r1")
+//	testutil.AssertHeaders(t, rec.Last(t), rxdelivery.Omni, false)
 package testutil
 
 import (
@@ -16,11 +20,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jarcoal/httpmock"
-
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 )
 
 // Base URLs of the mock client's interfaces.
@@ -36,29 +37,6 @@ const (
 	Key    = "test-key"
 	Secret = "test-secret"
 )
-
-// NewMock returns a sandbox client on the four mock base URLs whose HTTP
-// transport is a fresh httpmock transport, inside the retrying client (so
-// retries are exercised), with 1ms retry waits. opts apply last.
-func NewMock(t testing.TB, opts ...rxdelivery.Option) (*rxdelivery.Client, *httpmock.MockTransport) {
-	t.Helper()
-	mock := httpmock.NewMockTransport()
-	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(OmniURL),
-		rxdelivery.WithDeliveryURL(DeliveryURL),
-		rxdelivery.WithTrackingURL(TrackingURL),
-		rxdelivery.WithPricingURL(PricingURL),
-		rxdelivery.WithSandbox(true),
-		rxdelivery.WithHTTPClient(&http.Client{Transport: mock}),
-		rxdelivery.WithRetryWaitMin(time.Millisecond),
-		rxdelivery.WithRetryWaitMax(5 * time.Millisecond),
-	}
-	c, err := rxdelivery.NewClient(Key, Secret, append(base, opts...)...)
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
-	return c, mock
-}
 
 // Root returns the module's root directory.
 func Root() string {

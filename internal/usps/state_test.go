@@ -6,6 +6,7 @@ import (
 )
 
 func TestIsState(t *testing.T) {
+	t.Parallel()
 	fifty := strings.Fields(`AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD
 		MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT
 		VA WA WV WI WY`)
@@ -30,6 +31,7 @@ func TestIsState(t *testing.T) {
 }
 
 func TestNormalizeState(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"oh": "OH", " Oh ": "OH", "OH": "OH", "dc": "DC", "ap": "AP"} {
 		got, err := NormalizeState(in)
 		if err != nil || got != want {

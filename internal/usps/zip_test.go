@@ -38,6 +38,7 @@ var zipCases = []struct {
 }
 
 func TestNormalizeZIP(t *testing.T) {
+	t.Parallel()
 	for _, tc := range zipCases {
 		got, err := NormalizeZIP(tc.in)
 		got5, err5 := ZIP5(tc.in)
@@ -62,6 +63,7 @@ func TestNormalizeZIP(t *testing.T) {
 }
 
 func TestWireZIP(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"43210-1234": "432101234", " 43210 ": "43210", "43210": "43210", "4321": "4321", "": ""} {
 		if got := WireZIP(in); got != want {
 			t.Errorf("WireZIP(%q) = %q, want %q", in, got, want)

@@ -3,6 +3,7 @@ package validate
 import "testing"
 
 func TestCollectorState(t *testing.T) {
+	t.Parallel()
 	runCollector(t, Options{}, (*Collector).State, []collectorCase{
 		{in: "OH"},
 		{in: "PR"},
@@ -16,6 +17,7 @@ func TestCollectorState(t *testing.T) {
 }
 
 func TestCollectorZIP(t *testing.T) {
+	t.Parallel()
 	runCollector(t, Options{}, (*Collector).ZIP, []collectorCase{
 		{in: "43210"},
 		{in: "432101234"},
@@ -32,6 +34,7 @@ func TestCollectorZIP(t *testing.T) {
 // TestCollectorKeepsEveryProblem checks the checks together on one
 // Collector: each problem is recorded at its own path, in call order.
 func TestCollectorKeepsEveryProblem(t *testing.T) {
+	t.Parallel()
 	var c Collector
 	c.NDC("prescriptions[0].ndc", "1234-5678-90")
 	c.NPI("pharmacy.npi", "12345")

@@ -50,6 +50,7 @@ var ndcCases = []struct {
 }
 
 func TestNormalizeNDC(t *testing.T) {
+	t.Parallel()
 	for _, tc := range ndcCases {
 		got, err := NormalizeNDC(tc.in)
 		if tc.err != "" {
@@ -67,6 +68,7 @@ func TestNormalizeNDC(t *testing.T) {
 }
 
 func TestNDCMessagesFollowAPath(t *testing.T) {
+	t.Parallel()
 	for _, err := range []error{errNDCChars, errNDCLength, errNDCSegments, errNDCAmbiguous} {
 		if !strings.HasPrefix(err.Error(), "must be 11 digits (5-4-2)") {
 			t.Errorf("message %q does not start with the rule", err)
@@ -75,6 +77,7 @@ func TestNDCMessagesFollowAPath(t *testing.T) {
 }
 
 func TestCollectorNDC(t *testing.T) {
+	t.Parallel()
 	runCollector(t, Options{}, (*Collector).NDC, []collectorCase{
 		{in: "12345678901"},
 		{in: "00002322730"},

@@ -24,6 +24,7 @@ var npiCheckDigitCases = []struct {
 }
 
 func TestNPICheckDigitValid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range npiCheckDigitCases {
 		if got := NPICheckDigitValid(tc.in); got != tc.want {
 			t.Errorf("NPICheckDigitValid(%q) = %v, want %v", tc.in, got, tc.want)
@@ -34,6 +35,7 @@ func TestNPICheckDigitValid(t *testing.T) {
 // TestNPICheckDigitOneValid checks that, for any 9 leading digits, exactly
 // one tenth digit passes: a single mistyped check digit is always caught.
 func TestNPICheckDigitOneValid(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"123456789", "124531959", "100300012", "999999999", "000000000"} {
 		n := 0
 		for d := '0'; d <= '9'; d++ {
@@ -48,6 +50,7 @@ func TestNPICheckDigitOneValid(t *testing.T) {
 }
 
 func TestCheckNPI(t *testing.T) {
+	t.Parallel()
 	const length = "must be 10 digits"
 	const check = "must be 10 digits ending in a valid check digit (Luhn over the prefix 80840 and the first 9 digits)"
 	cases := []struct {
@@ -86,6 +89,7 @@ func TestCheckNPI(t *testing.T) {
 }
 
 func TestCheckNCPDP(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, err string }{
 		{"1234567", ""},
 		{"0000000", ""},
@@ -113,6 +117,7 @@ func TestCheckNCPDP(t *testing.T) {
 }
 
 func TestCollectorNPI(t *testing.T) {
+	t.Parallel()
 	runCollector(t, Options{}, (*Collector).NPI, []collectorCase{
 		{in: "1245319599"},
 		{in: "1234567890"},
@@ -131,6 +136,7 @@ func TestCollectorNPI(t *testing.T) {
 }
 
 func TestCollectorNCPDP(t *testing.T) {
+	t.Parallel()
 	runCollector(t, Options{}, (*Collector).NCPDP, []collectorCase{
 		{in: "1234567"},
 		{in: "", want: "is required"},

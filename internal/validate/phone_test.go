@@ -114,6 +114,7 @@ var phoneCases = []struct {
 }
 
 func TestNormalizePhone(t *testing.T) {
+	t.Parallel()
 	for _, tc := range phoneCases {
 		got, err := NormalizePhone(tc.in)
 		if tc.err != "" {
@@ -131,6 +132,7 @@ func TestNormalizePhone(t *testing.T) {
 }
 
 func TestCollectorPhone(t *testing.T) {
+	t.Parallel()
 	const hint = "must be 10 digits without separators or country code; NormalizePhone converts this form"
 	cases := []collectorCase{
 		{in: "6145550100"},

@@ -15,6 +15,7 @@ import (
 type level string
 
 func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
+	t.Parallel()
 	var c Collector
 	assert.NoError(t, c.Err())
 	c.Required("a", " ")
@@ -67,6 +68,7 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 }
 
 func TestPathHelpers(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "a.b", Join("a", "b"))
 	assert.Equal(t, "b", Join("", "b"))
 	assert.Equal(t, "a", Join("a", ""))
@@ -81,6 +83,7 @@ func TestPathHelpers(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestCollectorLocation(t *testing.T) {
+	t.Parallel()
 	var c Collector
 	c.Push("prescriptions")
 	c.PushIndex(1)
@@ -131,6 +134,7 @@ func TestCollectorBuildsNoPathWhenValid(t *testing.T) {
 }
 
 func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
+	t.Parallel()
 	var c Collector
 	c.Push("order")
 	Each(&c, "items", []string{"ok", "", "ok", ""}, func(s *string, c *Collector) {
