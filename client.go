@@ -14,10 +14,15 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// Version is the SDK's version; it is sent in the User-Agent header.
-const Version = core.Version
+// Version is the SDK's version; it is sent in the User-Agent header
+// ("rxdelivery-go/" + Version).
+const Version = "0.1.0"
+
+// defaultUserAgent is the User-Agent of a client that sets none.
+const defaultUserAgent = "rxdelivery-go/" + Version
 
 // Environment variables read by NewClientFromEnv.
 const (
@@ -90,9 +95,9 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	s := defaultSettings()
 	key, secret := os.Getenv(EnvAPIKey), os.Getenv(EnvAPISecret)
 	if (key == "") != (secret == "") {
-		return nil, &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set together"}
+		return nil, &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set together"}
 	}
-	for _, iface := range core.Interfaces {
+	for _, iface := range types.Interfaces {
 		s.urls[iface] = strings.TrimSpace(os.Getenv(iface.URLEnv()))
 		prefix := "RXDELIVERY_" + strings.ToUpper(iface.String()) + "_API_"
 		k, sec := os.Getenv(prefix+"KEY"), os.Getenv(prefix+"SECRET")
@@ -104,7 +109,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	if v := strings.TrimSpace(os.Getenv(EnvSandbox)); v != "" {
 		on, err := strconv.ParseBool(v)
 		if err != nil {
-			return nil, &core.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
+			return nil, &types.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
 		}
 		s.sandbox = on
 	}
@@ -123,7 +128,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 func (s *settings) uncoveredInterfaces() error {
 	var missing []string
 	configured := 0
-	for _, iface := range core.Interfaces {
+	for _, iface := range types.Interfaces {
 		if s.urls[iface] == "" {
 			continue
 		}
@@ -134,9 +139,9 @@ func (s *settings) uncoveredInterfaces() error {
 	}
 	switch {
 	case configured == 0:
-		return &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set, or an interface's base URL with its own key and secret"}
+		return &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set, or an interface's base URL with its own key and secret"}
 	case len(missing) > 0:
-		return &core.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set: the " +
+		return &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set: the " +
 			strings.Join(missing, ", ") + " interface has a base URL and no key of its own (RXDELIVERY_<INTERFACE>_API_KEY)"}
 	}
 	return nil
@@ -147,15 +152,15 @@ func defaultSettings() *settings {
 		retryMax: core.DefaultRetryMax,
 		waitMin:  core.DefaultRetryWaitMin,
 		waitMax:  core.DefaultRetryWaitMax,
-		call:     core.CallSettings{AttemptTimeout: core.DefaultAttemptTimeout},
+		call:     core.CallSettings{AttemptTimeout: DefaultAttemptTimeout},
 	}
 }
 
 func newClient(key, secret string, s *settings) (*Client, error) {
 	if (key == "") != (secret == "") {
-		return nil, &core.ConfigError{Message: "the API key and secret must be given together"}
+		return nil, &types.ConfigError{Message: "the API key and secret must be given together"}
 	}
-	ua := core.DefaultUserAgent
+	ua := defaultUserAgent
 	if t := strings.TrimSpace(s.userAgent); t != "" {
 		ua = t + " " + ua
 	}
@@ -166,12 +171,12 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		return nil, s.call.Err
 	}
 	if s.call.CallOnly != "" {
-		return nil, &core.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
+		return nil, &types.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
 	}
 	if s.call.RetrySet {
 		s.retryMax, s.call.RetrySet = s.call.RetryMax, false
 	}
-	var limits [len(core.Interfaces)]*core.Limiter
+	var limits [len(types.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
 		if l != nil {
 			limits[i] = core.NewLimiter(l.perSecond, l.burst)
@@ -192,12 +197,12 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Defaults:         s.call,
 		RateLimits:       limits,
 	})
-	var backends [len(core.Interfaces)]*core.Backend
-	for _, iface := range core.Interfaces {
+	var backends [len(types.Interfaces)]*core.Backend
+	for _, iface := range types.Interfaces {
 		creds := core.Credentials{Key: key, Secret: secret}
 		if c := s.creds[iface]; c != nil {
 			if (c.Key == "") != (c.Secret == "") {
-				return nil, &core.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
+				return nil, &types.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
 			}
 			creds = *c
 		}

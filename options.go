@@ -9,6 +9,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Option configures a Client. Options are applied in order, after the
@@ -54,9 +55,9 @@ func applyOptions(s *settings, opts []Option) {
 }
 
 type settings struct {
-	urls       [len(core.Interfaces)]string
-	creds      [len(core.Interfaces)]*core.Credentials
-	enc        [len(core.Interfaces)]*base64.Encoding
+	urls       [len(types.Interfaces)]string
+	creds      [len(types.Interfaces)]*core.Credentials
+	enc        [len(types.Interfaces)]*base64.Encoding
 	httpClient *http.Client
 	retryMax   int
 	waitMin    time.Duration
@@ -72,7 +73,7 @@ type settings struct {
 	// call holds the client-level forms of the call options.
 	call core.CallSettings
 	// limits are the client-side rate limits per interface.
-	limits [len(core.Interfaces)]*rateLimit
+	limits [len(types.Interfaces)]*rateLimit
 }
 
 // rateLimit is a WithRateLimit setting.

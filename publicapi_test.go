@@ -28,34 +28,11 @@ func TestNoInternalTypeInPublicAPI(t *testing.T) {
 		}
 	}
 	sort.Strings(found)
-	seen := map[string]bool{}
 	for _, use := range found {
-		name := use[:strings.Index(use, " (")]
-		seen[name] = true
-		if !movingToTypes[name] {
-			t.Errorf("exported API names an internal type: %s", use)
-		}
-	}
-	for name := range movingToTypes {
-		if !seen[name] {
-			t.Errorf("%s no longer names an internal type: remove it from movingToTypes", name)
-		}
+		t.Errorf("exported API names an internal type: %s", use)
 	}
 }
 
-// movingToTypes are the root package's names that still name the internal
-// core's error types, sentinels and Interface while they move to package
-// types.
-var movingToTypes = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`APIError ConfigError DecodeError TransportError ValidationError Problem
-		Interface Omni Delivery Tracking Pricing Version DefaultAttemptTimeout
-		ErrAttemptTimeout ErrBadRequest ErrForbidden ErrInvalidParams ErrMalformedResponse ErrNoBaseURL
-		ErrNotFound ErrRateLimited ErrSandboxOnly ErrUnableToCancel ErrUnauthorized ErrUnavailable ErrUnknownOutcome`) {
-		movingToTypes[".: "+n] = true
-	}
-}
 
 // TestInternalUsesFindsThem keeps the check above honest: it must find an
 // internal type in each place it looks.

@@ -4,29 +4,24 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// Interface names one of the platform's four interfaces (Omni, Delivery,
-// Tracking, Pricing), for the options that are set per interface. Methods:
-// String() returns "omni", "delivery", "tracking" or "pricing"; URLEnv()
-// the environment variable of its base URL (RXDELIVERY_OMNI_URL, ...);
-// URLOption() the option that sets it (WithOmniURL, ...);
-// DefaultAuthEncoding() the base64 alphabet of its Basic auth header
-// (standard for tracking, URL-safe for the others).
-type Interface = core.Interface
+// Interface is types.Interface: one of the platform's four interfaces
+// (Omni, Delivery, Tracking, Pricing), for the options that are set per
+// interface.
+type Interface = types.Interface
 
 // The platform's interfaces.
 const (
 	// Omni is the omni request and pharmacy lookup interface.
-	Omni = core.Omni
+	Omni = types.InterfaceOmni
 	// Delivery is the delivery order interface.
-	Delivery = core.Delivery
+	Delivery = types.InterfaceDelivery
 	// Tracking is the tracking subscription interface.
-	Tracking = core.Tracking
+	Tracking = types.InterfaceTracking
 	// Pricing is the pricing quote interface.
-	Pricing = core.Pricing
+	Pricing = types.InterfacePricing
 )
 
 // Shared scalar types, the same in every service's params and models.

@@ -135,7 +135,7 @@ case "$top" in
   "## [Unreleased]"*) ;;
   *)
     root_path=$(go list -m)
-    sdk_version=$(grep -rhoE 'const Version = "[^"]+"' --include='*.go' internal/core | head -1 | sed 's/.*"\(.*\)"/\1/')
+    sdk_version=$(grep -rhoE 'const Version = "[^"]+"' client.go | head -1 | sed 's/.*"\(.*\)"/\1/')
     if [ "$sdk_version" != "$declared" ]; then
       echo "FAIL: CHANGELOG.md releases $declared but the SDK's Version is '${sdk_version:-not found}'"
       exit 1

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Option configures a Client: rxdelivery.NewClient and
@@ -75,7 +76,7 @@ func WithHeader(key, value string) CallOption {
 	return CallOption{func(s *core.CallSettings) {
 		if !core.ValidHeader(key, value) {
 			if s.Err == nil {
-				s.Err = &core.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
+				s.Err = &types.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
 			}
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 func apply(opts ...CallOption) core.CallSettings {
@@ -66,7 +67,7 @@ func TestClassAndErrorKind(t *testing.T) {
 	if ErrorKind(nil) != "" {
 		t.Error("nil has no kind")
 	}
-	wrapped := fmt.Errorf("x: %w", core.ErrUnknownOutcome)
+	wrapped := fmt.Errorf("x: %w", types.ErrUnknownOutcome)
 	if ErrorKind(wrapped) != "unknown_outcome" {
 		t.Error(ErrorKind(wrapped))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Service calls the orders endpoints. Get one from rxdelivery.Client; it is
@@ -86,7 +87,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 	}
 	q, err := core.Query(getManyQuery{IDs: ids})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
+		return nil, &types.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
 	}
 	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q,
 		Op: "orders.GetMany", Route: ordersPath, Opts: core.CallOptions(opts)}
@@ -148,7 +149,7 @@ func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber stri
 }
 
 // doOrder performs c and returns the order of its { "order": … } answer.
-// A 2xx answer without an order is a *core.DecodeError.
+// A 2xx answer without an order is a *types.DecodeError.
 func (s *Service) doOrder(ctx context.Context, c core.Call) (*Order, error) {
 	var env orderEnvelope
 	if _, err := s.b.Do(ctx, c, &env); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Service calls the pharmacy lookup endpoints of the omni interface and the
@@ -50,7 +51,7 @@ func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.Cal
 	}
 	q, err := core.Query(p)
 	if err != nil {
-		return nil, nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
+		return nil, nil, &types.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
 	}
 	var page SearchPage
 	c := core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
@@ -91,7 +92,7 @@ func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.Cal
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
-			yield(Pharmacy{}, &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}})
+			yield(Pharmacy{}, &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}})
 			return
 		}
 		q := *p
@@ -179,7 +180,7 @@ func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoPa
 	}
 	q, err := core.Query(p.query())
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
+		return nil, &types.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
 	}
 	var raw json.RawMessage
 	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q,
@@ -209,5 +210,5 @@ func checkID(b *core.Backend, id string) error {
 }
 
 func idProblem(msg string) error {
-	return &validate.ValidationError{Problems: []validate.Problem{{Path: "id", Message: msg}}}
+	return &types.ValidationError{Problems: []types.Problem{{Path: "id", Message: msg}}}
 }

@@ -279,7 +279,7 @@ const (
 )
 
 // Validate checks p against every rule of the document and returns a
-// *validate.ValidationError listing each problem with its JSON path, or
+// *types.ValidationError listing each problem with its JSON path, or
 // nil. Create runs it before sending unless the client was built with
 // validation off. It does not check the sandbox rule on TestMeta, which
 // depends on the client.

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Service calls the requests endpoints. Get one from rxdelivery.Client; it is
@@ -92,11 +92,11 @@ func (s *Service) checkCreate(p *CreateParams) error {
 	if p == nil || p.TestMeta == nil || s.b.Sandbox() {
 		return err
 	}
-	ve := &validate.ValidationError{}
+	ve := &types.ValidationError{}
 	if err != nil && !errors.As(err, &ve) {
 		return err
 	}
-	ve.Problems = append(ve.Problems, validate.Problem{
+	ve.Problems = append(ve.Problems, types.Problem{
 		Path:    "test_meta",
 		Message: "is accepted only by a client in sandbox mode (WithSandbox)",
 	})
@@ -104,15 +104,15 @@ func (s *Service) checkCreate(p *CreateParams) error {
 }
 
 // sandboxOnlyError is the refusal of test_meta by a client that is not in
-// sandbox mode. It reads and unwraps as its *validate.ValidationError and
-// also matches core.ErrSandboxOnly.
+// sandbox mode. It reads and unwraps as its *types.ValidationError and
+// also matches types.ErrSandboxOnly.
 type sandboxOnlyError struct {
-	ve *validate.ValidationError
+	ve *types.ValidationError
 }
 
 func (e *sandboxOnlyError) Error() string        { return e.ve.Error() }
 func (e *sandboxOnlyError) Unwrap() error        { return e.ve }
-func (e *sandboxOnlyError) Is(target error) bool { return target == core.ErrSandboxOnly }
+func (e *sandboxOnlyError) Is(target error) bool { return target == types.ErrSandboxOnly }
 
 // Cancel cancels the request id and those of its orders that are in a
 // cancellable status (DELETE /api/v1/requests/:id). When its orders are not
@@ -154,7 +154,7 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 	}
 	q, err := core.Query(idsQuery{IDs: ids})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
+		return nil, &types.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
 	}
 	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q,
 		Op: "requests.GetMany", Route: basePath + "/", Opts: core.CallOptions(opts)}

@@ -7,6 +7,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Service calls the tracking endpoints. Get one from rxdelivery.Client; it is
@@ -71,7 +72,7 @@ func (s *Service) GetSubscription(ctx context.Context, trackingNumber string, op
 	}
 	q, err := core.Query(subscriptionQuery{TrackingNumber: trackingNumber})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err}
+		return nil, &types.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err}
 	}
 	var sub Subscription
 	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: subscriptionsPath, Query: q,

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Checks of a 2xx answer's shape, beyond being valid JSON: every endpoint
@@ -36,7 +38,7 @@ func checkShape(data []byte, out any) error {
 // wrong. For a write the outcome is unknown: the platform accepted the
 // call, but its answer does not say what it did.
 func Unusable(c Call, resp *Response, msg string) error {
-	return &DecodeError{
+	return &types.DecodeError{
 		StatusCode:     resp.StatusCode,
 		Method:         c.Method,
 		Path:           c.shown(),

@@ -21,13 +21,8 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
-
-// Version is the SDK's version, sent in the User-Agent.
-const Version = "0.1.0"
-
-// DefaultUserAgent is sent when the caller sets none.
-const DefaultUserAgent = "rxdelivery-go/" + Version
 
 // Defaults of the retry policy.
 const (
@@ -48,7 +43,8 @@ type Config struct {
 	RetryWaitMin, RetryWaitMax time.Duration
 	// Logger receives one debug line per attempt; nil logs nothing.
 	Logger *slog.Logger
-	// UserAgent is the User-Agent header value.
+	// UserAgent is the User-Agent header value (the root package builds it
+	// from its Version).
 	UserAgent string
 	// Validate runs params validation before every call.
 	Validate bool
@@ -66,7 +62,7 @@ type Config struct {
 	Defaults CallSettings
 	// RateLimits are the client-side rate limits, per interface; nil
 	// means none.
-	RateLimits [numInterfaces]*Limiter
+	RateLimits [len(types.Interfaces)]*Limiter
 }
 
 // DefaultMaxResponseBytes bounds a successful answer's body, so a
@@ -93,7 +89,7 @@ type Shared struct {
 	// when they change nothing.
 	defaults      CallSettings
 	defaultsEmpty bool
-	limiters      [numInterfaces]*Limiter
+	limiters      [len(types.Interfaces)]*Limiter
 }
 
 // DefaultMaxConnsPerHost bounds the connections the default pool opens to
@@ -149,11 +145,7 @@ func NewShared(cfg Config) *Shared {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	ua := cfg.UserAgent
-	if ua == "" {
-		ua = DefaultUserAgent
-	}
-	s.uaHeader = []string{ua}
+	s.uaHeader = []string{cfg.UserAgent}
 	var inner http.RoundTripper
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
@@ -213,7 +205,7 @@ func (s *Shared) Sandbox() bool { return s.sandbox }
 // and its Authorization header, both fixed at construction.
 type Backend struct {
 	s     *Shared
-	iface Interface
+	iface types.Interface
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
 	// basePath is the path of base ("/omni"), for log lines.
 	basePath string
@@ -237,7 +229,7 @@ type Credentials struct {
 // then fail with a ConfigError naming the option). It refuses a base URL
 // that is not absolute, and credentials over plain http to a host that is
 // not loopback.
-func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
+func (s *Shared) NewBackend(iface types.Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
 	b := &Backend{s: s, iface: iface}
 	if enc == nil {
 		enc = iface.DefaultAuthEncoding()
@@ -252,13 +244,13 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 	}
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, &ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, &ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return nil, &ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
 	}
 	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
@@ -274,7 +266,7 @@ func isLoopback(host string) bool {
 }
 
 // Interface returns the backend's interface.
-func (b *Backend) Interface() Interface { return b.iface }
+func (b *Backend) Interface() types.Interface { return b.iface }
 
 // BaseURL returns the base URL without a trailing slash, or "".
 func (b *Backend) BaseURL() string { return b.base }
@@ -340,7 +332,7 @@ type Response struct {
 func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
-		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": nil Context (pass context.Background() or a request's context)"}
+		return nil, &types.ConfigError{Message: c.Method + " " + c.shown() + ": nil Context (pass context.Background() or a request's context)"}
 	}
 	if len(c.Opts) == 0 && b.s.plain(b.iface) {
 		r, err := b.do(ctx, c, out, nil)
@@ -352,20 +344,20 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 // do is Do; st is nil on the plain path.
 func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Response, error) {
 	if b.base == "" {
-		return nil, &ConfigError{
+		return nil, &types.ConfigError{
 			Message: "no base URL for the " + b.iface.String() + " interface: set " + b.iface.URLOption() + " or " + b.iface.URLEnv(),
-			Err:     ErrNoBaseURL,
+			Err:     types.ErrNoBaseURL,
 		}
 	}
 	if b.authHeader == nil {
-		return nil, &ConfigError{Message: "no credentials for the " + b.iface.String() +
+		return nil, &types.ConfigError{Message: "no credentials for the " + b.iface.String() +
 			" interface: pass a key and secret to NewClient, or use WithCredentials"}
 	}
 	var body []byte
 	if c.Body != nil {
 		var err error
 		if body, err = jsonx.Marshal(c.Body); err != nil {
-			return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": encoding the request body: " + err.Error(), Err: err}
+			return nil, &types.ConfigError{Message: c.Method + " " + c.shown() + ": encoding the request body: " + err.Error(), Err: err}
 		}
 	}
 	u := b.base + c.Path
@@ -394,7 +386,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.Method, u, raw)
 	if err != nil {
-		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": building the request failed", Err: stripURL(err)}
+		return nil, &types.ConfigError{Message: c.Method + " " + c.shown() + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
 	h["Authorization"] = b.authHeader
@@ -407,7 +399,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		st.addHeaders(h)
 	}
 	if ctx.Err() != nil {
-		return nil, &TransportError{Method: c.Method, Path: c.shown(), Err: ctx.Err()}
+		return nil, &types.TransportError{Method: c.Method, Path: c.shown(), Err: ctx.Err()}
 	}
 	client := b.s.retryClient(c.Write, st)
 	// A successful answer is read whole inside the attempt, so that a body
@@ -436,12 +428,12 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := newAPIError(b.iface, c.Method, c.shown(), resp.StatusCode, resp.Header, data, b.s.now())
-		e.scrub(sc)
+		scrubAPIError(e, sc)
 		// A body that names a definite refusal settles the outcome whatever
 		// the status.
-		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(ErrUnableToCancel)
+		e.UnknownOutcome = c.Write && unknownStatus(resp.StatusCode) && !e.Is(types.ErrUnableToCancel)
 		if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-			e.setRedirect(resp, sc)
+			setRedirect(e, resp, sc)
 			// The platform documents no redirect: whether it acted on a
 			// write before answering one is not known.
 			e.UnknownOutcome = c.Write
@@ -558,7 +550,7 @@ func (b *Backend) transportError(c Call, sc *scrubber, err error, sent *sendTrac
 	if neverSent(err) {
 		unknown = false
 	}
-	return &TransportError{Method: c.Method, Path: c.shown(), Err: err, UnknownOutcome: unknown, scrub: sc}
+	return &types.TransportError{Method: c.Method, Path: c.shown(), Err: redact(err, sc), UnknownOutcome: unknown}
 }
 
 // sendTrace tells whether the last attempt of a write got a connection. A
@@ -594,8 +586,8 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
 
-func (b *Backend) decodeError(c Call, sc *scrubber, status int, err error) *DecodeError {
-	return &DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: stripURL(err), UnknownOutcome: c.Write, scrub: sc}
+func (b *Backend) decodeError(c Call, sc *scrubber, status int, err error) *types.DecodeError {
+	return &types.DecodeError{StatusCode: status, Method: c.Method, Path: c.shown(), Err: redact(stripURL(err), sc), UnknownOutcome: c.Write}
 }
 
 // incompleteError is the DecodeError of a body that ended early.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // A call runs on one of two paths. The plain path (no per-call option, no
@@ -49,7 +51,7 @@ func stateOf(ctx context.Context) *callState {
 
 // plain reports whether a call with no options of its own may take the
 // plain path.
-func (s *Shared) plain(iface Interface) bool {
+func (s *Shared) plain(iface types.Interface) bool {
 	return s.logger == nil && s.limiters[iface] == nil && s.defaultsEmpty
 }
 
@@ -98,7 +100,7 @@ func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, e
 	hr := f(context.WithValue(ctx, callStateKey{}, st), &st.op)
 	if !called {
 		// A call hook that did not call next: the call was not made.
-		res = CallResult{Meta: st.meta(nil, nil), Err: &TransportError{Method: c.Method, Path: c.shown(), Err: &NotSentError{Err: orHookRefused(hr.Err)}}}
+		res = CallResult{Meta: st.meta(nil, nil), Err: &types.TransportError{Method: c.Method, Path: c.shown(), Err: &NotSentError{Err: orHookRefused(hr.Err)}}}
 	}
 	if st.set.Metadata != nil {
 		st.set.Metadata(res.Meta)
@@ -142,7 +144,7 @@ func (st *callState) meta(resp *Response, err error) Meta {
 // IsUnknownOutcome reports whether err is a write's failure whose outcome
 // is unknown.
 func IsUnknownOutcome(err error) bool {
-	return err != nil && errors.Is(err, ErrUnknownOutcome)
+	return err != nil && errors.Is(err, types.ErrUnknownOutcome)
 }
 
 // retryClient returns the retrying client of a call: the shared one, or,
@@ -355,15 +357,15 @@ func (st *callState) logEnd(ctx context.Context, err error) {
 // a 429 or 5xx answer, a failed exchange that the caller's context did not
 // end, or an answer cut short.
 func retriedKind(err error) bool {
-	var ae *APIError
+	var ae *types.APIError
 	if errors.As(err, &ae) {
 		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
 	}
-	var te *TransportError
+	var te *types.TransportError
 	if errors.As(err, &te) {
 		return !errors.Is(te.Err, context.Canceled) && !errors.Is(te.Err, context.DeadlineExceeded)
 	}
-	var de *DecodeError
+	var de *types.DecodeError
 	return errors.As(err, &de) && de.Incomplete
 }
 
@@ -375,10 +377,10 @@ func errorKind(err error) string {
 			return s.name
 		}
 	}
-	var te *TransportError
+	var te *types.TransportError
 	var ns *NotSentError
-	var ae *APIError
-	var ce *ConfigError
+	var ae *types.APIError
+	var ce *types.ConfigError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return "canceled"
@@ -412,15 +414,15 @@ var kindSentinels = [...]struct {
 	err  error
 	name string
 }{
-	{ErrUnknownOutcome, "unknown_outcome"},
-	{ErrUnableToCancel, "unable_to_cancel"},
-	{ErrRateLimited, "rate_limited"},
-	{ErrUnavailable, "unavailable"},
-	{ErrBadRequest, "bad_request"},
-	{ErrUnauthorized, "unauthorized"},
-	{ErrForbidden, "forbidden"},
-	{ErrNotFound, "not_found"},
-	{ErrMalformedResponse, "malformed_response"},
-	{ErrNoBaseURL, "no_base_url"},
-	{ErrSandboxOnly, "sandbox_only"},
+	{types.ErrUnknownOutcome, "unknown_outcome"},
+	{types.ErrUnableToCancel, "unable_to_cancel"},
+	{types.ErrRateLimited, "rate_limited"},
+	{types.ErrUnavailable, "unavailable"},
+	{types.ErrBadRequest, "bad_request"},
+	{types.ErrUnauthorized, "unauthorized"},
+	{types.ErrForbidden, "forbidden"},
+	{types.ErrNotFound, "not_found"},
+	{types.ErrMalformedResponse, "malformed_response"},
+	{types.ErrNoBaseURL, "no_base_url"},
+	{types.ErrSandboxOnly, "sandbox_only"},
 }

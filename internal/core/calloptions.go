@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // CallSettings are the settings that exist for one call and, as defaults,
@@ -163,7 +165,7 @@ type Op struct {
 	// Route is the templated path, such as "/api/v1/orders/{id}".
 	Route string
 	// Interface is the platform interface.
-	Interface Interface
+	Interface types.Interface
 	// Write marks a side-effecting write.
 	Write bool
 }

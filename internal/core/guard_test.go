@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // TestCallerClientWithoutTransportUsesDefaultTransport: as in net/http, a
@@ -36,10 +38,10 @@ func (stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestPlainPathHasTheAttemptTimeout(t *testing.T) {
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
 		Defaults: CallSettings{AttemptTimeout: 20 * time.Millisecond}})
-	assert.True(t, s.plain(Omni))
-	b, err := s.NewBackend(Omni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	assert.True(t, s.plain(types.InterfaceOmni))
+	b, err := s.NewBackend(types.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	assert.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
-	assert.ErrorIs(t, err, ErrAttemptTimeout)
+	assert.ErrorIs(t, err, types.ErrAttemptTimeout)
 	assert.False(t, errors.Is(err, context.DeadlineExceeded))
 }

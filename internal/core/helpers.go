@@ -4,6 +4,7 @@ import (
 	"github.com/google/go-querystring/query"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Check validates p with fn unless the client turned validation off. A nil
@@ -12,7 +13,7 @@ import (
 // core.Check(s.b, p, (*CreateParams).validate).
 func Check[P any](b *Backend, p *P, fn func(*P, validate.Options) error) error {
 	if p == nil {
-		return &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}}
+		return &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}}
 	}
 	o, on := b.Validation()
 	if !on {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 type params struct{ Name string }
@@ -29,20 +30,20 @@ func (p *params) validate(o validate.Options) error {
 
 func TestCheckHonoursTheSettings(t *testing.T) {
 	on := NewShared(Config{Validate: true, ValidateOptions: validate.Options{NPICheckDigit: true}, Sandbox: true})
-	b, err := on.NewBackend(Omni, "", Credentials{}, nil)
+	b, err := on.NewBackend(types.InterfaceOmni, "", Credentials{}, nil)
 	require.NoError(t, err)
 	assert.True(t, b.Sandbox())
 	assert.True(t, on.Sandbox())
-	assert.Equal(t, Omni, b.Interface())
+	assert.Equal(t, types.InterfaceOmni, b.Interface())
 	err = Check(b, &params{}, (*params).validate)
-	var ve *validate.ValidationError
+	var ve *types.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.True(t, ve.Has("name"))
 	assert.True(t, ve.Has("npi"), "the client's options reach the check")
-	assert.ErrorIs(t, Check[params](b, nil, (*params).validate), validate.ErrInvalidParams)
+	assert.ErrorIs(t, Check[params](b, nil, (*params).validate), types.ErrInvalidParams)
 
 	off := NewShared(Config{})
-	b, err = off.NewBackend(Omni, "", Credentials{}, nil)
+	b, err = off.NewBackend(types.InterfaceOmni, "", Credentials{}, nil)
 	require.NoError(t, err)
 	assert.NoError(t, Check(b, &params{}, (*params).validate), "validation off")
 	assert.Error(t, Check[params](b, nil, (*params).validate), "nil params are refused even with validation off")
@@ -60,14 +61,14 @@ func TestQueryAndIDs(t *testing.T) {
 
 	assert.NoError(t, CheckID("id", "ord_1"))
 	for _, bad := range []string{"", "  ", ".", ".."} {
-		var ve *validate.ValidationError
+		var ve *types.ValidationError
 		require.ErrorAs(t, CheckID("ids[1]", bad), &ve, "%q", bad)
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
 	}
 
 	err = Missing(Call{Method: "POST", Path: "/api/v1/orders", Write: true}, &Response{StatusCode: 200}, "order")
-	assert.ErrorIs(t, err, ErrMalformedResponse)
-	assert.ErrorIs(t, err, ErrUnknownOutcome)
+	assert.ErrorIs(t, err, types.ErrMalformedResponse)
+	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
 	assert.EqualError(t, err, "rxdelivery: POST /api/v1/orders: 200 OK: malformed response body: the response has no order (outcome unknown: reconcile before retrying)")
 }
 
@@ -82,7 +83,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 	})
 	mock.RegisterResponder("GET", "https://x.example/b", httpmock.NewErrorResponder(errors.New("reset")))
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: logger, RetryMax: 1})
-	b, err := s.NewBackend(Omni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
+	b, err := s.NewBackend(types.InterfaceOmni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/a", Query: "origin_address=1+Private+Rd"}, nil)
 	require.Error(t, err)
@@ -100,7 +101,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 	// A logger above debug level costs nothing and logs nothing.
 	logs.Reset()
 	quiet := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	b, err = quiet.NewBackend(Omni, "https://x.example", Credentials{Key: "k", Secret: "s"}, nil)
+	b, err = quiet.NewBackend(types.InterfaceOmni, "https://x.example", Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, _ = b.Do(context.Background(), Call{Method: "GET", Path: "/a"}, nil)
 	assert.Empty(t, logs.String())
@@ -109,20 +110,20 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 
 func TestInterfaceNames(t *testing.T) {
 	for i, want := range []string{"omni", "delivery", "tracking", "pricing"} {
-		assert.Equal(t, want, Interfaces[i].String())
+		assert.Equal(t, want, types.Interfaces[i].String())
 	}
-	assert.Equal(t, "unknown", Interface(9).String())
-	assert.Equal(t, "RXDELIVERY_PRICING_URL", Pricing.URLEnv())
-	assert.Equal(t, "WithTrackingURL", Tracking.URLOption())
+	assert.Equal(t, "unknown", types.Interface(9).String())
+	assert.Equal(t, "RXDELIVERY_PRICING_URL", types.InterfacePricing.URLEnv())
+	assert.Equal(t, "WithTrackingURL", types.InterfaceTracking.URLOption())
 }
 
 func TestErrorStrings(t *testing.T) {
-	te := &TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	te := &types.TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
 	assert.Equal(t, "rxdelivery: GET /x: unexpected EOF", te.Error())
 	te.UnknownOutcome = true
 	assert.Contains(t, te.Error(), "outcome unknown")
-	de := &DecodeError{StatusCode: 200, Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	de := &types.DecodeError{StatusCode: 200, Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
 	assert.Equal(t, "rxdelivery: GET /x: 200 OK: malformed response body: unexpected EOF", de.Error())
-	ce := &ConfigError{Message: "no base URL", Err: ErrNoBaseURL}
-	assert.ErrorIs(t, ce, ErrNoBaseURL)
+	ce := &types.ConfigError{Message: "no base URL", Err: types.ErrNoBaseURL}
+	assert.ErrorIs(t, ce, types.ErrNoBaseURL)
 }

@@ -6,24 +6,12 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// DefaultAttemptTimeout bounds one attempt of a call (sending the request
-// and reading the whole answer) unless the client or the call sets another
-// bound. The caller's context stays the bound of the whole call, retries
-// and waits included.
-const DefaultAttemptTimeout = 30 * time.Second
-
-// ErrAttemptTimeout matches a call whose last attempt ran out of its own
-// time (the attempt timeout, or the Timeout or ResponseHeaderTimeout of a
-// caller's http.Client or Transport) while the caller's context was still
-// live. It does not match context.DeadlineExceeded, which is kept for the
-// caller's own deadline. A safe call is retried after such a timeout; a
-// write is not, and its outcome is unknown.
-var ErrAttemptTimeout = errors.New("rxdelivery: attempt timed out")
-
-// Is matches ErrAttemptTimeout.
-func (*attemptTimeoutError) Is(target error) bool { return target == ErrAttemptTimeout }
+// Is matches types.ErrAttemptTimeout.
+func (*attemptTimeoutError) Is(target error) bool { return target == types.ErrAttemptTimeout }
 
 // layerTimeoutError is an attempt ended by a deadline of another layer
 // (a caller's http.Client.Timeout, a Transport's ResponseHeaderTimeout)
@@ -32,9 +20,9 @@ type layerTimeoutError struct{ cause string }
 
 func (e *layerTimeoutError) Error() string { return "the attempt timed out: " + e.cause }
 
-// Is matches ErrAttemptTimeout (and the SDK's own attempt timeout).
+// Is matches types.ErrAttemptTimeout (and the SDK's own attempt timeout).
 func (e *layerTimeoutError) Is(target error) bool {
-	return target == ErrAttemptTimeout || target == errAttemptTimeout
+	return target == types.ErrAttemptTimeout || target == errAttemptTimeout
 }
 
 // Timeout reports true, as a net.Error's does.
@@ -49,7 +37,7 @@ func (e *layerTimeoutError) Timeout() bool { return true }
 // as they are: the request never left. Other errors are returned as they
 // are.
 func asAttemptTimeout(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, ErrAttemptTimeout) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, types.ErrAttemptTimeout) {
 		return err
 	}
 	var op *net.OpError

@@ -19,6 +19,8 @@ import (
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 const testBase = "https://api.rxdelivery.test/prefix"
@@ -37,7 +39,7 @@ func newTestBackend(t *testing.T, cfg Config) (*Backend, *httpmock.MockTransport
 		cfg.RetryMax = 3
 	}
 	cfg.Validate = true
-	b, err := NewShared(cfg).NewBackend(Omni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := NewShared(cfg).NewBackend(types.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	return b, mock
 }
@@ -144,12 +146,12 @@ func TestGetGivesUpAfterRetryMax(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(502, `{"error":{"message":"upstream"}}`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-	var apiErr *APIError
+	var apiErr *types.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 502, apiErr.StatusCode)
 	assert.Equal(t, "upstream", apiErr.Message)
-	assert.ErrorIs(t, err, ErrUnavailable)
-	assert.NotErrorIs(t, err, ErrUnknownOutcome, "a read has no outcome to lose")
+	assert.ErrorIs(t, err, types.ErrUnavailable)
+	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "a read has no outcome to lose")
 	assert.Equal(t, 3, seq.count())
 }
 
@@ -162,8 +164,8 @@ func TestWriteAnswered500IsAttemptedOnce(t *testing.T) {
 			_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/requests", Body: map[string]string{"a": "b"}, Write: true}, nil)
 			require.Error(t, err)
 			assert.Equal(t, 1, seq.count())
-			assert.ErrorIs(t, err, ErrUnknownOutcome)
-			var apiErr *APIError
+			assert.ErrorIs(t, err, types.ErrUnknownOutcome)
+			var apiErr *types.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.True(t, apiErr.UnknownOutcome)
 			assert.Contains(t, err.Error(), "outcome unknown")
@@ -196,9 +198,9 @@ func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(io.ErrUnexpectedEOF)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *TransportError
+	var te *types.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.ErrorIs(t, err, ErrUnknownOutcome)
+	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, 1, seq.count())
 }
@@ -209,9 +211,9 @@ func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(dialErr)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *TransportError
+	var te *types.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.NotErrorIs(t, err, ErrUnknownOutcome, "a failed dial never sent the request")
+	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "a failed dial never sent the request")
 	assert.Equal(t, 3, seq.count())
 }
 
@@ -222,11 +224,11 @@ func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
 	start := time.Now()
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
 	assert.Less(t, time.Since(start), 60*time.Second, "the 120s wait was not slept")
-	var apiErr *APIError
+	var apiErr *types.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 120*time.Second, apiErr.RetryAfter)
 	assert.Equal(t, "rate_limit_exceeded", apiErr.Code)
-	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.ErrorIs(t, err, types.ErrRateLimited)
 	assert.Equal(t, 1, seq.count())
 	assert.Contains(t, err.Error(), "retry after 2m0s")
 }
@@ -241,7 +243,7 @@ func TestRetryAfterPastDeadlineReturnsAtOnce(t *testing.T) {
 	_, err := b.Do(ctx, Call{Method: "GET", Path: "/api/v1/x"}, nil)
 	assert.Less(t, time.Since(start), 10*time.Second, "neither the wait nor the deadline was slept through")
 	require.NoError(t, ctx.Err())
-	var apiErr *APIError
+	var apiErr *types.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 50*time.Second, apiErr.RetryAfter)
 	assert.Equal(t, 1, seq.count())
@@ -262,7 +264,7 @@ func TestContextCancelledDuringWait(t *testing.T) {
 	returned := time.Now()
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Less(t, returned.Sub(time.Unix(0, cancelledAt.Load())), 10*time.Second, "the 30s wait ended with the context")
-	assert.NotErrorIs(t, err, ErrUnknownOutcome, "cancelled while waiting after a 429: nothing was applied")
+	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "cancelled while waiting after a 429: nothing was applied")
 	assert.Equal(t, 1, seq.count())
 }
 
@@ -272,12 +274,12 @@ func TestContextAlreadyDoneSendsNothing(t *testing.T) {
 	cancel()
 	_, err := b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.NotErrorIs(t, err, ErrUnknownOutcome)
+	assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }
 
 func TestHeadersAndURL(t *testing.T) {
-	b, mock := newTestBackend(t, Config{UserAgent: "acme/1 " + DefaultUserAgent})
+	b, mock := newTestBackend(t, Config{UserAgent: "acme/1 rxdelivery-go/0.0.0"})
 	var got *http.Request
 	var body []byte
 	mock.RegisterResponder("POST", testBase+"/api/v1/requests", func(r *http.Request) (*http.Response, error) {
@@ -293,7 +295,7 @@ func TestHeadersAndURL(t *testing.T) {
 	assert.Equal(t, "Basic "+base64.URLEncoding.EncodeToString([]byte("k:s")), got.Header.Get("Authorization"))
 	assert.Equal(t, "application/json", got.Header.Get("Accept"))
 	assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
-	assert.Equal(t, "acme/1 rxdelivery-go/"+Version, got.Header.Get("User-Agent"))
+	assert.Equal(t, "acme/1 rxdelivery-go/0.0.0", got.Header.Get("User-Agent"))
 	assert.Equal(t, `{"name":"Jane"}`, string(body))
 }
 
@@ -319,24 +321,24 @@ func TestErrorBodyShapes(t *testing.T) {
 		is                     []error
 	}{
 		{"omni", 422, `{"error":{"id":"req_1","type":"unable_to_cancel","message":"orders are not in a cancellable status"}}`,
-			"req_1", "unable_to_cancel", "", "orders are not in a cancellable status", []error{ErrBadRequest, ErrUnableToCancel}},
+			"req_1", "unable_to_cancel", "", "orders are not in a cancellable status", []error{types.ErrBadRequest, types.ErrUnableToCancel}},
 		{"delivery", 400, `{"error":{"message":"Order is not in a cancellable status"}}`,
-			"", "", "", "Order is not in a cancellable status", []error{ErrBadRequest, ErrUnableToCancel}},
+			"", "", "", "Order is not in a cancellable status", []error{types.ErrBadRequest, types.ErrUnableToCancel}},
 		{"tracking", 404, `{"error":{"code":"not_found","message":"subscription not found"}}`,
-			"", "", "not_found", "subscription not found", []error{ErrNotFound}},
+			"", "", "not_found", "subscription not found", []error{types.ErrNotFound}},
 		{"pricing", 502, `{"error":{"message":"pricing could not be retrieved from the provider"}}`,
-			"", "", "", "pricing could not be retrieved from the provider", []error{ErrUnavailable}},
-		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{ErrUnauthorized}},
-		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "42", "", "", "no", []error{ErrForbidden}},
+			"", "", "", "pricing could not be retrieved from the provider", []error{types.ErrUnavailable}},
+		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{types.ErrUnauthorized}},
+		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "42", "", "", "no", []error{types.ErrForbidden}},
 		{"html", 500, `<html>oops</html>`, "", "", "", "", nil},
-		{"empty", 503, ``, "", "", "", "", []error{ErrUnavailable}},
+		{"empty", 503, ``, "", "", "", "", []error{types.ErrUnavailable}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b, mock := newTestBackend(t, Config{RetryMax: -1})
 			mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewStringResponder(tc.status, tc.body))
 			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-			var apiErr *APIError
+			var apiErr *types.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, tc.status, apiErr.StatusCode)
 			assert.Equal(t, "GET", apiErr.Method)
@@ -359,7 +361,7 @@ func TestHugeErrorBodyIsBounded(t *testing.T) {
 	huge := bytes.Repeat([]byte("x"), 8<<20)
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewBytesResponder(500, huge))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-	var apiErr *APIError
+	var apiErr *types.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Len(t, apiErr.Body, maxKeptBody)
 	assert.Less(t, len(err.Error()), 200)
@@ -371,10 +373,10 @@ func TestMalformedSuccessBody(t *testing.T) {
 			b, mock := newTestBackend(t, Config{})
 			mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", httpmock.NewStringResponder(200, body))
 			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
-			var de *DecodeError
+			var de *types.DecodeError
 			require.ErrorAs(t, err, &de)
-			assert.ErrorIs(t, err, ErrMalformedResponse)
-			assert.NotErrorIs(t, err, ErrUnknownOutcome)
+			assert.ErrorIs(t, err, types.ErrMalformedResponse)
+			assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
 			assert.Contains(t, err.Error(), "GET /api/v1/requests/r1: 200 OK: malformed response body")
 		})
 	}
@@ -384,8 +386,8 @@ func TestMalformedBodyOfWriteIsUnknownOutcome(t *testing.T) {
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", httpmock.NewStringResponder(200, `{"order":`))
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
-	assert.ErrorIs(t, err, ErrMalformedResponse)
-	assert.ErrorIs(t, err, ErrUnknownOutcome)
+	assert.ErrorIs(t, err, types.ErrMalformedResponse)
+	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
 }
 
 func TestRawMessageOut(t *testing.T) {
@@ -398,22 +400,22 @@ func TestRawMessageOut(t *testing.T) {
 
 	mock.RegisterResponder("GET", testBase+"/api/v1/bad", httpmock.NewStringResponder(200, `{"any":`))
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/bad"}, &raw)
-	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, types.ErrMalformedResponse)
 }
 
 func TestMissingBaseURLAndCredentials(t *testing.T) {
 	s := NewShared(Config{})
-	b, err := s.NewBackend(Delivery, "", Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(types.InterfaceDelivery, "", Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
-	assert.ErrorIs(t, err, ErrNoBaseURL)
+	assert.ErrorIs(t, err, types.ErrNoBaseURL)
 	assert.Contains(t, err.Error(), "WithDeliveryURL")
 	assert.Contains(t, err.Error(), "RXDELIVERY_DELIVERY_URL")
 
-	b, err = s.NewBackend(Tracking, "https://t.example", Credentials{}, nil)
+	b, err = s.NewBackend(types.InterfaceTracking, "https://t.example", Credentials{}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
-	var ce *ConfigError
+	var ce *types.ConfigError
 	require.ErrorAs(t, err, &ce)
 	assert.Contains(t, err.Error(), "no credentials for the tracking interface")
 }
@@ -429,13 +431,13 @@ func TestBaseURLRules(t *testing.T) {
 		"https://api.example.com/a%20b/": "https://api.example.com/a%20b",
 	}
 	for in, want := range good {
-		b, err := s.NewBackend(Omni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		b, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, b.BaseURL(), in)
 	}
 	for _, bad := range []string{"http://api.example.com", "ftp://x", "/relative", "https://u:p@x.example", "https://x.example?q=1", "http://10.0.0.1"} {
-		_, err := s.NewBackend(Omni, bad, Credentials{Key: "k", Secret: "s"}, nil)
-		var ce *ConfigError
+		_, err := s.NewBackend(types.InterfaceOmni, bad, Credentials{Key: "k", Secret: "s"}, nil)
+		var ce *types.ConfigError
 		require.ErrorAs(t, err, &ce, bad)
 		assert.Contains(t, err.Error(), "WithOmniURL")
 		assert.NotContains(t, err.Error(), "u:p")
@@ -447,12 +449,12 @@ func TestAuthAlphabet(t *testing.T) {
 	creds := Credentials{Key: "k>?", Secret: "s~~?"}
 	raw := []byte("k>?:s~~?")
 	require.NotEqual(t, base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw), "the test value must tell the alphabets apart")
-	for iface, enc := range map[Interface]*base64.Encoding{Omni: base64.URLEncoding, Delivery: base64.URLEncoding, Pricing: base64.URLEncoding, Tracking: base64.StdEncoding} {
+	for iface, enc := range map[types.Interface]*base64.Encoding{types.InterfaceOmni: base64.URLEncoding, types.InterfaceDelivery: base64.URLEncoding, types.InterfacePricing: base64.URLEncoding, types.InterfaceTracking: base64.StdEncoding} {
 		b, err := s.NewBackend(iface, "https://x.example", creds, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "Basic "+enc.EncodeToString(raw), b.authHeader[0], iface.String())
 	}
-	b, err := s.NewBackend(Omni, "https://x.example", creds, base64.RawStdEncoding)
+	b, err := s.NewBackend(types.InterfaceOmni, "https://x.example", creds, base64.RawStdEncoding)
 	require.NoError(t, err)
 	assert.Equal(t, "Basic "+base64.RawStdEncoding.EncodeToString(raw), b.authHeader[0])
 }
@@ -479,7 +481,7 @@ func TestPoolReusesConnections(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(Omni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(types.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	for i := 0; i < 20; i++ {
 		_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/ok"}, &out{})
@@ -499,12 +501,12 @@ func TestDialFailureAgainstClosedPort(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(Delivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(types.InterfaceDelivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Query: "secret=1", Body: map[string]int{}, Write: true}, nil)
-	var te *TransportError
+	var te *types.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.NotErrorIs(t, err, ErrUnknownOutcome)
+	assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
 	assert.NotContains(t, err.Error(), "secret=1")
 }
 
@@ -513,7 +515,7 @@ func TestSuccessBodyOverLimit(t *testing.T) {
 	big := append(append([]byte(`{"id":"`), bytes.Repeat([]byte("a"), 4<<10)...), `"}`...)
 	mock.RegisterResponder("GET", testBase+"/big", httpmock.NewBytesResponder(200, big))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
-	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, types.ErrMalformedResponse)
 	assert.ErrorIs(t, err, errBodyTooLarge)
 	var raw json.RawMessage
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &raw)
@@ -549,7 +551,7 @@ func TestWriteWithoutConnectionIsKnown(t *testing.T) {
 	tr := &http.Transport{MaxConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(Delivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(types.InterfaceDelivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 
 	done := make(chan struct{})
@@ -561,7 +563,7 @@ func TestWriteWithoutConnectionIsKnown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err = b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *TransportError
+	var te *types.TransportError
 	require.ErrorAs(t, err, &te)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.False(t, te.UnknownOutcome, "the write waited for a connection and never left")
@@ -613,12 +615,12 @@ func TestSafeCallCutEveryTimeIsIncomplete(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"r`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
-	var de *DecodeError
+	var de *types.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.True(t, de.Incomplete)
 	assert.False(t, de.UnknownOutcome)
 	assert.Equal(t, http.StatusOK, de.StatusCode)
-	assert.ErrorIs(t, err, ErrMalformedResponse)
+	assert.ErrorIs(t, err, types.ErrMalformedResponse)
 	assert.Equal(t, "rxdelivery: GET /api/v1/requests/r1: 200 OK: response body incomplete: connection reset by peer", err.Error())
 	assert.Equal(t, 4, seq.count(), "the first attempt and three retries")
 }
@@ -628,10 +630,10 @@ func TestWriteDoesNotRetryCutBody(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"ord_`), ok(`{"id":"ord_2"}`)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
-	var de *DecodeError
+	var de *types.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.True(t, de.Incomplete)
-	assert.ErrorIs(t, err, ErrUnknownOutcome, "the order exists; its answer was lost")
+	assert.ErrorIs(t, err, types.ErrUnknownOutcome, "the order exists; its answer was lost")
 	assert.Equal(t, 1, seq.count())
 }
 
@@ -640,7 +642,7 @@ func TestBodyOverLimitIsNotRetried(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{ok(`{"id":"a long identifier"}`)}}
 	mock.RegisterResponder("GET", testBase+"/big", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
-	var de *DecodeError
+	var de *types.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.False(t, de.Incomplete)
 	assert.ErrorIs(t, err, errBodyTooLarge)
@@ -668,7 +670,7 @@ func TestTrailingDataIsMalformed(t *testing.T) {
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("GET", testBase+"/x", httpmock.NewStringResponder(200, `{"id":"r1"} {"id":"r2"}`))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, &out{})
-	var de *DecodeError
+	var de *types.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.False(t, de.Incomplete)
 	assert.Contains(t, err.Error(), "200 OK: malformed response body: ")

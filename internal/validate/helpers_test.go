@@ -3,6 +3,8 @@ package validate
 import (
 	"strings"
 	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // assertNotQuoted fails when msg contains the input in, or its trimmed
@@ -16,12 +18,12 @@ func assertNotQuoted(t *testing.T, msg, in string) {
 }
 
 // problems returns the problems recorded by c, or nil.
-func problems(c *Collector) []Problem {
+func problems(c *Collector) []types.Problem {
 	err := c.Err()
 	if err == nil {
 		return nil
 	}
-	return err.(*ValidationError).Problems
+	return err.(*types.ValidationError).Problems
 }
 
 // collectorCase is one call of a Collector check and the message it should

@@ -23,61 +23,6 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// ErrInvalidParams is matched by every *ValidationError through errors.Is.
-var ErrInvalidParams = errors.New("rxdelivery: invalid params")
-
-// Problem is one rule that a params value breaks.
-type Problem struct {
-	// Path is the JSON path of the field, such as "dropoff.address.zipcode"
-	// or "prescriptions[0].payers[1].bin". It is empty for a rule that
-	// concerns the whole value.
-	Path string
-	// Message says what the rule wants, without quoting the value.
-	Message string
-}
-
-// String returns "path: message".
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
-	}
-	return p.Path + ": " + p.Message
-}
-
-// ValidationError lists every problem found in one params value. It is
-// returned before anything is sent, so an invalid value never reaches the
-// network.
-type ValidationError struct {
-	// Problems holds every problem found, in the order of the fields.
-	Problems []Problem
-}
-
-// Error lists every problem as "path: message", separated by semicolons.
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("rxdelivery: invalid params: ")
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
-
-// Is reports whether target is ErrInvalidParams.
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalidParams }
-
-// Has reports whether a problem is recorded at path.
-func (e *ValidationError) Has(path string) bool {
-	for _, p := range e.Problems {
-		if p.Path == path {
-			return true
-		}
-	}
-	return false
-}
-
 // Options changes what the checks demand. The zero value follows the
 // documents.
 type Options struct {
@@ -100,7 +45,7 @@ type Options struct {
 type Collector struct {
 	// Options are the settings the checks follow.
 	Options  Options
-	problems []Problem
+	problems []types.Problem
 	at       []step
 	inline   [8]step
 }
@@ -168,7 +113,7 @@ func (c *Collector) Path(path string) string {
 
 // Add records a problem at path, relative to the collector's location.
 func (c *Collector) Add(path, message string) {
-	c.problems = append(c.problems, Problem{Path: c.Path(path), Message: message})
+	c.problems = append(c.problems, types.Problem{Path: c.Path(path), Message: message})
 }
 
 // AddErr records err's message at path when err is not nil.
@@ -179,12 +124,12 @@ func (c *Collector) AddErr(path string, err error) {
 }
 
 // Merge records the problems of err under prefix when err is a
-// *ValidationError, and err's message at prefix otherwise.
+// *types.ValidationError, and err's message at prefix otherwise.
 func (c *Collector) Merge(prefix string, err error) {
 	if err == nil {
 		return
 	}
-	var ve *ValidationError
+	var ve *types.ValidationError
 	if !errors.As(err, &ve) {
 		c.Add(prefix, err.Error())
 		return
@@ -197,13 +142,13 @@ func (c *Collector) Merge(prefix string, err error) {
 // Len returns how many problems are recorded.
 func (c *Collector) Len() int { return len(c.problems) }
 
-// Err returns a *ValidationError with every recorded problem, or nil when
+// Err returns a *types.ValidationError with every recorded problem, or nil when
 // there is none.
 func (c *Collector) Err() error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: c.problems}
+	return &types.ValidationError{Problems: c.problems}
 }
 
 // Join joins JSON path parts with dots, skipping empty parts.

@@ -42,13 +42,13 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	c.AddErr("s", errors.New("is odd"))
 	c.Merge("t", nil)
 	c.Merge("u", errors.New("plain"))
-	c.Merge("v", &ValidationError{Problems: []Problem{{Path: "w", Message: "m1"}, {Path: "[0].x", Message: "m2"}, {Message: "m3"}}})
+	c.Merge("v", &types.ValidationError{Problems: []types.Problem{{Path: "w", Message: "m1"}, {Path: "[0].x", Message: "m2"}, {Message: "m3"}}})
 	c.Add("", "whole value")
 
 	err := c.Err()
-	var ve *ValidationError
+	var ve *types.ValidationError
 	require.ErrorAs(t, err, &ve)
-	assert.ErrorIs(t, err, ErrInvalidParams)
+	assert.ErrorIs(t, err, types.ErrInvalidParams)
 	got := map[string]string{}
 	for _, p := range ve.Problems {
 		got[p.Path] = p.Message
@@ -64,7 +64,7 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	assert.True(t, ve.Has("v.w"))
 	assert.False(t, ve.Has("zzz"))
 	assert.Contains(t, err.Error(), "rxdelivery: invalid params: a: is required; b: must be at most 3 characters")
-	assert.Equal(t, "whole value", Problem{Message: "whole value"}.String())
+	assert.Equal(t, "whole value", types.Problem{Message: "whole value"}.String())
 }
 
 func TestPathHelpers(t *testing.T) {
@@ -77,7 +77,7 @@ func TestPathHelpers(t *testing.T) {
 	assert.True(t, Digits("0123", 4))
 	assert.False(t, Digits("01a3", 4))
 	assert.False(t, Digits("012", 4))
-	assert.Equal(t, "rxdelivery: invalid params: x: y", fmt.Sprint(&ValidationError{Problems: []Problem{{"x", "y"}}}))
+	assert.Equal(t, "rxdelivery: invalid params: x: y", fmt.Sprint(&types.ValidationError{Problems: []types.Problem{{Path: "x", Message: "y"}}}))
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -105,7 +105,7 @@ func TestCollectorLocation(t *testing.T) {
 		c.Push("a")
 	}
 	c.Add("b", "deep")
-	var ve *ValidationError
+	var ve *types.ValidationError
 	require.ErrorAs(t, c.Err(), &ve)
 	var paths []string
 	for _, p := range ve.Problems {
@@ -142,9 +142,9 @@ func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
 	})
 	Each(&c, "none", []string(nil), func(*string, *Collector) { t.Fatal("called for no element") })
 	c.Add("after", "is required")
-	assert.Equal(t, []Problem{
-		{"order.items[1].name", "is required"},
-		{"order.items[3].name", "is required"},
-		{"order.after", "is required"},
-	}, c.Err().(*ValidationError).Problems, "Each leaves the collector where it found it")
+	assert.Equal(t, []types.Problem{
+		{Path: "order.items[1].name", Message: "is required"},
+		{Path: "order.items[3].name", Message: "is required"},
+		{Path: "order.after", Message: "is required"},
+	}, c.Err().(*types.ValidationError).Problems, "Each leaves the collector where it found it")
 }

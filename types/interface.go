@@ -1,32 +1,33 @@
-package core
+package types
 
 import "encoding/base64"
 
 // Interface names one of the platform's four interfaces. Each has its own
-// base URL and may have its own credentials.
+// base URL and may have its own credentials; the options that are set per
+// interface take one (rxdelivery.Omni is InterfaceOmni, and so on).
 type Interface int
 
 // The platform's interfaces.
 const (
-	// Omni is the omni request and pharmacy lookup interface.
-	Omni Interface = iota
-	// Delivery is the delivery order interface.
-	Delivery
-	// Tracking is the tracking subscription interface.
-	Tracking
-	// Pricing is the pricing quote interface.
-	Pricing
-	numInterfaces
+	// InterfaceOmni is the omni request and pharmacy lookup interface.
+	InterfaceOmni Interface = iota
+	// InterfaceDelivery is the delivery order interface.
+	InterfaceDelivery
+	// InterfaceTracking is the tracking subscription interface.
+	InterfaceTracking
+	// InterfacePricing is the pricing quote interface.
+	InterfacePricing
+	interfaceCount
 )
 
 // Interfaces lists every interface, in order.
-var Interfaces = [...]Interface{Omni, Delivery, Tracking, Pricing}
+var Interfaces = [...]Interface{InterfaceOmni, InterfaceDelivery, InterfaceTracking, InterfacePricing}
 
 var interfaceNames = [...]string{"omni", "delivery", "tracking", "pricing"}
 
 // String returns the interface's lower-case name.
 func (i Interface) String() string {
-	if i >= 0 && i < numInterfaces {
+	if i >= 0 && i < interfaceCount {
 		return interfaceNames[i]
 	}
 	return "unknown"
@@ -46,7 +47,7 @@ func (i Interface) URLOption() string {
 // in its Basic auth example: URL-safe for omni, delivery and pricing,
 // standard for tracking.
 func (i Interface) DefaultAuthEncoding() *base64.Encoding {
-	if i == Tracking {
+	if i == InterfaceTracking {
 		return base64.StdEncoding
 	}
 	return base64.URLEncoding
