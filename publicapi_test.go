@@ -33,7 +33,6 @@ func TestNoInternalTypeInPublicAPI(t *testing.T) {
 	}
 }
 
-
 // TestInternalUsesFindsThem keeps the check above honest: it must find an
 // internal type in each place it looks.
 func TestInternalUsesFindsThem(t *testing.T) {
