@@ -291,11 +291,14 @@ func TestCallMetadataEqualsWhatTheServerSent(t *testing.T) {
 	assert.Equal(t, 404, md.StatusCode)
 	assert.True(t, md.OutcomeKnown)
 
-	// Refused by the client before sending: no attempt.
-	md = rxdelivery.Metadata{StatusCode: 7}
+	// Refused by the client before sending: the metadata says so (no
+	// status, no attempt, outcome known: nothing was sent).
+	md = rxdelivery.Metadata{StatusCode: 7, Attempts: 9}
 	_, err = c.Orders.Get(ctx, "", rxdelivery.WithMetadata(&md))
 	require.Error(t, err)
-	assert.Equal(t, 7, md.StatusCode, "a call that never reached Do leaves it alone")
+	assert.Zero(t, md.StatusCode)
+	assert.Zero(t, md.Attempts)
+	assert.True(t, md.OutcomeKnown)
 
 	_, err = rxdelivery.NewClient("k", "s", rxdelivery.WithMetadata(&md))
 	require.Error(t, err, "metadata belongs to one call")

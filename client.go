@@ -9,6 +9,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
@@ -152,7 +153,7 @@ func defaultSettings() *settings {
 		retryMax: core.DefaultRetryMax,
 		waitMin:  core.DefaultRetryWaitMin,
 		waitMax:  core.DefaultRetryWaitMax,
-		call:     core.CallSettings{AttemptTimeout: DefaultAttemptTimeout},
+		call:     option.Settings{AttemptTimeout: ptr(DefaultAttemptTimeout)},
 	}
 }
 
@@ -173,8 +174,8 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	if s.call.CallOnly != "" {
 		return nil, &types.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
 	}
-	if s.call.RetrySet {
-		s.retryMax, s.call.RetrySet = s.call.RetryMax, false
+	if s.call.RetryMax != nil {
+		s.retryMax, s.call.RetryMax = *s.call.RetryMax, nil
 	}
 	var limits [len(types.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
@@ -235,3 +236,5 @@ func (c *Client) CloseIdleConnections() {
 		c.shared.CloseIdleConnections()
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -179,7 +179,8 @@ func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
 func TestDefaultAttemptTimeoutIsSet(t *testing.T) {
 	assert.Equal(t, 30*time.Second, DefaultAttemptTimeout)
 	s := defaultSettings()
-	assert.Equal(t, DefaultAttemptTimeout, s.call.AttemptTimeout)
+	require.NotNil(t, s.call.AttemptTimeout)
+	assert.Equal(t, DefaultAttemptTimeout, *s.call.AttemptTimeout)
 	applyOptions(s, []Option{WithAttemptTimeout(0)})
-	assert.Zero(t, s.call.AttemptTimeout)
+	assert.Zero(t, *s.call.AttemptTimeout)
 }

@@ -47,9 +47,7 @@ func applyOptions(s *settings, opts []Option) {
 				o.apply(s)
 			}
 		case option.CallOption:
-			if f := core.OptionFunc(o); f != nil {
-				f(&s.call)
-			}
+			o.Apply(&s.call)
 		}
 	}
 }
@@ -71,7 +69,7 @@ type settings struct {
 	programID  string
 	now        func() time.Time
 	// call holds the client-level forms of the call options.
-	call core.CallSettings
+	call option.Settings
 	// limits are the client-side rate limits per interface.
 	limits [len(types.Interfaces)]*rateLimit
 }

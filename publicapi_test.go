@@ -152,8 +152,7 @@ func internalUses(f *ast.File, dir string) []string {
 	}
 	// exportedFields reports the exported fields (and embedded types) of a
 	// struct or the methods of an interface.
-	var exportedFields func(where string, e ast.Expr)
-	exportedFields = func(where string, e ast.Expr) {
+	exportedFields := func(where string, e ast.Expr) {
 		switch x := e.(type) {
 		case *ast.StructType:
 			for _, fld := range x.Fields.List {

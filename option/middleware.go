@@ -2,9 +2,10 @@ package option
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Class is a call's class, which decides what the retry policy may send
@@ -48,14 +49,6 @@ type Operation struct {
 	Class Class
 }
 
-func operation(op *core.Op) Operation {
-	o := Operation{Name: op.Name, Method: op.Method, Path: op.Route, Interface: op.Interface.String()}
-	if op.Write {
-		o.Class = Write
-	}
-	return o
-}
-
 // Attempt is what an attempt hook sees of one attempt.
 type Attempt struct {
 	Operation
@@ -63,17 +56,26 @@ type Attempt struct {
 	// retry.
 	Number int
 
-	info *core.AttemptInfo
+	header http.Header // the attempt's request headers
+}
+
+// NewAttempt returns the Attempt of op numbered n whose SetHeader writes to
+// header. The SDK makes one per attempt; a test of a Middleware can make
+// its own and read header afterwards.
+func NewAttempt(op Operation, n int, header http.Header) *Attempt {
+	return &Attempt{Operation: op, Number: n, header: header}
 }
 
 // SetHeader sets a header on the attempt's request, such as a trace
 // context. A header the SDK sets itself (see WithHeader) is not replaced;
 // SetHeader reports whether it set the header.
 func (a *Attempt) SetHeader(key, value string) bool {
-	if a.info == nil {
+	key = http.CanonicalHeaderKey(key)
+	if a.header == nil || ownedHeader(key) || !validHeader(key, value) {
 		return false
 	}
-	return a.info.SetHeader(key, value)
+	a.header.Set(key, value)
+	return true
 }
 
 // AttemptResult is how an attempt ended.
@@ -100,18 +102,6 @@ type AttemptFunc func(ctx context.Context, a *Attempt) AttemptResult
 // documentation for what it may log.
 type Middleware func(next AttemptFunc) AttemptFunc
 
-func (m Middleware) hook() core.AttemptHook {
-	return func(next core.AttemptFunc) core.AttemptFunc {
-		pub := m(func(ctx context.Context, a *Attempt) AttemptResult {
-			return AttemptResult(next(ctx, a.info))
-		})
-		return func(ctx context.Context, info *core.AttemptInfo) core.AttemptResult {
-			a := &Attempt{Operation: operation(info.Op), Number: info.Number, info: info}
-			return core.AttemptResult(pub(ctx, a))
-		}
-	}
-}
-
 // CallResult is how a call ended.
 type CallResult struct {
 	// Metadata is what the SDK saw of the answer.
@@ -130,25 +120,57 @@ type CallFunc func(ctx context.Context, op *Operation) CallResult
 // what next returned whatever the middleware returns.
 type CallMiddleware func(next CallFunc) CallFunc
 
-func (m CallMiddleware) hook() core.CallHook {
-	return func(next core.CallFunc) core.CallFunc {
-		var cop *core.Op
-		pub := m(func(ctx context.Context, _ *Operation) CallResult {
-			r := next(ctx, cop)
-			return CallResult{Metadata: Metadata(r.Meta), Err: r.Err}
-		})
-		return func(ctx context.Context, op *core.Op) core.CallResult {
-			cop = op
-			o := operation(op)
-			r := pub(ctx, &o)
-			return core.CallResult{Meta: core.Meta(r.Metadata), Err: r.Err}
-		}
-	}
-}
-
 // ErrorKind names err for logs and telemetry without its message: the
 // SDK's sentinel it matches ("unknown_outcome", "rate_limited",
 // "unavailable", "not_found", ...) or its kind ("transport", "canceled",
 // "deadline_exceeded", "attempt_timeout", "not_sent", "api_error").
 // It returns "" for nil.
-func ErrorKind(err error) string { return core.ErrorKind(err) }
+func ErrorKind(err error) string {
+	if err == nil {
+		return ""
+	}
+	for _, s := range kindSentinels {
+		if errors.Is(err, s.err) {
+			return s.name
+		}
+	}
+	var ns *types.NotSentError
+	var te *types.TransportError
+	var ae *types.APIError
+	var ce *types.ConfigError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline_exceeded"
+	case errors.Is(err, types.ErrAttemptTimeout):
+		return "attempt_timeout"
+	case errors.As(err, &ns):
+		return "not_sent"
+	case errors.As(err, &te):
+		return "transport"
+	case errors.As(err, &ae):
+		return "api_error"
+	case errors.As(err, &ce):
+		return "config"
+	}
+	return "error"
+}
+
+// kindSentinels are the sentinels ErrorKind names, the most telling first.
+var kindSentinels = [...]struct {
+	err  error
+	name string
+}{
+	{types.ErrUnknownOutcome, "unknown_outcome"},
+	{types.ErrUnableToCancel, "unable_to_cancel"},
+	{types.ErrRateLimited, "rate_limited"},
+	{types.ErrUnavailable, "unavailable"},
+	{types.ErrBadRequest, "bad_request"},
+	{types.ErrUnauthorized, "unauthorized"},
+	{types.ErrForbidden, "forbidden"},
+	{types.ErrNotFound, "not_found"},
+	{types.ErrMalformedResponse, "malformed_response"},
+	{types.ErrNoBaseURL, "no_base_url"},
+	{types.ErrSandboxOnly, "sandbox_only"},
+}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -25,18 +24,56 @@ type Option interface {
 // one with the With… functions of this package or of rxdelivery. The zero
 // CallOption changes nothing.
 type CallOption struct {
-	apply func(*core.CallSettings)
+	apply func(*Settings)
 }
 
 func (CallOption) isOption() {}
 
-func init() {
-	core.OptionFunc = func(o any) func(*core.CallSettings) {
-		if c, ok := o.(CallOption); ok {
-			return c.apply
-		}
-		return nil
+// Apply applies o to s. The SDK applies a client's options and then a
+// call's to the Settings of each call; a test of code that builds options
+// can apply them to a Settings of its own and read the result.
+func (o CallOption) Apply(s *Settings) {
+	if o.apply != nil {
+		o.apply(s)
 	}
+}
+
+// Settings are what call options set: the settings of one call, or, in a
+// client, the defaults of every call. A nil pointer field leaves the
+// client's setting in force.
+type Settings struct {
+	// RetryMax, when set, is how many retries may follow the first
+	// attempt.
+	RetryMax *int
+	// AttemptTimeout, when set, bounds each attempt; zero means no bound
+	// of the call's own.
+	AttemptTimeout *time.Duration
+	// Header holds extra headers sent on every attempt, in canonical form.
+	// Headers the SDK sets itself are never among them.
+	Header http.Header
+	// Metadata, when set, is filled when the call ends.
+	Metadata *Metadata
+	// Middleware wraps every attempt, the first outermost.
+	Middleware []Middleware
+	// CallMiddleware wraps the whole call, the first outermost.
+	CallMiddleware []CallMiddleware
+	// CallOnly names an option that exists for calls only; NewClient
+	// refuses a Settings that has one.
+	CallOnly string
+	// Err is the first refusal of an option's argument (a header that
+	// cannot be sent); the call, or NewClient, fails with it before
+	// sending.
+	Err error
+}
+
+// Clone returns a copy of s whose header and hook lists can be extended
+// without changing s.
+func (s *Settings) Clone() Settings {
+	c := *s
+	c.Header = s.Header.Clone()
+	c.Middleware = append([]Middleware(nil), s.Middleware...)
+	c.CallMiddleware = append([]CallMiddleware(nil), s.CallMiddleware...)
+	return c
 }
 
 // WithRetryMax sets how many retries may follow the first attempt
@@ -44,9 +81,9 @@ func init() {
 // retry policy still decides which failures are retried: a write is sent
 // again only where the platform provably did not act.
 func WithRetryMax(n int) CallOption {
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		if n >= 0 {
-			s.RetryMax, s.RetrySet = n, true
+			s.RetryMax = &n
 		}
 	}}
 }
@@ -57,9 +94,9 @@ func WithRetryMax(n int) CallOption {
 // times out is a failure like any other: a read is retried, a write that
 // may have been sent has an unknown outcome.
 func WithAttemptTimeout(d time.Duration) CallOption {
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		if d >= 0 {
-			s.AttemptTimeout = d
+			s.AttemptTimeout = &d
 		}
 	}}
 }
@@ -73,14 +110,14 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // (or NewClient) fails before sending, with an error naming the header.
 func WithHeader(key, value string) CallOption {
 	key = http.CanonicalHeaderKey(strings.TrimSpace(key))
-	return CallOption{func(s *core.CallSettings) {
-		if !core.ValidHeader(key, value) {
+	return CallOption{func(s *Settings) {
+		if !validHeader(key, value) {
 			if s.Err == nil {
 				s.Err = &types.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
 			}
 			return
 		}
-		if core.OwnedHeader(key) {
+		if ownedHeader(key) {
 			return
 		}
 		if s.Header == nil {
@@ -95,12 +132,12 @@ func WithHeader(key, value string) CallOption {
 // id, attempts and duration, and whether the outcome is known. It exists
 // for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		s.CallOnly = "WithMetadata"
 		if m == nil {
 			return
 		}
-		s.Metadata = func(meta core.Meta) { *m = Metadata(meta) }
+		s.Metadata = m
 	}}
 }
 
@@ -108,10 +145,10 @@ func WithMetadata(m *Metadata) CallOption {
 // (or, on a client, of every call). Hooks given first run outermost; the
 // client's run outside a call's own.
 func WithMiddleware(mw ...Middleware) CallOption {
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		for _, m := range mw {
 			if m != nil {
-				s.AttemptHooks = append(s.AttemptHooks, m.hook())
+				s.Middleware = append(s.Middleware, m)
 			}
 		}
 	}}
@@ -121,10 +158,10 @@ func WithMiddleware(mw ...Middleware) CallOption {
 // attempt and wait included. Hooks given first run outermost; the
 // client's run outside a call's own.
 func WithCallMiddleware(mw ...CallMiddleware) CallOption {
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		for _, m := range mw {
 			if m != nil {
-				s.CallHooks = append(s.CallHooks, m.hook())
+				s.CallMiddleware = append(s.CallMiddleware, m)
 			}
 		}
 	}}
@@ -134,11 +171,9 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption {
 // integration's call and attempt hooks together.
 func Join(opts ...CallOption) CallOption {
 	opts = append([]CallOption(nil), opts...)
-	return CallOption{func(s *core.CallSettings) {
+	return CallOption{func(s *Settings) {
 		for _, o := range opts {
-			if o.apply != nil {
-				o.apply(s)
-			}
+			o.Apply(s)
 		}
 	}}
 }
@@ -165,4 +200,37 @@ type Metadata struct {
 	// in a way that does not tell whether it took effect (the error
 	// matches rxdelivery.ErrUnknownOutcome).
 	OutcomeKnown bool
+}
+
+// validHeader reports whether key and value can be sent as a header: the
+// name an HTTP token, the value without control characters other than
+// tab (a line break would split the request).
+func validHeader(key, value string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// ownedHeader reports whether the SDK or the transport sets the header key
+// (canonical form) itself, so that no option or hook may replace it: the
+// credentials, the content negotiation, the body's framing.
+func ownedHeader(key string) bool {
+	switch key {
+	case "Authorization", "Accept", "Content-Type", "Content-Length", "Host", "User-Agent",
+		"Proxy-Authorization", "Cookie", "Transfer-Encoding", "Connection":
+		return true
+	}
+	return false
 }

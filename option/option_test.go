@@ -3,32 +3,28 @@ package option
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"testing"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-func apply(opts ...CallOption) core.CallSettings {
-	var s core.CallSettings
+func apply(opts ...CallOption) Settings {
+	var s Settings
 	for _, o := range opts {
-		if f := core.OptionFunc(o); f != nil {
-			f(&s)
-		}
+		o.Apply(&s)
 	}
 	return s
 }
 
 func TestJoinAppliesInOrder(t *testing.T) {
 	s := apply(Join(WithRetryMax(2), WithHeader("X-A", "1"), CallOption{}, WithRetryMax(5), WithHeader("x-a", "2")))
-	if !s.RetrySet || s.RetryMax != 5 {
+	if s.RetryMax == nil || *s.RetryMax != 5 {
 		t.Errorf("retry: %+v", s)
 	}
 	if got := s.Header.Get("X-A"); got != "2" {
 		t.Errorf("header: %q", got)
 	}
-	if s := apply(WithRetryMax(-1), WithAttemptTimeout(-1)); s.RetrySet || s.AttemptTimeout != 0 {
+	if s := apply(WithRetryMax(-1), WithAttemptTimeout(-1)); s.RetryMax != nil || s.AttemptTimeout != nil {
 		t.Errorf("negative values change nothing: %+v", s)
 	}
 }
@@ -51,12 +47,8 @@ func TestWithHeaderKeepsTheSDKsHeaders(t *testing.T) {
 func TestMetadataIsCallOnly(t *testing.T) {
 	var md Metadata
 	s := apply(WithMetadata(&md))
-	if s.CallOnly != "WithMetadata" || s.Metadata == nil {
+	if s.CallOnly != "WithMetadata" || s.Metadata != &md {
 		t.Fatalf("%+v", s)
-	}
-	s.Metadata(core.Meta{StatusCode: 201, Header: http.Header{"X-Request-Id": {"r"}}, RequestID: "r", Attempts: 2, OutcomeKnown: true})
-	if md.StatusCode != 201 || md.RequestID != "r" || md.Attempts != 2 || !md.OutcomeKnown {
-		t.Errorf("%+v", md)
 	}
 }
 

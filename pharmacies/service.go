@@ -3,13 +3,13 @@ package pharmacies
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"iter"
-	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -31,39 +31,53 @@ func init() {
 	wiring.Pharmacies = func(omni, delivery *core.Backend) any { return &Service{omni: omni, delivery: delivery} }
 }
 
-// searchPath is the lookup's path; the document writes it with a trailing
-// slash.
-const searchPath = "/api/v1/pharmacies/"
-
 // Search returns one page of the pharmacies within a deliverable radius of
 // an origin address or place id (GET /api/v1/pharmacies/ on the omni
 // interface), preferred pharmacies first, then by increasing distance.
 // All walks every page.
 func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.CallOption) (*SearchPage, error) {
-	page, _, err := s.search(ctx, p, opts)
-	return page, err
+	return s.search(ctx, p, &searchResponse{}, opts)
 }
 
-// search is Search, and reports the call and its answer for All's checks.
-func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.CallOption) (*SearchPage, func(msg string) error, error) {
-	if err := core.Check(s.omni, p, (*SearchParams).validate); err != nil {
-		return nil, nil, err
+// search is Search, with the checks of a walk's page in r.
+func (s *Service) search(ctx context.Context, p *SearchParams, r *searchResponse, opts []option.CallOption) (*SearchPage, error) {
+	req := &core.Request{Endpoint: core.PharmaciesSearch, Check: core.Params(p, (*SearchParams).validate), Out: r, Opts: opts}
+	if p != nil {
+		req.Query = p
 	}
-	q, err := core.Query(p)
-	if err != nil {
-		return nil, nil, &types.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
+	if err := s.omni.Execute(ctx, req); err != nil {
+		return nil, err
 	}
-	var page SearchPage
-	c := core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
-		Op: "pharmacies.Search", Route: searchPath, Opts: core.CallOptions(opts)}
-	resp, err := s.omni.Do(ctx, c, &page)
-	if err != nil {
-		return nil, nil, err
+	if r.page.Pharmacies == nil {
+		r.page.Pharmacies = []Pharmacy{}
 	}
-	if page.Pharmacies == nil {
-		page.Pharmacies = []Pharmacy{}
+	return &r.page, nil
+}
+
+// searchResponse is a search page as decoded, with what All expects of
+// it: the page number asked for, and the pharmacies of the page before.
+type searchResponse struct {
+	page SearchPage
+	want int      // the page asked for; 0 for a single Search
+	prev []string // pageKeys of the page before, in a walk
+}
+
+func (r *searchResponse) UnmarshalJSON(b []byte) error { return jsonx.Unmarshal(b, &r.page) }
+
+// CheckResponse refuses, in a walk, a page the platform responded with
+// another page's number, or without a number and with the same pharmacies
+// as the page before (core.ResponseChecker).
+func (r *searchResponse) CheckResponse() error {
+	switch got := r.page.Page; {
+	case r.want == 0:
+	case got != 0 && got != r.want:
+		return errors.New("asked for page " + strconv.Itoa(r.want) + ", the response is page " + strconv.Itoa(got))
+	case got == 0 && r.prev != nil && slices.Equal(r.prev, pageKeys(&r.page)):
+		// A response without a page number is taken for a repeat when it
+		// lists the same pharmacies as the page before.
+		return errors.New("page " + strconv.Itoa(r.want) + " repeats page " + strconv.Itoa(r.want-1))
 	}
-	return &page, func(msg string) error { return core.Unusable(c, resp, msg) }, nil
+	return nil
 }
 
 // All returns an iterator over every pharmacy of a search, from p.Page
@@ -92,7 +106,7 @@ func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.Cal
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
-			yield(Pharmacy{}, &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}})
+			yield(Pharmacy{}, core.ErrParamsRequired())
 			return
 		}
 		q := *p
@@ -102,24 +116,13 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 		last := 0         // the first page's total_pages
 		var prev []string // the identifiers of the page before
 		for {
-			page, unusable, err := s.search(ctx, &q, opts)
+			page, err := s.search(ctx, &q, &searchResponse{want: q.Page, prev: prev}, opts)
 			if err != nil {
 				yield(Pharmacy{}, err)
 				return
 			}
 			if last == 0 {
 				last = page.TotalPages
-			}
-			keys := pageKeys(page)
-			switch {
-			case page.Page != 0 && page.Page != q.Page:
-				yield(Pharmacy{}, unusable("asked for page "+strconv.Itoa(q.Page)+", the answer is page "+strconv.Itoa(page.Page)))
-				return
-			case page.Page == 0 && prev != nil && slices.Equal(prev, keys):
-				// An answer without a page number is taken for a repeat
-				// when it lists the same pharmacies as the page before.
-				yield(Pharmacy{}, unusable("page "+strconv.Itoa(q.Page)+" repeats page "+strconv.Itoa(q.Page-1)))
-				return
 			}
 			for _, ph := range page.Pharmacies {
 				if !yield(ph, nil) {
@@ -131,7 +134,7 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 			if len(page.Pharmacies) == 0 || q.Page >= last {
 				return
 			}
-			prev = keys
+			prev = pageKeys(page)
 			q.Page++
 		}
 	}
@@ -150,12 +153,9 @@ func pageKeys(p *SearchPage) []string {
 // digits) (GET /api/v1/pharmacies/:id on the omni interface). The answer
 // has no distance, so DistanceFromOrigin is nil.
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
-	if err := checkID(s.omni, id); err != nil {
-		return nil, err
-	}
 	var ph Pharmacy
-	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id),
-		Op: "pharmacies.Get", Route: pharmacyRoute, Opts: core.CallOptions(opts)}, &ph); err != nil {
+	if err := s.omni.Execute(ctx, &core.Request{Endpoint: core.PharmaciesGet, PathValues: []string{id},
+		Check: checkID(id), Out: &ph, Opts: opts}); err != nil {
 		return nil, err
 	}
 	return &ph, nil
@@ -172,41 +172,36 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // and returns the answer whole in DeliveryInfo.Raw, with the NPI, NCPDP and
 // name filled when the body carries them.
 func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams, opts ...option.CallOption) (*DeliveryInfo, error) {
-	if err := checkID(s.delivery, id); err != nil {
-		return nil, err
-	}
-	if err := core.Check(s.delivery, p, (*DeliveryInfoParams).validate); err != nil {
-		return nil, err
-	}
-	q, err := core.Query(p.query())
-	if err != nil {
-		return nil, &types.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
+	params := core.Params(p, (*DeliveryInfoParams).validate)
+	req := &core.Request{Endpoint: core.PharmaciesDeliveryInfo, PathValues: []string{id},
+		Check: func(ck core.Checks) error {
+			if err := checkID(id)(ck); err != nil {
+				return err
+			}
+			return params(ck)
+		}, Opts: opts}
+	if p != nil {
+		req.Query = p.query()
 	}
 	var raw json.RawMessage
-	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q,
-		Op: "pharmacies.DeliveryInfo", Route: pharmacyRoute, Opts: core.CallOptions(opts)}, &raw); err != nil {
+	req.Out = &raw
+	if err := s.delivery.Execute(ctx, req); err != nil {
 		return nil, err
 	}
 	return newDeliveryInfo(raw), nil
 }
 
-// pharmacyRoute is the templated path of one pharmacy, for hooks and
-// telemetry.
-const pharmacyRoute = searchPath + "{id}"
-
-func pharmacyPath(id string) string { return searchPath + url.PathEscape(id) }
-
-// checkID refuses an empty pharmacy id whatever the validation setting (a
-// request with an empty id would be a search), and, when the client
-// validates, an id that is neither an NCPDP identifier nor an NPI.
-func checkID(b *core.Backend, id string) error {
-	if err := core.CheckID("id", id); err != nil {
-		return err
+// checkID returns the check of a pharmacy id: when the client validates,
+// an id that is neither an NCPDP identifier nor an NPI is refused. (An
+// empty id, which would make the request a search, is refused whatever
+// the setting, as every path value is.)
+func checkID(id string) func(core.Checks) error {
+	return func(ck core.Checks) error {
+		if ck.Validate && !validate.Digits(id, 7) && !validate.Digits(id, 10) && core.CheckID("id", id) == nil {
+			return idProblem("must be an NCPDP identifier (7 digits) or an NPI (10 digits)")
+		}
+		return nil
 	}
-	if _, on := b.Validation(); on && !validate.Digits(id, 7) && !validate.Digits(id, 10) {
-		return idProblem("must be an NCPDP identifier (7 digits) or an NPI (10 digits)")
-	}
-	return nil
 }
 
 func idProblem(msg string) error {

@@ -2,7 +2,6 @@ package pricing
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
@@ -23,10 +22,7 @@ func init() {
 	wiring.Pricing = func(b *core.Backend) any { return &Service{b: b} }
 }
 
-// quotesPath is the path of the quote endpoint.
-const quotesPath = "/pricing/v1/quotes"
-
-// quotesEnvelope is the body of a quote answer: {"quotes": [...]}.
+// quotesEnvelope is the body of a quote response: {"quotes": [...]}.
 type quotesEnvelope struct {
 	Quotes []Quote `json:"quotes"`
 }
@@ -45,12 +41,12 @@ type quotesEnvelope struct {
 // error is an *rxdelivery.APIError whose Message can be shown to a user and
 // that matches rxdelivery.ErrUnavailable.
 func (s *Service) Quote(ctx context.Context, p *QuoteParams, opts ...option.CallOption) ([]Quote, error) {
-	if err := core.Check(s.b, p, (*QuoteParams).validate); err != nil {
-		return nil, err
-	}
 	var env quotesEnvelope
-	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: quotesPath, Body: p.wire(),
-		Op: "pricing.Quote", Route: quotesPath, Opts: core.CallOptions(opts)}, &env); err != nil {
+	r := &core.Request{Endpoint: core.PricingQuote, Check: core.Params(p, (*QuoteParams).validate), Out: &env, Opts: opts}
+	if p != nil {
+		r.Body = p.wire()
+	}
+	if err := s.b.Execute(ctx, r); err != nil {
 		return nil, err
 	}
 	if env.Quotes == nil {

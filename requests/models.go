@@ -3,10 +3,12 @@ package requests
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
@@ -270,5 +272,80 @@ func (e *ETA) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	*e = ParseETA(t)
+	return nil
+}
+
+// requestEnvelope is the { "request": ... } wrapper of one request.
+type requestEnvelope struct {
+	Request *Request `json:"request"`
+}
+
+// manyEnvelope is the { "requests": [ { "request": ... }, ... ] } response of
+// GetMany. Requests is nil when the member is absent.
+type manyEnvelope struct {
+	Requests *[]manyItem `json:"requests"`
+}
+
+// CheckResponse refuses a response without the requests array
+// (core.ResponseChecker).
+func (e *manyEnvelope) CheckResponse() error {
+	if e.Requests == nil {
+		return core.Missing(`"requests" array`)
+	}
+	return nil
+}
+
+// manyItem is one entry of GetMany's list: { "request": ... } as the
+// document shows, or a bare request object, read tolerantly. A null entry
+// leaves r nil and is skipped.
+type manyItem struct {
+	r *Request
+}
+
+func (m *manyItem) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if inner, ok := probe["request"]; ok && strings.HasPrefix(string(bytes.TrimSpace(inner)), "{") {
+		var env requestEnvelope
+		if err := json.Unmarshal(b, &env); err != nil {
+			return err
+		}
+		m.r = env.Request
+		return nil
+	}
+	var r Request
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	m.r = &r
+	return nil
+}
+
+// request returns the request of a { "request": … } response, or err.
+func (e *requestEnvelope) request(err error) (*Request, error) {
+	if err != nil {
+		return nil, err
+	}
+	return e.Request, nil
+}
+
+// CheckResponse refuses a response without a request, or with a request
+// without an id (core.ResponseChecker), so that hooks and metadata see the
+// error, and a create's unknown outcome.
+func (e *requestEnvelope) CheckResponse() error {
+	if e.Request == nil {
+		return core.Missing(`"request" object`)
+	}
+	if e.Request.ID == "" {
+		// A request without an id cannot be found again: for a create,
+		// the outcome is unknown.
+		return errors.New(`the "request" object has no "id"`)
+	}
 	return nil
 }

@@ -1,13 +1,8 @@
 package requests
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
@@ -33,8 +28,6 @@ func init() {
 	}
 }
 
-const basePath = "/api/v1/requests"
-
 // Create submits a new request (POST /api/v1/requests) and returns it as
 // the platform created it, without an order yet.
 //
@@ -58,49 +51,31 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 		withID.Identifier = s.programID
 		p = &withID
 	}
-	if err := s.checkCreate(p); err != nil {
-		return nil, err
-	}
-	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true,
-		Op: "requests.Create", Route: basePath, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
-	if _, err := s.b.Do(ctx, c, &env); err != nil {
-		return nil, err
-	}
-	return env.Request, nil
+	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsCreate,
+		Check: checkCreate(p), Body: p, Out: &env, Opts: opts})
+	return env.request(err)
 }
 
-// CheckAnswer refuses an answer without a request, or with a request
-// without an id (core.AnswerChecker). Do runs it, so that hooks and
-// metadata see the error, and a create's unknown outcome.
-func (e *requestEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
-	if e.Request == nil {
-		return core.Missing(c, resp, `"request" object`)
+// checkCreate returns the check of a create: the validation (when on) and
+// the sandbox rule on test_meta (always).
+func checkCreate(p *CreateParams) func(core.Checks) error {
+	validate := core.Params(p, (*CreateParams).validate)
+	return func(ck core.Checks) error {
+		err := validate(ck)
+		if p == nil || p.TestMeta == nil || ck.Sandbox {
+			return err
+		}
+		ve := &types.ValidationError{}
+		if err != nil && !errors.As(err, &ve) {
+			return err
+		}
+		ve.Problems = append(ve.Problems, types.Problem{
+			Path:    "test_meta",
+			Message: "is accepted only by a client in sandbox mode (WithSandbox)",
+		})
+		return &sandboxOnlyError{ve: ve}
 	}
-	if e.Request.ID == "" {
-		// A request without an id cannot be found again: for a create,
-		// the outcome is unknown.
-		return core.Unusable(c, resp, `the "request" object has no "id"`)
-	}
-	return nil
-}
-
-// checkCreate runs the validation (when on) and the sandbox rule on
-// test_meta (always).
-func (s *Service) checkCreate(p *CreateParams) error {
-	err := core.Check(s.b, p, (*CreateParams).validate)
-	if p == nil || p.TestMeta == nil || s.b.Sandbox() {
-		return err
-	}
-	ve := &types.ValidationError{}
-	if err != nil && !errors.As(err, &ve) {
-		return err
-	}
-	ve.Problems = append(ve.Problems, types.Problem{
-		Path:    "test_meta",
-		Message: "is accepted only by a client in sandbox mode (WithSandbox)",
-	})
-	return &sandboxOnlyError{ve: ve}
 }
 
 // sandboxOnlyError is the refusal of test_meta by a client that is not in
@@ -122,44 +97,25 @@ func (e *sandboxOnlyError) Is(target error) bool { return target == types.ErrSan
 // Cancel is a side-effecting write, retried only where the platform
 // provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
 func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
-	if err := core.CheckID("id", id); err != nil {
-		return err
-	}
-	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true,
-		Op: "requests.Cancel", Route: idRoute, Opts: core.CallOptions(opts)}, nil)
-	return err
+	return s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsCancel, PathValues: []string{id}, Opts: opts})
 }
 
 // Get returns the request id with its order and status
 // (GET /api/v1/requests/:id).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Request, error) {
-	if err := core.CheckID("id", id); err != nil {
-		return nil, err
-	}
-	c := core.Call{Method: http.MethodGet, Path: idPath(id),
-		Op: "requests.Get", Route: idRoute, Opts: core.CallOptions(opts)}
 	var env requestEnvelope
-	if _, err := s.b.Do(ctx, c, &env); err != nil {
-		return nil, err
-	}
-	return env.Request, nil
+	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsGet, PathValues: []string{id}, Out: &env, Opts: opts})
+	return env.request(err)
 }
 
 // GetMany returns the requests ids in one call
 // (GET /api/v1/requests/?ids[]=…), in the order the platform lists them. An
 // empty list, or an empty id in it, is refused before anything is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Request, error) {
-	if err := core.CheckIDs(ids); err != nil {
-		return nil, err
-	}
-	q, err := core.Query(idsQuery{IDs: ids})
-	if err != nil {
-		return nil, &types.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
-	}
-	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q,
-		Op: "requests.GetMany", Route: basePath + "/", Opts: core.CallOptions(opts)}
 	var env manyEnvelope
-	if _, err := s.b.Do(ctx, c, &env); err != nil {
+	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsGetMany,
+		Check: core.IDs(ids), Query: idsQuery{IDs: ids}, Out: &env, Opts: opts})
+	if err != nil {
 		return nil, err
 	}
 	out := make([]Request, 0, len(*env.Requests))
@@ -174,61 +130,4 @@ func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.Call
 // idsQuery encodes as ids[]=a&ids[]=b.
 type idsQuery struct {
 	IDs core.BracketList `url:"ids"`
-}
-
-// idRoute is the templated path of one request, for hooks and telemetry.
-const idRoute = basePath + "/{id}"
-
-func idPath(id string) string { return basePath + "/" + url.PathEscape(id) }
-
-// requestEnvelope is the { "request": ... } wrapper of one request.
-type requestEnvelope struct {
-	Request *Request `json:"request"`
-}
-
-// manyEnvelope is the { "requests": [ { "request": ... }, ... ] } answer of
-// GetMany. Requests is nil when the member is absent.
-type manyEnvelope struct {
-	Requests *[]manyItem `json:"requests"`
-}
-
-// CheckAnswer refuses an answer without the requests array
-// (core.AnswerChecker).
-func (e *manyEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
-	if e.Requests == nil {
-		return core.Missing(c, resp, `"requests" array`)
-	}
-	return nil
-}
-
-// manyItem is one entry of GetMany's list: { "request": ... } as the
-// document shows, or a bare request object, read tolerantly. A null entry
-// leaves r nil and is skipped.
-type manyItem struct {
-	r *Request
-}
-
-func (m *manyItem) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
-	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(b, &probe); err != nil {
-		return err
-	}
-	if inner, ok := probe["request"]; ok && strings.HasPrefix(string(bytes.TrimSpace(inner)), "{") {
-		var env requestEnvelope
-		if err := json.Unmarshal(b, &env); err != nil {
-			return err
-		}
-		m.r = env.Request
-		return nil
-	}
-	var r Request
-	if err := json.Unmarshal(b, &r); err != nil {
-		return err
-	}
-	m.r = &r
-	return nil
 }

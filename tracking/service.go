@@ -7,7 +7,6 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Service calls the tracking endpoints. Get one from rxdelivery.Client; it is
@@ -24,31 +23,25 @@ func init() {
 	wiring.Tracking = func(b *core.Backend) any { return &Service{b: b} }
 }
 
-// subscriptionsPath is the path of the subscription endpoints.
-const subscriptionsPath = "/tracking/v1/subscriptions"
-
 // Subscribe creates the subscription of a tracking number, or updates it
 // when the tracking number is already subscribed (POST
 // /tracking/v1/subscriptions). While the subscription is ENABLED the
 // platform POSTs a Notification to p.ListenerURL whenever the tracking
 // status changes; NewHandler serves that URL.
 //
-// Any 2xx answer is a success. The returned Subscription's Created field is
-// true when the platform answered 201 Created. An answer without a body
+// Any 2xx response is a success. The returned Subscription's Created field is
+// true when the platform responded 201 Created. A response without a body
 // (204) gives an empty Subscription. Because the call is a
 // create-or-update, it is retried like a read on 429, 5xx and transport
 // failures.
 func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams, opts ...option.CallOption) (*Subscription, error) {
-	if err := core.Check(s.b, p, (*SubscribeParams).validate); err != nil {
-		return nil, err
-	}
 	var sub Subscription
-	resp, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: subscriptionsPath, Body: p,
-		Op: "tracking.Subscribe", Route: subscriptionsPath, Opts: core.CallOptions(opts)}, &sub)
-	if err != nil {
+	var status int
+	if err := s.b.Execute(ctx, &core.Request{Endpoint: core.TrackingSubscribe,
+		Check: core.Params(p, (*SubscribeParams).validate), Body: p, Out: &sub, Status: &status, Opts: opts}); err != nil {
 		return nil, err
 	}
-	sub.Created = resp.StatusCode == http.StatusCreated
+	sub.Created = status == http.StatusCreated
 	return &sub, nil
 }
 
@@ -67,16 +60,10 @@ type subscriptionQuery struct {
 // path "tracking_number", even when validation is turned off; nothing is
 // sent.
 func (s *Service) GetSubscription(ctx context.Context, trackingNumber string, opts ...option.CallOption) (*Subscription, error) {
-	if err := core.CheckID("tracking_number", trackingNumber); err != nil {
-		return nil, err
-	}
-	q, err := core.Query(subscriptionQuery{TrackingNumber: trackingNumber})
-	if err != nil {
-		return nil, &types.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err}
-	}
 	var sub Subscription
-	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: subscriptionsPath, Query: q,
-		Op: "tracking.GetSubscription", Route: subscriptionsPath, Opts: core.CallOptions(opts)}, &sub); err != nil {
+	if err := s.b.Execute(ctx, &core.Request{Endpoint: core.TrackingGetSubscription,
+		Check: func(core.Checks) error { return core.CheckID("tracking_number", trackingNumber) },
+		Query: subscriptionQuery{TrackingNumber: trackingNumber}, Out: &sub, Opts: opts}); err != nil {
 		return nil, err
 	}
 	return &sub, nil

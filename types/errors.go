@@ -319,3 +319,12 @@ func (e *ValidationError) Has(path string) bool {
 	}
 	return false
 }
+
+// NotSentError is the cause of a call whose last attempt was stopped
+// before its request left the process: by the client-side rate limiter's
+// wait or by an attempt hook that did not call next. A write that fails
+// this way has a known outcome: not applied.
+type NotSentError struct{ Err error }
+
+func (e *NotSentError) Error() string { return "not sent: " + e.Err.Error() }
+func (e *NotSentError) Unwrap() error { return e.Err }

@@ -2,138 +2,114 @@ package core
 
 import (
 	"context"
-	"errors"
-	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
-	"sync"
+	"strings"
 	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
-// A call runs on one of two paths. The plain path (no per-call option, no
-// client-wide hook, extra header, attempt timeout, rate limit or logger)
-// is Do as it has always been. Anything else makes Do put a callState in
-// the request's context: the attempt transport finds it there and counts
-// attempts, waits for the rate limiter, bounds the attempt and runs the
-// attempt hooks; Do runs the call hooks, fills the metadata and logs the
-// outcome.
-
-// callStateKey carries a call's *callState in the request's context.
-type callStateKey struct{}
-
-// callState is what one call's attempts share. Attempts run one after
-// another on the caller's goroutine (go-retryablehttp's loop), so the
-// fields need no lock.
-type callState struct {
-	op       Op
-	set      CallSettings
-	shown    string // the path errors and logs show, with the base path
-	limiter  *Limiter
-	logger   *slog.Logger
-	start    time.Time
+// call is the state of one call, made by Execute and shared by its
+// attempts. go-retryablehttp runs the attempts one after another on the
+// caller's goroutine, and its CheckRetry, Backoff and PrepareRetry are
+// methods of the call, so the fields need no lock. The attempt transport
+// finds the call in the request's context under callKey, the one context
+// key of the SDK.
+type call struct {
+	b  *Backend
+	r  *Request
+	ep *Endpoint
+	// set holds the call's settings: the client's defaults with the call's
+	// own options applied.
+	set            option.Settings
+	retryMax       int
+	attemptTimeout time.Duration
+	op             option.Operation
+	// path is the escaped path below the base URL; shown is the path
+	// errors show, with the route's hidden values as placeholders, and
+	// logged is shown below the base URL's path, for log lines.
+	path, shown, logged string
+	query               string
+	body                []byte
+	sc                  *scrubber
+	start               time.Time
+	// attempts counts the attempts made; status and header are those of
+	// the last response; lastEnd is when the last attempt returned and
+	// lastErr why it failed.
 	attempts int
-	// status and header are those of the last answer; lastEnd is when the
-	// last attempt returned.
-	status  int
-	header  http.Header
-	lastEnd time.Time
-	lastErr error
+	status   int
+	header   http.Header
+	lastEnd  time.Time
+	lastErr  error
+	// trace tells whether a write's last attempt may have been sent.
+	trace sendTrace
+	// loop is go-retryablehttp's client for this call, with the call's
+	// methods as its policy.
+	loop retryablehttp.Client
 }
 
-func stateOf(ctx context.Context) *callState {
-	st, _ := ctx.Value(callStateKey{}).(*callState)
-	return st
+// callKey carries a request's *call in its context.
+type callKey struct{}
+
+// callOf returns the call of a request's context, or nil.
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
 }
 
-// plain reports whether a call with no options of its own may take the
-// plain path.
-func (s *Shared) plain(iface types.Interface) bool {
-	return s.logger == nil && s.limiters[iface] == nil && s.defaultsEmpty
-}
-
-// doObserved runs c with its settings, hooks and metadata.
-func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, error) {
-	st := &callState{
-		op:      Op{Name: c.Op, Method: c.Method, Route: c.Route, Interface: b.iface, Write: c.Write},
-		set:     b.s.defaults,
-		limiter: b.s.limiters[b.iface],
-		logger:  b.s.logger,
-		start:   time.Now(),
-		shown:   b.basePath + c.shown(),
+// newCall starts the call of r on b.
+func newCall(b *Backend, r *Request) *call {
+	ep := r.Endpoint
+	c := &call{b: b, r: r, ep: ep, start: time.Now()}
+	c.op = option.Operation{Name: ep.Name, Method: ep.Method, Path: ep.Route, Interface: ep.Interface.String()}
+	if ep.Write {
+		c.op.Class = option.Write
 	}
-	if st.op.Route == "" {
-		st.op.Route = c.shown()
-	}
-	if len(c.Opts) > 0 {
-		st.set = b.s.defaults.Clone()
-		for _, f := range c.Opts {
-			f(&st.set)
+	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
+	c.logged = b.basePath + c.shown
+	return c
+}
+
+// resolveSettings applies the call's options on the client's defaults.
+func (c *call) resolveSettings() error {
+	s := c.b.s
+	c.set = s.defaults
+	if len(c.r.Opts) > 0 {
+		c.set = s.defaults.Clone()
+		for _, o := range c.r.Opts {
+			o.Apply(&c.set)
 		}
-		if st.set.Err != nil {
-			return nil, st.set.Err
+		if c.set.Err != nil {
+			return c.set.Err
 		}
 	}
-	var resp *Response
-	var res CallResult
-	called := false
-	inner := func(ctx context.Context, _ *Op) CallResult {
-		if called {
-			return CallResult{Meta: res.Meta, Err: errCalledTwice}
-		}
-		called = true
-		r, err := b.do(ctx, c, out, st)
-		meta := st.meta(r, err)
-		if r, err = checkAnswer(c, out, r, err); err != nil {
-			meta.OutcomeKnown = !IsUnknownOutcome(err)
-		}
-		resp, res = r, CallResult{Meta: meta, Err: err}
-		return res
+	c.retryMax = s.retryMax
+	if c.set.RetryMax != nil {
+		c.retryMax = *c.set.RetryMax
 	}
-	f := CallFunc(inner)
-	for i := len(st.set.CallHooks) - 1; i >= 0; i-- {
-		f = st.set.CallHooks[i](f)
+	if c.set.AttemptTimeout != nil {
+		c.attemptTimeout = *c.set.AttemptTimeout
 	}
-	hr := f(context.WithValue(ctx, callStateKey{}, st), &st.op)
-	if !called {
-		// A call hook that did not call next: the call was not made.
-		res = CallResult{Meta: st.meta(nil, nil), Err: &types.TransportError{Method: c.Method, Path: c.shown(), Err: &NotSentError{Err: orHookRefused(hr.Err)}}}
-	}
-	if st.set.Metadata != nil {
-		st.set.Metadata(res.Meta)
-	}
-	st.logEnd(ctx, res.Err)
-	if res.Err != nil {
-		return nil, res.Err
-	}
-	return resp, nil
+	return nil
 }
 
-// errCalledTwice is what a hook gets when it calls next a second time:
-// nothing is sent again.
-var errCalledTwice = errors.New("next was already called: a hook may send once")
+func (c *call) method() string { return c.ep.Method }
 
-func orHookRefused(err error) error {
-	if err == nil {
-		return ErrHookRefused
-	}
-	return err
-}
+// limiter is the rate limiter of the call's interface, or nil.
+func (c *call) limiter() *Limiter { return c.b.s.limiters[c.b.iface] }
 
-// meta builds the call's metadata.
-func (st *callState) meta(resp *Response, err error) Meta {
-	m := Meta{
-		StatusCode:   st.status,
-		Header:       st.header,
-		Attempts:     st.attempts,
-		Duration:     time.Since(st.start),
+// metadata is what the call's Metadata holds when it ends with err.
+func (c *call) metadata(err error) option.Metadata {
+	m := option.Metadata{
+		StatusCode:   c.status,
+		Header:       c.header,
+		Attempts:     c.attempts,
+		Duration:     since(c.start),
 		OutcomeKnown: !IsUnknownOutcome(err),
-	}
-	if resp != nil {
-		m.StatusCode, m.Header = resp.StatusCode, resp.Header
 	}
 	if m.Header != nil {
 		m.RequestID = requestID(m.Header)
@@ -141,288 +117,149 @@ func (st *callState) meta(resp *Response, err error) Meta {
 	return m
 }
 
-// IsUnknownOutcome reports whether err is a write's failure whose outcome
-// is unknown.
-func IsUnknownOutcome(err error) bool {
-	return err != nil && errors.Is(err, types.ErrUnknownOutcome)
+// RequestIDHeaders are the response headers read as the platform's
+// request identifier, in order. The documents name none; these are the
+// names HTTP APIs commonly use.
+var RequestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
+
+func requestID(h http.Header) string {
+	for _, k := range RequestIDHeaders {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
-// retryClient returns the retrying client of a call: the shared one, or,
-// when the call sets its own retry count, one made for it.
-func (s *Shared) retryClient(write bool, st *callState) *retryablehttp.Client {
-	if st != nil && st.set.RetrySet {
-		return s.mk(write, st.set.RetryMax)
+// checkRetry is go-retryablehttp's CheckRetry: the retry policy (retry.go)
+// for this call's class. It is given the request's context, so it can
+// refuse a Retry-After wait that would outlive the deadline; a wait
+// longer than the cap is refused too, and the caller gets the final
+// response with its Retry-After.
+func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		// Not ctx.Err(): go-retryablehttp would return that bare, and a bare
+		// context error is how Execute tells an end during a wait (nothing
+		// in flight) from an end during an attempt (wrapped in *url.Error).
+		return false, nil
 	}
-	if write {
-		return s.write
-	}
-	return s.safe
-}
-
-// addHeaders sets the call's extra headers on h, skipping those the SDK
-// sets itself.
-func (st *callState) addHeaders(h http.Header) {
-	for k, vs := range st.set.Header {
-		if !OwnedHeader(k) {
-			h[k] = vs
-		}
-	}
-}
-
-// attemptTransport runs every attempt of a call that has a callState:
-// it waits for the interface's rate limiter, bounds the attempt by the
-// attempt timeout and runs the attempt hooks. Calls on the plain path pass
-// through.
-type attemptTransport struct {
-	next http.RoundTripper
-}
-
-func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	st := stateOf(req.Context())
-	if st == nil {
-		return t.next.RoundTrip(req)
-	}
-	return st.attempt(req, t.next)
-}
-
-// errAttemptTimeout is the cause of an attempt that outlived the attempt
-// timeout while the call's context was still live. Unlike a context
-// error it is retried like any other timeout: a read is sent again, a
-// write's outcome is unknown.
-var errAttemptTimeout = &attemptTimeoutError{}
-
-type attemptTimeoutError struct{}
-
-func (*attemptTimeoutError) Error() string   { return "the attempt timed out" }
-func (*attemptTimeoutError) Timeout() bool   { return true }
-func (*attemptTimeoutError) Temporary() bool { return true }
-
-// NotSentError is the error of an attempt that was stopped before its
-// request left the process: by the rate limiter's wait or by an attempt
-// hook that did not call next. A write that fails this way has a known
-// outcome: not applied.
-type NotSentError struct{ Err error }
-
-func (e *NotSentError) Error() string { return "not sent: " + e.Err.Error() }
-func (e *NotSentError) Unwrap() error { return e.Err }
-
-// ErrHookRefused is the cause of an attempt an attempt hook ended without
-// calling next and without an error of its own.
-var ErrHookRefused = errors.New("an attempt hook did not send the request")
-
-func (st *callState) attempt(req *http.Request, next http.RoundTripper) (*http.Response, error) {
-	st.attempts++
-	info := &AttemptInfo{Op: &st.op, Number: st.attempts, header: req.Header}
-	parent := req.Context()
-	if st.limiter != nil {
-		if err := st.limiter.Wait(parent); err != nil {
-			st.lastEnd, st.lastErr = time.Now(), err
-			return nil, &NotSentError{Err: err}
-		}
-	}
-	ctx, cancel := parent, context.CancelFunc(nil)
-	if d := st.set.AttemptTimeout; d > 0 {
-		ctx, cancel = context.WithTimeoutCause(parent, d, errAttemptTimeout)
-	}
-	var resp *http.Response
-	var rerr error
-	called := false
-	inner := func(ctx context.Context, _ *AttemptInfo) AttemptResult {
-		if called {
-			return AttemptResult{Err: errCalledTwice}
-		}
-		called = true
-		r := req
-		if ctx != parent {
-			r = req.WithContext(ctx)
-		}
-		resp, rerr = next.RoundTrip(r)
-		if rerr != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
-			rerr = errAttemptTimeout
-		}
-		return attemptResult(resp, rerr)
-	}
-	f := AttemptFunc(inner)
-	for i := len(st.set.AttemptHooks) - 1; i >= 0; i-- {
-		f = st.set.AttemptHooks[i](f)
-	}
-	res := f(ctx, info)
-	st.lastEnd = time.Now()
-	if !called {
-		if cancel != nil {
-			cancel()
-		}
-		err := orHookRefused(res.Err)
-		st.lastErr = err
-		return nil, &NotSentError{Err: err}
-	}
-	st.lastErr = rerr
-	if resp != nil {
-		st.status, st.header = resp.StatusCode, resp.Header
-		if st.limiter != nil {
-			st.limiter.observe(resp.StatusCode)
-		}
-	}
-	if cancel != nil {
-		if resp != nil {
-			resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
-		} else {
-			cancel()
-		}
-	}
-	return resp, rerr
-}
-
-func attemptResult(resp *http.Response, err error) AttemptResult {
 	if err != nil {
-		return AttemptResult{Err: stripURL(err)}
+		return retryAfterError(ctx, c.ep.Write, err), nil
 	}
-	return AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header}
+	if !retryStatus(resp.StatusCode, c.ep.Write) {
+		return false, nil
+	}
+	if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.b.s.now()); ok {
+		if wait > c.b.s.waitMax {
+			return false, nil
+		}
+		if dl, has := ctx.Deadline(); has && c.b.s.now().Add(wait).After(dl) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
-// cancelBody ends an attempt's context when its body is closed, so that
-// the attempt timeout covers reading the answer.
-type cancelBody struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-	once   sync.Once
+// backoff is go-retryablehttp's Backoff: the server's Retry-After when it
+// gave one (checkRetry has already refused one above the cap), otherwise
+// an exponential wait from min, doubled per attempt, capped at max, with
+// the upper half jittered so that clients do not retry in step.
+func (c *call) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.b.s.now()); ok {
+			return minDuration(wait, max)
+		}
+	}
+	wait := min
+	for i := 0; i < attempt && wait < max; i++ {
+		wait *= 2
+	}
+	wait = minDuration(wait, max)
+	if wait <= 0 {
+		return 0
+	}
+	half := wait / 2
+	return half + rand.N(wait-half+1)
 }
 
-func (b *cancelBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.cancel)
-	return err
+func minDuration(a, b time.Duration) time.Duration {
+	if a < b {
+		return a
+	}
+	return b
 }
 
 // prepareRetry is go-retryablehttp's PrepareRetry: it runs after the wait,
 // before a retry, and logs the retry.
-func (s *Shared) prepareRetry(req *http.Request) error {
-	st := stateOf(req.Context())
-	if st == nil || st.logger == nil {
-		return nil
-	}
+func (c *call) prepareRetry(req *http.Request) error {
+	l := c.b.s.logger
 	ctx := req.Context()
-	if !st.logger.Enabled(ctx, slog.LevelInfo) {
+	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
 		return nil
 	}
-	attrs := []slog.Attr{
-		slog.String("operation", st.op.Name),
-		slog.String("method", st.op.Method),
-		slog.String("path", st.shown),
-		slog.Int("attempt", st.attempts+1),
-		slog.Duration("waited", time.Since(st.lastEnd)),
-	}
-	if st.lastErr != nil {
-		attrs = append(attrs, slog.String("after", errorKind(st.lastErr)))
+	attrs := c.logAttrs(
+		slog.Int("attempt", c.attempts+1),
+		slog.Duration("waited", since(c.lastEnd)),
+	)
+	if c.lastErr != nil {
+		attrs = append(attrs, slog.String("after", option.ErrorKind(c.lastErr)))
 	} else {
-		attrs = append(attrs, slog.Int("after_status", st.status))
+		attrs = append(attrs, slog.Int("after_status", c.status))
 	}
-	st.logger.LogAttrs(ctx, slog.LevelInfo, "rxdelivery: retrying", attrs...)
+	l.LogAttrs(ctx, slog.LevelInfo, "rxdelivery: retrying", attrs...)
 	return nil
 }
 
-// logEnd logs a call that ended in a way an operator wants to see: a write
-// whose outcome is unknown (Error) and a call the SDK gave up on after
-// retrying, or could not retry, on an answer it retries (Warn). Other
-// failures are the caller's to report.
-func (st *callState) logEnd(ctx context.Context, err error) {
-	if err == nil || st.logger == nil {
+// logAttrs are the attributes every log line of the call carries:
+// operation, method and the path errors show (never a query string or a
+// hidden value), then extra.
+func (c *call) logAttrs(extra ...slog.Attr) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 3+len(extra)+3)
+	attrs = append(attrs,
+		slog.String("operation", c.ep.Name),
+		slog.String("method", c.ep.Method),
+		slog.String("path", c.logged),
+	)
+	return append(attrs, extra...)
+}
+
+// logEnd logs a call that ended in a way an operator wants to see: a
+// write whose outcome is unknown (Error) and a call the SDK gave up on
+// after retrying, or could not retry, on a response it retries (Warn).
+// Other failures are the caller's to report.
+func (c *call) logEnd(ctx context.Context, err error) {
+	l := c.b.s.logger
+	if err == nil || l == nil {
 		return
 	}
-	level := slog.LevelWarn
-	msg := "rxdelivery: giving up"
+	level, msg := slog.LevelWarn, "rxdelivery: giving up"
 	switch {
 	case IsUnknownOutcome(err):
 		level, msg = slog.LevelError, "rxdelivery: outcome of the write is unknown"
 	case !retriedKind(err):
 		return
 	}
-	if !st.logger.Enabled(ctx, level) {
+	if !l.Enabled(ctx, level) {
 		return
 	}
-	attrs := []slog.Attr{
-		slog.String("operation", st.op.Name),
-		slog.String("method", st.op.Method),
-		slog.String("path", st.shown),
-		slog.Int("attempts", st.attempts),
-		slog.String("error", errorKind(err)),
+	attrs := c.logAttrs(
+		slog.Int("attempts", c.attempts),
+		slog.String("error", option.ErrorKind(err)),
+	)
+	if c.status != 0 {
+		attrs = append(attrs, slog.Int("status", c.status))
 	}
-	if st.status != 0 {
-		attrs = append(attrs, slog.Int("status", st.status))
-	}
-	st.logger.LogAttrs(ctx, level, msg, attrs...)
+	l.LogAttrs(ctx, level, msg, attrs...)
 }
 
-// retriedKind reports whether err is of a kind the retry policy retries:
-// a 429 or 5xx answer, a failed exchange that the caller's context did not
-// end, or an answer cut short.
-func retriedKind(err error) bool {
-	var ae *types.APIError
-	if errors.As(err, &ae) {
-		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
+// pathsOrRoute is Paths, for a route whose placeholders PathValues fill;
+// checkPathValues has refused a count that does not match.
+func (e *Endpoint) pathsOrRoute(values []string) (path, shown string) {
+	if strings.Count(e.Route, "{") != len(values) {
+		return e.Route, e.Route
 	}
-	var te *types.TransportError
-	if errors.As(err, &te) {
-		return !errors.Is(te.Err, context.Canceled) && !errors.Is(te.Err, context.DeadlineExceeded)
-	}
-	var de *types.DecodeError
-	return errors.As(err, &de) && de.Incomplete
+	return e.Paths(values...)
 }
 
-// errorKind names an error for logs and telemetry without its message:
-// the sentinel it matches, or its type.
-func errorKind(err error) string {
-	for _, s := range kindSentinels {
-		if errors.Is(err, s.err) {
-			return s.name
-		}
-	}
-	var te *types.TransportError
-	var ns *NotSentError
-	var ae *types.APIError
-	var ce *types.ConfigError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "deadline_exceeded"
-	case errors.Is(err, errAttemptTimeout):
-		return "attempt_timeout"
-	case errors.As(err, &ns):
-		return "not_sent"
-	case errors.As(err, &te):
-		return "transport"
-	case errors.As(err, &ae):
-		return "api_error"
-	case errors.As(err, &ce):
-		return "config"
-	}
-	return "error"
-}
-
-// ErrorKind is errorKind for hooks: the sentinel an error matches (such
-// as "unknown_outcome" or "rate_limited"), or its kind ("transport",
-// "canceled"). It never holds the error's message.
-func ErrorKind(err error) string {
-	if err == nil {
-		return ""
-	}
-	return errorKind(err)
-}
-
-var kindSentinels = [...]struct {
-	err  error
-	name string
-}{
-	{types.ErrUnknownOutcome, "unknown_outcome"},
-	{types.ErrUnableToCancel, "unable_to_cancel"},
-	{types.ErrRateLimited, "rate_limited"},
-	{types.ErrUnavailable, "unavailable"},
-	{types.ErrBadRequest, "bad_request"},
-	{types.ErrUnauthorized, "unauthorized"},
-	{types.ErrForbidden, "forbidden"},
-	{types.ErrNotFound, "not_found"},
-	{types.ErrMalformedResponse, "malformed_response"},
-	{types.ErrNoBaseURL, "no_base_url"},
-	{types.ErrSandboxOnly, "sandbox_only"},
-}
+// ErrorKind is option.ErrorKind, for the packages that log.
+func ErrorKind(err error) string { return option.ErrorKind(err) }

@@ -2,9 +2,14 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/types"
@@ -129,4 +134,101 @@ func redact(err error, sc *scrubber) error {
 		return err
 	}
 	return &redactedCause{err: err, sc: sc}
+}
+
+// apiError builds the *APIError of a response with a status outside 2xx
+// from the start of its body, with the platform's words redacted.
+func (c *call) apiError(resp *http.Response, data []byte) error {
+	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.now())
+	scrubAPIError(e, c.sc)
+	// A body that names a definite refusal settles the outcome whatever
+	// the status.
+	e.UnknownOutcome = c.ep.Write && unknownStatus(resp.StatusCode) && !e.Is(types.ErrUnableToCancel)
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		setRedirect(e, resp, c.sc)
+		// The platform documents no redirect: whether it acted on a write
+		// before sending one is not known.
+		e.UnknownOutcome = c.ep.Write
+	}
+	return e
+}
+
+// transportError is the *TransportError of a call that got no usable
+// response. A write's outcome is unknown unless its request provably never
+// left: the context ended during a wait between attempts, the last attempt
+// never got a connection, or the failure is one that proves nothing was
+// sent (neverSent).
+func (c *call) transportError(err error) error {
+	unknown := c.ep.Write && !isWaitCancel(err) && c.trace.mayHaveSent()
+	err = stripURL(err)
+	if neverSent(err) {
+		unknown = false
+	}
+	return &types.TransportError{Method: c.method(), Path: c.shown, Err: redact(err, c.sc), UnknownOutcome: unknown}
+}
+
+// decodeError is the *DecodeError of a 2xx response whose body could not
+// be used; cut marks a body that ended early. For a write the outcome is
+// unknown: the platform accepted it, but its response is lost.
+func (c *call) decodeError(status int, err error, cut bool) error {
+	return &types.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
+		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.ep.Write}
+}
+
+// Missing is the refusal a ResponseChecker returns for a response without
+// the member the document promises; what names it, such as `"order"
+// object`.
+func Missing(what string) error {
+	return errors.New("the response has no " + what)
+}
+
+// sendTrace tells whether the last attempt of a write got a connection. A
+// write whose last attempt failed before it had one never left the
+// process (for example when its context ended while it waited for a
+// connection of a full pool): its outcome is known, not applied. Earlier
+// attempts of a write are only ever retried after a refusal (429, 503) or
+// a failed dial, so the last attempt decides.
+//
+// The hooks fire only in transports that support net/http's client trace
+// (http.Transport does). With any other transport nothing is traced and
+// a failed write keeps its unknown outcome.
+type sendTrace struct {
+	state atomic.Int32 // untraced, waitingConn or gotConn
+	trace httptrace.ClientTrace
+}
+
+// States of a sendTrace.
+const (
+	untraced    = iota // no hook fired: the transport does not trace
+	waitingConn        // the attempt asked for a connection, has none yet
+	gotConn            // the attempt got a connection and may have sent
+)
+
+// attach returns ctx with the trace's hooks.
+func (s *sendTrace) attach(ctx context.Context) context.Context {
+	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
+	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
+	return httptrace.WithClientTrace(ctx, &s.trace)
+}
+
+// mayHaveSent reports whether the last attempt may have sent the request:
+// false only when it is known to have had no connection.
+func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
+
+// stripURL removes the URL (which may hold a query string with patient
+// data) from a *url.Error, keeping the cause.
+func stripURL(err error) error {
+	var ue *url.Error
+	for errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err
+}
+
+// closeBody drains a little of what is left, so the connection can be
+// reused, and closes the body. A body with much more left is not read:
+// closing the connection is cheaper than reading megabytes.
+func closeBody(rc io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, rc, 64<<10)
+	rc.Close()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -32,13 +33,12 @@ func (stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, r.Context().Err()
 }
 
-// TestPlainPathHasTheAttemptTimeout: a client whose only call default is
-// an attempt timeout keeps calls on the plain path, and the guard bounds
-// their attempts by it.
-func TestPlainPathHasTheAttemptTimeout(t *testing.T) {
+// TestClientAttemptTimeout: a client whose only call default is an attempt
+// timeout bounds every attempt by it.
+func TestClientAttemptTimeout(t *testing.T) {
+	d := 20 * time.Millisecond
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
-		Defaults: CallSettings{AttemptTimeout: 20 * time.Millisecond}})
-	assert.True(t, s.plain(types.InterfaceOmni))
+		Defaults: option.Settings{AttemptTimeout: &d}})
 	b, err := s.NewBackend(types.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	assert.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)

@@ -1,31 +1,46 @@
 package core
 
 import (
+	"net/url"
+	"strconv"
+	"strings"
+
 	"github.com/google/go-querystring/query"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// Check validates p with fn unless the client turned validation off. A nil
-// p is refused whatever the setting, so a call never sends an empty body by
-// mistake. Services pass a method expression, such as
-// core.Check(s.b, p, (*CreateParams).validate).
-func Check[P any](b *Backend, p *P, fn func(*P, validate.Options) error) error {
-	if p == nil {
-		return &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}}
+// Params returns the Check of a request whose params are p: fn validates
+// p unless the client turned validation off, and a nil p is refused
+// whatever the setting, so a call never sends an empty body by mistake.
+// Services pass a method expression, such as
+// core.Params(p, (*CreateParams).validate).
+func Params[P any](p *P, fn func(*P, validate.Options) error) func(Checks) error {
+	return func(c Checks) error {
+		if p == nil {
+			return ErrParamsRequired()
+		}
+		if !c.Validate {
+			return nil
+		}
+		return fn(p, c.Options)
 	}
-	o, on := b.Validation()
-	if !on {
-		return nil
-	}
-	return fn(p, o)
 }
 
-// Query encodes v (a struct with `url` tags) with go-querystring. Slices
+// ErrParamsRequired is the refusal of nil params.
+func ErrParamsRequired() error {
+	return &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}}
+}
+
+// Query encodes v (a struct with `url` tags) with go-querystring; a
+// url.Values is encoded as it is. Slices
 // tagged `url:"ids,brackets"` give repeated ids[] keys; nested structs give
 // bracket-nested keys such as delivery[address][street].
 func Query(v any) (string, error) {
+	if vals, ok := v.(url.Values); ok {
+		return vals.Encode(), nil
+	}
 	vals, err := query.Values(v)
 	if err != nil {
 		return "", err
@@ -41,6 +56,13 @@ func CheckID(path, id string) error {
 	var c validate.Collector
 	checkID(&c, path, id)
 	return c.Err()
+}
+
+// IDs returns the Check of a get-many: it refuses an empty list of
+// identifiers, and every identifier in it that CheckID refuses, at
+// "ids[i]", whatever the validation setting.
+func IDs(ids []string) func(Checks) error {
+	return func(Checks) error { return CheckIDs(ids) }
 }
 
 // CheckIDs refuses an empty list of identifiers, and every identifier in it
@@ -61,11 +83,31 @@ func checkID(c *validate.Collector, path, id string) {
 	}
 }
 
-// Missing is the error for a 2xx answer that lacks the member the
-// document promises; what names it, such as `"order" object`, and the
-// message reads `the response has no "order" object`. For a write the
-// outcome is unknown: the platform accepted the call, but its answer
-// cannot be read.
-func Missing(c Call, resp *Response, what string) error {
-	return Unusable(c, resp, "the response has no "+what)
+// checkPathValues refuses, whatever the validation setting, a path value
+// that would not name one resource (CheckID), at the placeholder's name
+// ("id", "rx_number").
+func checkPathValues(e *Endpoint, values []string) error {
+	names := placeholders(e.Route)
+	if len(names) != len(values) {
+		return &types.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(len(names)) + " placeholders"}
+	}
+	var c validate.Collector
+	for i, v := range values {
+		checkID(&c, names[i], v)
+	}
+	return c.Err()
+}
+
+// placeholders returns the names of a route's placeholders, in order.
+func placeholders(route string) []string {
+	var names []string
+	for {
+		open := strings.IndexByte(route, '{')
+		end := strings.IndexByte(route, '}')
+		if open < 0 || end < open {
+			return names
+		}
+		names = append(names, route[open+1:end])
+		route = route[end+1:]
+	}
 }

@@ -35,18 +35,22 @@ func TestCheckHonoursTheSettings(t *testing.T) {
 	assert.True(t, b.Sandbox())
 	assert.True(t, on.Sandbox())
 	assert.Equal(t, types.InterfaceOmni, b.Interface())
-	err = Check(b, &params{}, (*params).validate)
+	// Execute hands the client's settings to the request's check, before
+	// anything else can refuse the call.
+	var got Checks
+	stop := errors.New("stop")
+	err = b.Execute(context.Background(), &Request{Endpoint: OrdersCreate, Check: func(ck Checks) error { got = ck; return stop }})
+	require.ErrorIs(t, err, stop)
+	assert.Equal(t, Checks{Validate: true, Options: validate.Options{NPICheckDigit: true}, Sandbox: true}, got)
+
+	err = Params(&params{}, (*params).validate)(got)
 	var ve *types.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.True(t, ve.Has("name"))
 	assert.True(t, ve.Has("npi"), "the client's options reach the check")
-	assert.ErrorIs(t, Check[params](b, nil, (*params).validate), types.ErrInvalidParams)
-
-	off := NewShared(Config{})
-	b, err = off.NewBackend(types.InterfaceOmni, "", Credentials{}, nil)
-	require.NoError(t, err)
-	assert.NoError(t, Check(b, &params{}, (*params).validate), "validation off")
-	assert.Error(t, Check[params](b, nil, (*params).validate), "nil params are refused even with validation off")
+	assert.ErrorIs(t, Params[params](nil, (*params).validate)(got), types.ErrInvalidParams)
+	assert.NoError(t, Params(&params{}, (*params).validate)(Checks{}), "validation off")
+	assert.Error(t, Params[params](nil, (*params).validate)(Checks{}), "nil params are refused even with validation off")
 }
 
 func TestQueryAndIDs(t *testing.T) {
@@ -66,7 +70,8 @@ func TestQueryAndIDs(t *testing.T) {
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
 	}
 
-	err = Missing(Call{Method: "POST", Path: "/api/v1/orders", Write: true}, &Response{StatusCode: 200}, "order")
+	c := newCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
+	err = c.decodeError(200, Missing("order"), false)
 	assert.ErrorIs(t, err, types.ErrMalformedResponse)
 	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
 	assert.EqualError(t, err, "rxdelivery: POST /api/v1/orders: 200 OK: malformed response body: the response has no order (outcome unknown: reconcile before retrying)")

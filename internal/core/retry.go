@@ -5,12 +5,13 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // The retry policy. Safe calls (reads, pricing quotes, tracking subscribe,
@@ -20,91 +21,42 @@ import (
 // failed dial (the request never left). Every other failure of a write is
 // returned at once and marked as an unknown outcome.
 
-// retryPolicy decides whether to retry, for one kind of call.
-type retryPolicy struct {
-	write   bool
-	waitMax time.Duration
-	now     func() time.Time
+// retryAfterError reports whether an attempt that failed with err (no
+// response, or a 2xx body cut short) may be retried: for a safe call when
+// a second try may pass; for a write only when the request provably did
+// not leave.
+func retryAfterError(ctx context.Context, write bool, err error) bool {
+	var ns *types.NotSentError
+	if errors.As(err, &ns) {
+		// Stopped before sending, by the rate limit's wait or a hook.
+		return false
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
+		// A 2xx whose body was cut: a safe call is sent again, a write has
+		// been applied and is not.
+		return !write
+	}
+	// A timeout of the attempt's own (not the caller's context, which is
+	// live here) may pass on a second try.
+	err = asAttemptTimeout(ctx, err)
+	if !retryableTransportError(err) {
+		return false
+	}
+	return !write || neverSent(err)
 }
 
-// check is the CheckRetry of go-retryablehttp. It is given the request's
-// context, so it can refuse a Retry-After wait that would outlive the
-// deadline; a wait longer than the cap is refused too, and the caller gets
-// the final answer with its Retry-After.
-func (p *retryPolicy) check(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		// Not ctx.Err(): go-retryablehttp would return that bare, and a bare
-		// context error is how Do tells an end during a wait (nothing in
-		// flight) from an end during an attempt (wrapped in *url.Error).
-		return false, nil
-	}
-	if err != nil {
-		var ns *NotSentError
-		if errors.As(err, &ns) {
-			// Stopped before sending, by the rate limit's wait or a hook.
-			return false, nil
-		}
-		var cut *bodyCutError
-		if errors.As(err, &cut) {
-			// A 2xx whose body was cut: a safe call is sent again, a write
-			// has been applied and is not.
-			return !p.write, nil
-		}
-		// A timeout of the attempt's own (not the caller's context, which
-		// is live here) may pass on a second try.
-		err = asAttemptTimeout(ctx, err)
-		if !retryableTransportError(err) {
-			return false, nil
-		}
-		return !p.write || neverSent(err), nil
-	}
-	switch resp.StatusCode {
+// retryStatus reports whether a response with status may be retried: 429
+// and 503 (the platform refused the request) for every call; 500, 502 and
+// 504 for a safe call only.
+func retryStatus(status int, write bool) bool {
+	switch status {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		return true
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		if p.write {
-			return false, nil
-		}
-	default:
-		return false, nil
+		return !write
 	}
-	if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), p.now()); ok {
-		if wait > p.waitMax {
-			return false, nil
-		}
-		if dl, has := ctx.Deadline(); has && p.now().Add(wait).After(dl) {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-// backoff is the Backoff of go-retryablehttp: the server's Retry-After when
-// it gave one (check has already refused one above the cap), otherwise an
-// exponential wait from min, doubled per attempt, capped at max, with the
-// upper half jittered so that clients do not retry in step.
-func (p *retryPolicy) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), p.now()); ok {
-			return min2(wait, max)
-		}
-	}
-	wait := min
-	for i := 0; i < attempt && wait < max; i++ {
-		wait *= 2
-	}
-	wait = min2(wait, max)
-	if wait <= 0 {
-		return 0
-	}
-	half := wait / 2
-	return half + rand.N(wait-half+1)
-}
-
-func min2(a, b time.Duration) time.Duration {
-	if a < b {
-		return a
-	}
-	return b
+	return false
 }
 
 // parseRetryAfter reads a Retry-After value in delay-seconds or as an HTTP
@@ -155,7 +107,7 @@ func retryableTransportError(err error) bool {
 // neverSent reports whether err proves that the request did not leave the
 // process: the connection could not be made (refused, unreachable, DNS).
 func neverSent(err error) bool {
-	var ns *NotSentError
+	var ns *types.NotSentError
 	if errors.As(err, &ns) {
 		return true
 	}
@@ -165,4 +117,35 @@ func neverSent(err error) bool {
 	}
 	var dns *net.DNSError
 	return errors.As(err, &dns)
+}
+
+// unknownStatus reports whether a write answered with status may have
+// taken effect.
+func unknownStatus(status int) bool {
+	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
+}
+
+// isWaitCancel reports whether err is a bare context error, as
+// go-retryablehttp returns when the context ends during a wait between
+// attempts (as opposed to one wrapped in *url.Error, which ended an
+// attempt in flight). A write waits only after a refusal (429, 503) or a
+// failed dial, so its outcome is known: not applied.
+func isWaitCancel(err error) bool {
+	return err == context.Canceled || err == context.DeadlineExceeded
+}
+
+// retriedKind reports whether err is of a kind the retry policy retries:
+// a 429 or 5xx answer, a failed exchange that the caller's context did not
+// end, or an answer cut short.
+func retriedKind(err error) bool {
+	var ae *types.APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
+	}
+	var te *types.TransportError
+	if errors.As(err, &te) {
+		return !errors.Is(te.Err, context.Canceled) && !errors.Is(te.Err, context.DeadlineExceeded)
+	}
+	var de *types.DecodeError
+	return errors.As(err, &de) && de.Incomplete
 }

@@ -42,7 +42,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
-	p := &retryPolicy{waitMax: time.Second, now: time.Now}
+	p := testCall(false)
 	min, max := 100*time.Millisecond, 1600*time.Millisecond
 	for attempt := 0; attempt < 8; attempt++ {
 		base := min << attempt
@@ -64,38 +64,44 @@ func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
 func TestCheckRetryPolicy(t *testing.T) {
 	ctx := context.Background()
 	resp := func(code int) *http.Response { return &http.Response{StatusCode: code, Header: http.Header{}} }
-	safe := &retryPolicy{waitMax: time.Minute, now: time.Now}
-	write := &retryPolicy{write: true, waitMax: time.Minute, now: time.Now}
+	safe, write := testCall(false), testCall(true)
 	for code, want := range map[int][2]bool{ // {safe, write}
 		200: {false, false}, 400: {false, false}, 404: {false, false}, 409: {false, false},
 		429: {true, true}, 503: {true, true},
 		500: {true, false}, 502: {true, false}, 504: {true, false},
 	} {
-		got, err := safe.check(ctx, resp(code), nil)
+		got, err := safe.checkRetry(ctx, resp(code), nil)
 		assert.NoError(t, err)
 		assert.Equal(t, want[0], got, "safe %d", code)
-		got, _ = write.check(ctx, resp(code), nil)
+		got, _ = write.checkRetry(ctx, resp(code), nil)
 		assert.Equal(t, want[1], got, "write %d", code)
 	}
 	reset := errors.New("connection reset by peer")
 	dial := &net.OpError{Op: "dial", Err: errors.New("refused")}
 	dns := &net.DNSError{Err: "no such host", Name: "x"}
-	got, _ := safe.check(ctx, nil, reset)
+	got, _ := safe.checkRetry(ctx, nil, reset)
 	assert.True(t, got)
-	got, _ = write.check(ctx, nil, reset)
+	got, _ = write.checkRetry(ctx, nil, reset)
 	assert.False(t, got, "a write whose request may have left is not retried")
-	got, _ = write.check(ctx, nil, dial)
+	got, _ = write.checkRetry(ctx, nil, dial)
 	assert.True(t, got)
-	got, _ = write.check(ctx, nil, dns)
+	got, _ = write.checkRetry(ctx, nil, dns)
 	assert.True(t, got)
-	got, _ = safe.check(ctx, nil, x509.UnknownAuthorityError{})
+	got, _ = safe.checkRetry(ctx, nil, x509.UnknownAuthorityError{})
 	assert.False(t, got, "certificate problems do not pass on a second try")
-	got, _ = safe.check(ctx, nil, errors.New(`unsupported protocol scheme "ftp"`))
+	got, _ = safe.checkRetry(ctx, nil, errors.New(`unsupported protocol scheme "ftp"`))
 	assert.False(t, got)
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	got, err := safe.check(cancelled, resp(503), nil)
+	got, err := safe.checkRetry(cancelled, resp(503), nil)
 	assert.False(t, got)
 	assert.NoError(t, err)
+}
+
+// testCall is a call of a read, or of a write, on a client whose longest
+// wait is a minute.
+func testCall(write bool) *call {
+	b := &Backend{s: &Shared{waitMax: time.Minute, now: time.Now}}
+	return newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 }

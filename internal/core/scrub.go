@@ -45,12 +45,13 @@ type scrubber struct {
 	values []string // longest first
 }
 
-// newScrubber returns the scrubber of call c with the encoded body.
-func (b *Backend) newScrubber(c *Call, body []byte) *scrubber {
-	sc := &scrubber{body: body, query: c.Query, creds: b.secrets}
-	if c.ShownPath != "" {
-		shown := strings.Split(c.ShownPath, "/")
-		for i, seg := range strings.Split(c.Path, "/") {
+// newScrubber returns the scrubber of a call to path (shown as shownPath,
+// with its hidden values as placeholders) with query and the encoded body.
+func (b *Backend) newScrubber(path, shownPath, query string, body []byte) *scrubber {
+	sc := &scrubber{body: body, query: query, creds: b.secrets}
+	if shownPath != path {
+		shown := strings.Split(shownPath, "/")
+		for i, seg := range strings.Split(path, "/") {
 			if i >= len(shown) || shown[i] != seg {
 				if v, err := url.PathUnescape(seg); err == nil {
 					sc.hidden = append(sc.hidden, v)

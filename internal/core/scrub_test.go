@@ -12,11 +12,8 @@ import (
 // words, shorter ones not at all.
 func TestScrub(t *testing.T) {
 	b := &Backend{secrets: []string{"key-1234", "sec-5678", "a2V5OnNlYw=="}}
-	c := &Call{
-		Path: "/api/v1/orders/ord_1/prescriptions/RX%2F991", ShownPath: "/api/v1/orders/ord_1/prescriptions/:rx_number",
-		Query: "origin_address=12+Main+Street&page=2",
-	}
-	sc := b.newScrubber(c, []byte(`{"patient":{"first_name":"Jane","last_name":"Doe","dob":"1980-02-29"},"state":"OH","qty":30,"fee":5.00,"ok":true}`))
+	path, shown := OrdersRemovePrescription.Paths("ord_1", "RX/991")
+	sc := b.newScrubber(path, shown, "origin_address=12+Main+Street&page=2", []byte(`{"patient":{"first_name":"Jane","last_name":"Doe","dob":"1980-02-29"},"state":"OH","qty":30,"fee":5.00,"ok":true}`))
 	cases := map[string]string{
 		"Invalid name JANE DOE born 1980-02-29":             "Invalid name [redacted] [redacted] born [redacted]",
 		"Does the state OH for JOHN matter":                 "Does the state OH for JOHN matter",

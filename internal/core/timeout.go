@@ -4,11 +4,21 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
+
+// errAttemptTimeout is the cause of an attempt that outlived the attempt
+// timeout while the call's context was still live. Unlike a context
+// error it is retried like any other timeout: a read is sent again, a
+// write's outcome is unknown.
+var errAttemptTimeout = &attemptTimeoutError{}
+
+type attemptTimeoutError struct{}
+
+func (*attemptTimeoutError) Error() string   { return "the attempt timed out" }
+func (*attemptTimeoutError) Timeout() bool   { return true }
+func (*attemptTimeoutError) Temporary() bool { return true }
 
 // Is matches types.ErrAttemptTimeout.
 func (*attemptTimeoutError) Is(target error) bool { return target == types.ErrAttemptTimeout }
@@ -41,7 +51,7 @@ func asAttemptTimeout(ctx context.Context, err error) error {
 		return err
 	}
 	var op *net.OpError
-	var notSent *NotSentError
+	var notSent *types.NotSentError
 	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &notSent) {
 		return err
 	}
@@ -54,28 +64,4 @@ func asAttemptTimeout(ctx context.Context, err error) error {
 	} else {
 		return &layerTimeoutError{cause: cause.Error()}
 	}
-}
-
-// withAttemptTimeout runs one attempt of a call on the plain path (which
-// has no attempt transport) under the attempt timeout d, below the
-// caller's context. The deadline covers reading the answer: it ends when
-// the body is closed. A write's attempt is also made unrewindable, on the
-// same copy of the request.
-func withAttemptTimeout(next http.RoundTripper, req *http.Request, d time.Duration, write bool) (*http.Response, error) {
-	parent := req.Context()
-	ctx, cancel := context.WithTimeoutCause(parent, d, errAttemptTimeout)
-	r := req.WithContext(ctx)
-	if write {
-		makeUnrewindable(r)
-	}
-	resp, err := next.RoundTrip(r)
-	if err != nil {
-		if parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
-			err = errAttemptTimeout
-		}
-		cancel()
-		return nil, err
-	}
-	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
-	return resp, nil
 }

@@ -165,7 +165,7 @@ func TestEndlessPages(t *testing.T) {
 		msg     string
 	}{
 		{"always page 1", func(int) string { return page(1, 1_000_000_000, "1000000001", "1000000002") },
-			2, 2, "asked for page 2, the answer is page 1"},
+			2, 2, "asked for page 2, the response is page 1"},
 		{"unnumbered repeat", func(int) string { return page(0, 1_000_000_000, "1000000001", "1000000002") },
 			2, 2, "page 2 repeats page 1"},
 		{"growing total", func(n int) string {

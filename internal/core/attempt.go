@@ -1,0 +1,223 @@
+package core
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
+)
+
+// attemptTransport is the SDK's one RoundTripper, beneath
+// go-retryablehttp's loop and just above the connection pool (the
+// caller's transport or the SDK's own). Everything that happens once per
+// attempt happens here, in this order: the client-side rate limiter's
+// wait, the attempt timeout, the write guard (below), the attempt hooks
+// around the exchange, the attempt's log line. It also checks every
+// redirect hop a caller's http.Client follows (redirect.go).
+//
+// The write guard: below the retry policy, net/http may send a request
+// again by itself. The HTTP/2 transport replays a request after a stream
+// reset with PROTOCOL_ERROR, a GOAWAY that names an earlier stream, or a
+// connection found unusable, whenever it can rewind the body
+// (Request.GetBody) or the request has none; the HTTP/1 transport does the
+// same for requests it takes as idempotent (GET, or any method with an
+// Idempotency-Key header). A write must reach the platform at most once
+// per attempt the retry policy allows, so each attempt of a write goes to
+// the pool with a body that cannot be rewound.
+type attemptTransport struct {
+	next http.RoundTripper
+}
+
+func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := callOf(req.Context())
+	if c == nil {
+		return t.next.RoundTrip(req)
+	}
+	if req.Response != nil {
+		// A redirect hop, followed by the caller's CheckRedirect: not an
+		// attempt of its own.
+		r, err := redirectHop(req, c.ep.Write)
+		if err != nil {
+			closeRequestBody(req)
+			return nil, err
+		}
+		return c.send(t.next, r, req.Context())
+	}
+	return c.attempt(t.next, req)
+}
+
+// attempt runs one attempt of the call.
+func (c *call) attempt(next http.RoundTripper, req *http.Request) (resp *http.Response, err error) {
+	c.attempts++
+	parent := req.Context()
+	if lim := c.limiter(); lim != nil {
+		if err := lim.Wait(parent); err != nil {
+			c.lastEnd, c.lastErr = time.Now(), err
+			return nil, &types.NotSentError{Err: err}
+		}
+	}
+	if len(c.set.Middleware) == 0 {
+		resp, err = c.send(next, req, parent)
+		c.attemptEnded(resp, err)
+		return resp, err
+	}
+	a := option.NewAttempt(c.op, c.attempts, req.Header)
+	called := false
+	inner := option.AttemptFunc(func(ctx context.Context, _ *option.Attempt) option.AttemptResult {
+		if called {
+			return option.AttemptResult{Err: errCalledTwice}
+		}
+		called = true
+		resp, err = c.send(next, req, ctx)
+		return attemptResult(resp, err)
+	})
+	f := inner
+	for i := len(c.set.Middleware) - 1; i >= 0; i-- {
+		f = c.set.Middleware[i](f)
+	}
+	// A hook that panics after next returned must not keep what the
+	// attempt holds: the response's connection and its timeout.
+	defer func() {
+		if p := recover(); p != nil {
+			if resp != nil {
+				closeBody(resp.Body)
+			}
+			panic(p)
+		}
+	}()
+	res := f(parent, a)
+	if !called {
+		err = &types.NotSentError{Err: orHookRefused(res.Err)}
+		c.lastEnd, c.lastErr = time.Now(), err
+		return nil, err
+	}
+	c.attemptEnded(resp, err)
+	return resp, err
+}
+
+// attemptEnded records how an attempt ended.
+func (c *call) attemptEnded(resp *http.Response, err error) {
+	c.lastEnd, c.lastErr = time.Now(), err
+	if resp != nil {
+		c.status, c.header = resp.StatusCode, resp.Header
+		if lim := c.limiter(); lim != nil {
+			lim.observe(resp.StatusCode)
+		}
+	}
+}
+
+// send hands req to the pool under the attempt timeout, with ctx (the
+// parent's, or one an attempt hook derived from it), a write's body made
+// unrewindable, and logs the attempt. The timeout covers reading the
+// response: it ends when the body is closed.
+func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Context) (*http.Response, error) {
+	parent := ctx
+	var cancel context.CancelFunc
+	if d := c.attemptTimeout; d > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errAttemptTimeout)
+	}
+	r := req
+	if ctx != req.Context() || c.ep.Write {
+		r = req.WithContext(ctx)
+		if c.ep.Write {
+			makeUnrewindable(r)
+		}
+	}
+	start := time.Now()
+	resp, err := next.RoundTrip(r)
+	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
+		err = errAttemptTimeout
+	}
+	c.logAttempt(r, start, resp, err)
+	if cancel != nil {
+		if resp != nil {
+			resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+		} else {
+			cancel()
+		}
+	}
+	return resp, err
+}
+
+// logAttempt writes the attempt's debug line: operation, method, path,
+// status or the error's redacted words, duration, the Retry-After wait. It
+// never logs a query string, a header value or a body.
+func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
+	l := c.b.s.logger
+	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
+		return
+	}
+	attrs := c.logAttrs(
+		slog.String("host", req.URL.Host),
+		slog.Duration("duration", time.Since(start)),
+	)
+	if err != nil {
+		attrs = append(attrs, slog.String("error", c.sc.scrub(stripURL(err).Error())))
+		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
+		return
+	}
+	attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	// The wait Retry-After asks for, not its raw text: the header is the
+	// server's words.
+	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		attrs = append(attrs, slog.Duration("retry_after", ra))
+	}
+	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
+}
+
+func attemptResult(resp *http.Response, err error) option.AttemptResult {
+	if err != nil {
+		return option.AttemptResult{Err: stripURL(err)}
+	}
+	return option.AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header}
+}
+
+// cancelBody ends an attempt's context when its body is closed, so that
+// the attempt timeout covers reading the response.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.cancel)
+	return err
+}
+
+// makeUnrewindable makes r, a copy of a write's request, one net/http cannot
+// send a second time: its body has no GetBody, and a request without a
+// body (a cancel) gets an empty one, since net/http replays a request
+// without a body as freely as one whose body it can rewind. Reading an
+// empty body sends nothing: over HTTP/1 the request goes out without a
+// body, over HTTP/2 the stream ends with an empty frame.
+//
+// go-retryablehttp builds each of its own attempts from the call's encoded
+// body, so the retry policy can still send a write again where it allows.
+func makeUnrewindable(r *http.Request) {
+	r.GetBody = nil
+	if r.Body == nil || r.Body == http.NoBody {
+		r.Body = emptyBody{}
+		r.ContentLength = 0
+	}
+}
+
+// emptyBody is a body with nothing in it that is not http.NoBody.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }
+
+// closeRequestBody closes a request body the transport does not send, as
+// a RoundTripper must.
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}

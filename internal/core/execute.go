@@ -1,0 +1,323 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
+)
+
+// Request is one call of a service method: the endpoint, the values of
+// its route's placeholders, what goes out and where the response goes.
+type Request struct {
+	// Endpoint is the operation called.
+	Endpoint *Endpoint
+	// PathValues fill the route's placeholders, in order. Each must name
+	// one resource: an empty, blank, "." or ".." value is refused before
+	// anything is sent, whatever the validation setting.
+	PathValues []string
+	// Check, when set, runs before anything is sent. It decides itself
+	// what it skips when the client does not validate (Checks.Validate):
+	// a refusal that protects the wire (an id list that would address
+	// another endpoint, test_meta outside the sandbox) runs always.
+	Check func(Checks) error
+	// Query, when not nil, is a struct with `url` tags encoded as the
+	// query string.
+	Query any
+	// Body, when not nil, is encoded as the JSON request body.
+	Body any
+	// Out, when not nil, receives the decoded 2xx response. When it is a
+	// ResponseChecker, its check runs after decoding.
+	Out any
+	// Status, when not nil, receives the status of a 2xx response.
+	Status *int
+	// Opts are the call's own options, applied on the client's defaults.
+	Opts []option.CallOption
+}
+
+// Checks is what a Request's Check may depend on.
+type Checks struct {
+	// Validate is false when the client was built without validation.
+	Validate bool
+	// Options tune the validation rules.
+	Options validate.Options
+	// Sandbox is true for a client in sandbox mode.
+	Sandbox bool
+}
+
+// ResponseChecker is a decoded response that can tell whether it holds
+// what the documents promise (an envelope's member, an id). Execute runs
+// the check after decoding, before the call's hooks and metadata see the
+// call end; a refusal becomes a *types.DecodeError naming the status and
+// the endpoint, and a write's outcome is then unknown (the platform
+// accepted it, but its response does not say what it did).
+type ResponseChecker interface {
+	CheckResponse() error
+}
+
+// Execute performs one call, top to bottom: the call's settings, the
+// checks before sending, the body and query; then the call hooks around
+// the exchange (go-retryablehttp's loop of attempts, each through the
+// attempt transport); then the response read whole, its status turned
+// into a typed error or its body decoded and checked; last the metadata
+// and the log line of the end. Every failure is a *types.APIError,
+// *types.TransportError, *types.DecodeError, *types.ConfigError or
+// *types.ValidationError, and WithMetadata is filled at every end.
+func (b *Backend) Execute(ctx context.Context, r *Request) error {
+	c := newCall(b, r)
+	err := c.prepare(ctx)
+	if err == nil {
+		err = c.hooked(ctx)
+	}
+	c.end(ctx, err)
+	return err
+}
+
+// prepare resolves the call's settings and refuses, before anything is
+// sent, what cannot be sent: a nil context, an option's refusal, an
+// interface without base URL or credentials, a path value that names no
+// resource, params that fail their check; then it encodes the query and
+// the body.
+func (c *call) prepare(ctx context.Context) error {
+	b, r := c.b, c.r
+	if ctx == nil {
+		// As net/http's NewRequestWithContext does: an error, not a panic.
+		return &types.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
+	}
+	if err := c.resolveSettings(); err != nil {
+		return err
+	}
+	if err := checkPathValues(c.ep, r.PathValues); err != nil {
+		return err
+	}
+	if r.Check != nil {
+		if err := r.Check(Checks{Validate: b.s.validate, Options: b.s.vopts, Sandbox: b.s.sandbox}); err != nil {
+			return err
+		}
+	}
+	if b.base == "" {
+		return &types.ConfigError{
+			Message: "no base URL for the " + b.iface.String() + " interface: set " + b.iface.URLOption() + " or " + b.iface.URLEnv(),
+			Err:     types.ErrNoBaseURL,
+		}
+	}
+	if b.authHeader == nil {
+		return &types.ConfigError{Message: "no credentials for the " + b.iface.String() +
+			" interface: pass a key and secret to NewClient, or use WithCredentials"}
+	}
+	if r.Query != nil {
+		q, err := Query(r.Query)
+		if err != nil {
+			return &types.ConfigError{Message: c.method() + " " + c.shown + ": encoding the query failed", Err: err}
+		}
+		c.query = q
+	}
+	if r.Body != nil {
+		body, err := jsonx.Marshal(r.Body)
+		if err != nil {
+			return &types.ConfigError{Message: c.method() + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
+		}
+		c.body = body
+	}
+	c.sc = b.newScrubber(c.path, c.shown, c.query, c.body)
+	return nil
+}
+
+// hooked runs the exchange inside the call hooks, outermost first. A hook
+// that does not call next stops the call before anything is sent; one
+// that calls it twice sends once.
+func (c *call) hooked(ctx context.Context) error {
+	if len(c.set.CallMiddleware) == 0 {
+		return c.exchange(ctx)
+	}
+	var err error
+	called := false
+	f := option.CallFunc(func(ctx context.Context, _ *option.Operation) option.CallResult {
+		if called {
+			return option.CallResult{Metadata: c.metadata(err), Err: errCalledTwice}
+		}
+		called = true
+		err = c.exchange(ctx)
+		return option.CallResult{Metadata: c.metadata(err), Err: err}
+	})
+	for i := len(c.set.CallMiddleware) - 1; i >= 0; i-- {
+		f = c.set.CallMiddleware[i](f)
+	}
+	op := c.op
+	res := f(ctx, &op)
+	if !called {
+		return &types.TransportError{Method: c.method(), Path: c.shown, Err: &types.NotSentError{Err: orHookRefused(res.Err)}}
+	}
+	return err
+}
+
+// exchange sends the request through go-retryablehttp's loop and reads
+// the response: a status outside 2xx becomes an *APIError, a 2xx body is
+// decoded into the request's Out and checked.
+func (c *call) exchange(ctx context.Context) error {
+	b, r := c.b, c.r
+	u := b.base + c.path
+	if c.query != "" {
+		u += "?" + c.query
+	}
+	var raw any
+	if c.body != nil {
+		raw = c.body
+	}
+	if c.ep.Write {
+		ctx = c.trace.attach(ctx)
+	}
+	ctx = context.WithValue(ctx, callKey{}, c)
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
+	if err != nil {
+		return &types.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
+	}
+	h := req.Header
+	h["Authorization"] = b.authHeader
+	h["Accept"] = acceptJSON
+	h["User-Agent"] = b.s.uaHeader
+	if c.body != nil {
+		h["Content-Type"] = acceptJSON
+	}
+	for k, vs := range c.set.Header {
+		h[k] = vs
+	}
+	if ctx.Err() != nil {
+		return &types.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+	}
+	// A 2xx body is read whole inside the attempt, so that a body cut
+	// short is seen while go-retryablehttp can still send a safe call
+	// again (see body.read). go-retryablehttp runs the handler on every
+	// response it does not retry, so a 2xx that reaches the code below has
+	// been read.
+	var body *body
+	if r.Out != nil {
+		body = getBody(b.s.maxBody)
+		defer putBody(body)
+		req.SetResponseHandler(body.read)
+	}
+	c.loop = retryablehttp.Client{
+		HTTPClient:   b.s.hc,
+		RetryWaitMin: b.s.waitMin,
+		RetryWaitMax: b.s.waitMax,
+		RetryMax:     c.retryMax,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: c.prepareRetry,
+	}
+	resp, err := c.loop.Do(req)
+	if err != nil {
+		if resp != nil {
+			closeBody(resp.Body)
+		}
+		var cut *bodyCutError
+		if errors.As(err, &cut) && resp != nil {
+			return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
+		}
+		return c.transportError(asAttemptTimeout(ctx, err))
+	}
+	defer closeBody(resp.Body)
+	c.status, c.header = resp.StatusCode, resp.Header
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return c.apiError(resp, data)
+	}
+	if r.Status != nil {
+		*r.Status = resp.StatusCode
+	}
+	if r.Out == nil {
+		return nil
+	}
+	if resp.StatusCode != http.StatusNoContent {
+		if body.err != nil {
+			return c.decodeError(resp.StatusCode, body.err, false)
+		}
+		if err := decode(body.buf.Bytes(), r.Out); err != nil {
+			return c.decodeError(resp.StatusCode, err, false)
+		}
+	}
+	if rc, ok := r.Out.(ResponseChecker); ok {
+		if err := rc.CheckResponse(); err != nil {
+			return c.decodeError(resp.StatusCode, err, false)
+		}
+	}
+	return nil
+}
+
+// decode decodes a 2xx body into out: a *json.RawMessage receives it as
+// it is (valid JSON other than null), anything else must be a JSON object
+// the decoder reads without error.
+func decode(data []byte, out any) error {
+	if err := checkShape(data, out); err != nil {
+		return err
+	}
+	if rm, ok := out.(*json.RawMessage); ok {
+		if !json.Valid(data) {
+			return errors.New("not valid JSON")
+		}
+		*rm = append(json.RawMessage(nil), data...)
+		return nil
+	}
+	if err := jsonx.Unmarshal(data, out); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
+			// A value that stops short (or an empty body), as a
+			// json.Decoder reports it.
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return nil
+}
+
+// end fills the caller's Metadata and logs an end an operator wants to
+// see.
+func (c *call) end(ctx context.Context, err error) {
+	if m := c.set.Metadata; m != nil {
+		*m = c.metadata(err)
+	}
+	if ctx != nil {
+		c.logEnd(ctx, err)
+	}
+}
+
+var acceptJSON = []string{"application/json"}
+
+// errCalledTwice is what a hook gets when it calls next a second time:
+// nothing is sent again.
+var errCalledTwice = errors.New("next was already called: a hook may send once")
+
+// ErrHookRefused is the cause of an attempt an attempt hook ended without
+// calling next and without an error of its own.
+var ErrHookRefused = errors.New("an attempt hook did not send the request")
+
+func orHookRefused(err error) error {
+	if err == nil {
+		return ErrHookRefused
+	}
+	return err
+}
+
+// IsUnknownOutcome reports whether err is a write's failure whose outcome
+// is unknown.
+func IsUnknownOutcome(err error) bool {
+	return err != nil && errors.Is(err, types.ErrUnknownOutcome)
+}
+
+// since is the time from t to now; a zero t gives zero.
+func since(t time.Time) time.Duration {
+	if t.IsZero() {
+		return 0
+	}
+	return time.Since(t)
+}

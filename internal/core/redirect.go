@@ -1,0 +1,81 @@
+package core
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Redirects. The platform documents none, so the SDK's http.Client follows
+// none unless the caller's own client asks for it with a CheckRedirect of
+// its own, and never for a write: the 3xx response is returned as it is
+// and becomes an *APIError. A hop a caller's client follows is checked by
+// the attempt transport (redirectHop).
+
+// checkRedirect returns the CheckRedirect of the SDK's http.Client. A
+// redirect is followed only when the caller's own client asks for it with a
+// CheckRedirect function of its own, and never for a write: otherwise the
+// 3xx answer is returned as it is and becomes an *APIError.
+func checkRedirect(caller func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if c := callOf(req.Context()); caller == nil || (c != nil && c.ep.Write) {
+			return http.ErrUseLastResponse
+		}
+		return caller(req, via)
+	}
+}
+
+// Errors of the guard. They reach the caller as the cause of a
+// *TransportError.
+var (
+	errWriteRedirect = errors.New("a write is never sent to a redirect's target")
+	errPlainRedirect = errors.New("refused to follow a redirect to plain http on a host that is not loopback")
+)
+
+// redirectHop checks one redirect hop: a write is refused, so is plain http
+// to a host that is not loopback, and the credentials and the Referer are
+// removed when the hop leaves the origin (scheme, host and port) of the
+// call's first request.
+func redirectHop(req *http.Request, write bool) (*http.Request, error) {
+	if write {
+		return nil, errWriteRedirect
+	}
+	if req.URL.Scheme != "https" && !isLoopback(req.URL.Hostname()) {
+		return nil, errPlainRedirect
+	}
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	if sameOrigin(req.URL, first.URL) {
+		return req, nil
+	}
+	// Leaving the origin: no credentials, and no Referer, which net/http
+	// sets to the previous URL, query string (patient data) included.
+	r := *req
+	r.Header = req.Header.Clone()
+	r.Header.Del("Authorization")
+	r.Header.Del("Referer")
+	return &r, nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (the default port of the scheme when none is written).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
+}

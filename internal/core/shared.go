@@ -1,0 +1,243 @@
+package core
+
+import (
+	"encoding/base64"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/validate"
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
+)
+
+// Defaults of the retry policy.
+const (
+	DefaultRetryMax     = 3
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	DefaultRetryWaitMax = 30 * time.Second
+)
+
+// DefaultMaxResponseBytes bounds a successful response's body, so a
+// misbehaving server cannot make a long-running process allocate without
+// limit. The largest documented responses (a page of 100 pharmacies, many
+// orders at once) are far below it.
+const DefaultMaxResponseBytes = 32 << 20
+
+// DefaultMaxConnsPerHost bounds the connections the default pool opens to
+// one host. Calls beyond it wait (within their context) for a connection
+// to come free instead of dialing more.
+const DefaultMaxConnsPerHost = 64
+
+// Config is what the root client hands to NewShared.
+type Config struct {
+	// HTTPClient, when set, supplies the transport, timeout, redirect
+	// policy and cookie jar; it is wrapped, never modified.
+	HTTPClient *http.Client
+	// RetryMax is how many retries follow the first attempt.
+	RetryMax int
+	// RetryWaitMin is the first backoff wait; RetryWaitMax caps any one
+	// wait, a server's Retry-After included.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// Logger receives one debug line per attempt; nil logs nothing.
+	Logger *slog.Logger
+	// UserAgent is the User-Agent header value (the root package builds it
+	// from its Version).
+	UserAgent string
+	// Validate runs params validation before every call.
+	Validate bool
+	// ValidateOptions tunes the validation rules.
+	ValidateOptions validate.Options
+	// Sandbox marks a sandbox environment, where test_meta may be sent.
+	Sandbox bool
+	// MaxResponseBytes bounds a successful response's body; zero means
+	// DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+	// Defaults are the settings of every call (the client-level forms of
+	// the call options).
+	Defaults option.Settings
+	// RateLimits are the client-side rate limits, per interface; nil
+	// means none.
+	RateLimits [len(types.Interfaces)]*Limiter
+}
+
+// Shared is what every interface's Backend shares: one connection pool,
+// one retry policy, one logger, the defaults of every call.
+type Shared struct {
+	hc        *http.Client // the SDK's client: the attempt transport over the pool
+	transport http.RoundTripper
+	logger    *slog.Logger
+	uaHeader  []string // the User-Agent header value, built once
+	validate  bool
+	vopts     validate.Options
+	sandbox   bool
+	maxBody   int64
+	now       func() time.Time
+	retryMax  int
+	waitMin   time.Duration
+	waitMax   time.Duration
+	defaults  option.Settings
+	limiters  [len(types.Interfaces)]*Limiter
+}
+
+// NewPooledTransport returns a keep-alive transport sized for concurrent
+// use: every connection to a host may stay idle for reuse (net/http keeps
+// two), so a busy service does not open and close a connection per call,
+// and at most DefaultMaxConnsPerHost connections are open to one host.
+//
+// The bound matters most when many calls start at once on a cold pool:
+// net/http hands a connection that comes free to a call still waiting for
+// its own dial, and that dial, when it completes, adds a spare connection;
+// without a bound a burst of N calls can open well over N connections.
+func NewPooledTransport() *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   30 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          4 * DefaultMaxConnsPerHost,
+		MaxIdleConnsPerHost:   DefaultMaxConnsPerHost,
+		MaxConnsPerHost:       DefaultMaxConnsPerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// NewShared builds the shared state from cfg.
+func NewShared(cfg Config) *Shared {
+	s := &Shared{
+		logger:   cfg.Logger,
+		uaHeader: []string{cfg.UserAgent},
+		validate: cfg.Validate,
+		vopts:    cfg.ValidateOptions,
+		sandbox:  cfg.Sandbox,
+		maxBody:  cfg.MaxResponseBytes,
+		now:      cfg.Now,
+		retryMax: cfg.RetryMax,
+		waitMin:  cfg.RetryWaitMin,
+		waitMax:  cfg.RetryWaitMax,
+		defaults: cfg.Defaults,
+		limiters: cfg.RateLimits,
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxResponseBytes
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	hc := &http.Client{}
+	var callerRedirect func(*http.Request, []*http.Request) error
+	if cfg.HTTPClient != nil {
+		// A caller's client without a Transport means http.DefaultTransport,
+		// as it does in net/http: a process-wide proxy, CA or tracing
+		// transport installed there is not bypassed.
+		s.transport = cfg.HTTPClient.Transport
+		if s.transport == nil {
+			s.transport = http.DefaultTransport
+		}
+		hc.Timeout = cfg.HTTPClient.Timeout
+		hc.Jar = cfg.HTTPClient.Jar
+		callerRedirect = cfg.HTTPClient.CheckRedirect
+	} else {
+		s.transport = NewPooledTransport()
+	}
+	hc.CheckRedirect = checkRedirect(callerRedirect)
+	// The attempt transport does everything an attempt needs (attempt.go).
+	// It also hides the pool's CloseIdleConnections from go-retryablehttp,
+	// which calls it whenever one call gives up: in a long-running service
+	// that would drop every other call's warm connections.
+	hc.Transport = &attemptTransport{next: s.transport}
+	s.hc = hc
+	return s
+}
+
+// CloseIdleConnections closes the pool's idle connections.
+func (s *Shared) CloseIdleConnections() {
+	if c, ok := s.transport.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// Sandbox reports whether the client is in sandbox mode.
+func (s *Shared) Sandbox() bool { return s.sandbox }
+
+// Backend is one interface's view of the shared state: its base URL and
+// its Authorization header, both fixed at construction.
+type Backend struct {
+	s     *Shared
+	iface types.Interface
+	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
+	// basePath is the path of base ("/omni"), for log lines.
+	basePath string
+	// secrets are the credentials in every form the SDK sends them: key,
+	// secret and the Basic token; errors and log lines scrub them from the
+	// platform's words.
+	secrets []string
+	// authHeader is the Authorization header value ("Basic ..."), built
+	// once; nil when there are no credentials. Header value slices are
+	// shared by every request of the backend: net/http and go-retryablehttp
+	// only read them.
+	authHeader []string
+}
+
+// Credentials are an API key and secret.
+type Credentials struct {
+	Key, Secret string
+}
+
+// NewBackend returns the Backend of iface at base (which may be empty: calls
+// then fail with a ConfigError naming the option). It refuses a base URL
+// that is not absolute, and credentials over plain http to a host that is
+// not loopback.
+func (s *Shared) NewBackend(iface types.Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
+	b := &Backend{s: s, iface: iface}
+	if enc == nil {
+		enc = iface.DefaultAuthEncoding()
+	}
+	if creds.Key != "" || creds.Secret != "" {
+		token := enc.EncodeToString([]byte(creds.Key + ":" + creds.Secret))
+		b.authHeader = []string{"Basic " + token}
+		b.secrets = []string{creds.Key, creds.Secret, token}
+	}
+	if base == "" {
+		return b, nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
+	}
+	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
+	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
+	return b, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Interface returns the backend's interface.
+func (b *Backend) Interface() types.Interface { return b.iface }
+
+// BaseURL returns the base URL without a trailing slash, or "".
+func (b *Backend) BaseURL() string { return b.base }
+
+// Sandbox reports whether the client is in sandbox mode.
+func (b *Backend) Sandbox() bool { return b.s.sandbox }
