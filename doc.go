@@ -20,7 +20,7 @@
 //		log.Printf("platform said %d: %s", apiErr.StatusCode, apiErr.Message)
 //	}
 //
-// Reads are retried on 429, 5xx, transport errors and answers cut short;
+// Reads are retried on 429, 5xx, transport errors and responses cut short;
 // creates, cancels and prescription changes are retried only when the
 // platform provably did not act (429, 503, a failed dial), so a retry never
 // creates a second delivery.
@@ -30,8 +30,8 @@
 // goes to the connection pool with a body that cannot be rewound, so
 // neither net/http's HTTP/2 transport nor its HTTP/1 transport replays it.
 //
-// Redirects are not followed: a 3xx answer is an *APIError, and a write
-// answered 3xx matches ErrUnknownOutcome. Only a client given to
+// Redirects are not followed: a 3xx response is an *APIError, and a write
+// whose response is a 3xx matches ErrUnknownOutcome. Only a client given to
 // WithHTTPClient with a CheckRedirect function of its own follows them, for
 // reads only, never carrying credentials to another origin than the base
 // URL's and never to plain http off loopback.

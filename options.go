@@ -143,7 +143,7 @@ func WithSandbox(enabled bool) Option {
 // connection (within its context) rather than opening more. Pass a client
 // with your own transport to change those bounds.
 //
-// Redirects: the SDK follows none, and a 3xx answer is an *APIError (its
+// Redirects: the SDK follows none, and a 3xx response is an *APIError (its
 // Location field holds the target's scheme and host only). A redirect is
 // followed only when hc has a CheckRedirect function of its own (a nil
 // CheckRedirect, net/http's default, does not count as asking), and then
@@ -170,7 +170,7 @@ func WithProgramID(id string) Option {
 func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 
 // WithAttemptTimeout bounds each attempt, from sending the request to
-// reading the whole answer (default 30s, DefaultAttemptTimeout); zero
+// reading the whole response (default 30s, DefaultAttemptTimeout); zero
 // removes the bound. Given to NewClient it is the client's default; given
 // to a call, that call's own. The call's context bounds the whole call, so
 // a stalled server cannot hold a call made with context.Background()
@@ -187,7 +187,7 @@ func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptT
 // replaced.
 func WithHeader(key, value string) CallOption { return option.WithHeader(key, value) }
 
-// Metadata is what the SDK saw of a call's answer: status, headers, the
+// Metadata is what the SDK saw of a call's response: status, headers, the
 // platform's request id, attempts, duration and whether the outcome is
 // known. WithMetadata fills one.
 type Metadata = option.Metadata
@@ -220,8 +220,8 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 // its context: when the wait would pass the context's deadline the call
 // fails at once with an error matching context.DeadlineExceeded, and a
 // write stopped so was not sent. The limit slows down when the platform
-// answers 429 (each 429 halves it, down to a sixteenth) and comes back as
-// answers succeed. A perSecond of zero or less removes the limit.
+// responds with 429 (each 429 halves it, down to a sixteenth) and comes back as
+// responses succeed. A perSecond of zero or less removes the limit.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {
@@ -262,7 +262,7 @@ func WithRetryWaitMax(d time.Duration) Option {
 //
 //   - Error: a write whose outcome is unknown ("rxdelivery: outcome of
 //     the write is unknown"), to reconcile before sending it again;
-//   - Warn: a call given up on an answer the SDK retries (429, 5xx, a
+//   - Warn: a call given up on a response the SDK retries (429, 5xx, a
 //     transport failure) after its retries, or without one when the
 //     platform's Retry-After is past the cap or the deadline;
 //   - Info: each retry, with the attempt number and the wait it took;
@@ -298,10 +298,10 @@ func WithNPICheckDigit() Option {
 	return clientOpt(func(s *settings) { s.npiCheck = true })
 }
 
-// WithMaxResponseBytes bounds the body of a successful answer (default
+// WithMaxResponseBytes bounds the body of a successful response (default
 // 32 MiB); a longer one fails the call with an error matching
 // ErrMalformedResponse instead of growing the process's memory. Error
-// answers are always read to at most 64 KiB.
+// responses are always read to at most 64 KiB.
 func WithMaxResponseBytes(n int64) Option {
 	return clientOpt(func(s *settings) { s.maxBody = n })
 }

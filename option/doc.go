@@ -22,7 +22,7 @@
 // call. Both see the Operation: its name ("orders.Create"), HTTP method,
 // templated path ("/api/v1/orders/{id}/prescriptions/{rx_number}"),
 // interface and class (Safe or Write). An attempt hook also sees the
-// attempt's number and what came back: the status and the answer's
+// attempt's number and what came back: the status and the response's
 // headers, or the failure's cause, which never holds a URL. A call hook
 // sees the call's Metadata and its error.
 //
@@ -33,6 +33,6 @@
 // a hook is given may be logged and used as telemetry attributes, with one
 // caution: an error's message (Error()) can repeat the platform's words,
 // and a platform may echo what it was sent; record the error's kind
-// (ErrorKind) rather than its message. An answer's headers are the
+// (ErrorKind) rather than its message. A response's headers are the
 // platform's, not the caller's; log the ones you name, not all of them.
 package option

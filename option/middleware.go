@@ -15,7 +15,7 @@ type Class int
 const (
 	// Safe calls (reads, pricing quotes, tracking subscribe, which is a
 	// create-or-update) are retried on 429, 5xx, transport errors and
-	// answers cut short.
+	// responses cut short.
 	Safe Class = iota
 	// Write calls (creates, cancels, prescription changes) are retried
 	// only where the platform provably did not act: 429, 503 and a failed
@@ -80,12 +80,12 @@ func (a *Attempt) SetHeader(key, value string) bool {
 
 // AttemptResult is how an attempt ended.
 type AttemptResult struct {
-	// StatusCode is the answer's status; 0 when no answer came.
+	// StatusCode is the response's status; 0 when no response came.
 	StatusCode int
-	// Header holds the answer's headers; nil when no answer came. Treat it
+	// Header holds the response's headers; nil when no response came. Treat it
 	// as read-only.
 	Header http.Header
-	// Err is why no answer came: a transport failure, the attempt's
+	// Err is why no response came: a transport failure, the attempt's
 	// timeout, the end of the context. It never holds a URL.
 	Err error
 }
@@ -95,7 +95,7 @@ type AttemptFunc func(ctx context.Context, a *Attempt) AttemptResult
 
 // Middleware wraps every attempt of a call. It must call next once to
 // send the request, with ctx or a context derived from it; the SDK uses
-// the answer next returned whatever the middleware returns. A middleware
+// the response next returned whatever the middleware returns. A middleware
 // that returns without calling next stops the attempt before anything is
 // sent: the call fails with the AttemptResult's Err (a write's outcome is
 // then known, not applied) and is not retried. See the package
@@ -104,7 +104,7 @@ type Middleware func(next AttemptFunc) AttemptFunc
 
 // CallResult is how a call ended.
 type CallResult struct {
-	// Metadata is what the SDK saw of the answer.
+	// Metadata is what the SDK saw of the response.
 	Metadata Metadata
 	// Err is the call's error, nil on success. Its message may repeat the
 	// platform's words; record ErrorKind(Err) rather than Err.Error().

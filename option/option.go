@@ -89,7 +89,7 @@ func WithRetryMax(n int) CallOption {
 }
 
 // WithAttemptTimeout bounds each attempt, from sending the request to
-// reading the whole answer, by d; zero removes the bound. The call's
+// reading the whole response, by d; zero removes the bound. The call's
 // context still bounds the whole call, waits included. An attempt that
 // times out is a failure like any other: a read is retried, a write that
 // may have been sent has an unknown outcome.
@@ -128,7 +128,7 @@ func WithHeader(key, value string) CallOption {
 }
 
 // WithMetadata fills *m, when the call ends (in success or failure), with
-// what the SDK saw of the answer: status, headers, the platform's request
+// what the SDK saw of the response: status, headers, the platform's request
 // id, attempts and duration, and whether the outcome is known. It exists
 // for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
@@ -178,17 +178,17 @@ func Join(opts ...CallOption) CallOption {
 	}}
 }
 
-// Metadata is what the SDK saw of a call's answer, filled by
+// Metadata is what the SDK saw of a call's response, filled by
 // WithMetadata.
 type Metadata struct {
-	// StatusCode is the status of the last answer; 0 when none came (the
+	// StatusCode is the status of the last response; 0 when none came (the
 	// call was refused before sending, or every attempt failed without an
-	// answer).
+	// response).
 	StatusCode int
-	// Header holds the last answer's headers; nil when none came.
+	// Header holds the last response's headers; nil when none came.
 	Header http.Header
 	// RequestID is the platform's identifier of the request, when the
-	// answer carries one (X-Request-Id, Request-Id or X-Correlation-Id;
+	// response carries one (X-Request-Id, Request-Id or X-Correlation-Id;
 	// the documents name none). Quote it to the platform's support.
 	RequestID string
 	// Attempts is how many attempts were made: 1 plus the retries.

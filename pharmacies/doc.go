@@ -29,5 +29,5 @@
 //			Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210",
 //		},
 //	})
-//	// info.Raw holds the answer as received; its schema is not documented.
+//	// info.Raw holds the response as received; its schema is not documented.
 package pharmacies

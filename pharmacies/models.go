@@ -62,7 +62,7 @@ type SearchPage struct {
 	Pharmacies []Pharmacy `json:"pharmacies"`
 }
 
-// DeliveryInfo is the answer of DeliveryInfo. The delivery document does
+// DeliveryInfo is the response of DeliveryInfo. The delivery document does
 // not show its schema, so the body is kept whole in Raw, and the fields
 // below are filled only when the body carries them (at its top level or in
 // a "pharmacy" object). Decode reads Raw into a type of the caller's.

@@ -98,11 +98,11 @@ func (r *searchResponse) CheckResponse() error {
 // the caller may reuse it.
 //
 // The walk is bounded by the total_pages of the first page fetched, and
-// ends at an empty page. A page the platform answers with another page's
+// ends at an empty page. A page the platform sends with another page's
 // number, or without a number and with the same pharmacies as the page
 // before, ends it with a
 // *rxdelivery.DecodeError (matching rxdelivery.ErrMalformedResponse), so a
-// platform that keeps answering one page cannot loop it.
+// platform that keeps sending one page cannot loop it.
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
@@ -150,7 +150,7 @@ func pageKeys(p *SearchPage) []string {
 }
 
 // Get returns a pharmacy by its NCPDP identifier (7 digits) or NPI (10
-// digits) (GET /api/v1/pharmacies/:id on the omni interface). The answer
+// digits) (GET /api/v1/pharmacies/:id on the omni interface). The response
 // has no distance, so DistanceFromOrigin is nil.
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
 	var ph Pharmacy
@@ -166,10 +166,10 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // the delivery interface).
 //
 // The document names the inputs (delivery.address, POD, package,
-// saturday.delivery) but neither where they go nor the answer's schema.
+// saturday.delivery) but neither where they go nor the response's schema.
 // The SDK sends them as bracket-nested query parameters
 // (delivery[address][street]=…&POD=…&package=…&saturday[delivery]=true)
-// and returns the answer whole in DeliveryInfo.Raw, with the NPI, NCPDP and
+// and returns the response whole in DeliveryInfo.Raw, with the NPI, NCPDP and
 // name filled when the body carries them.
 func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams, opts ...option.CallOption) (*DeliveryInfo, error) {
 	params := core.Params(p, (*DeliveryInfoParams).validate)

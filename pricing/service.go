@@ -37,7 +37,7 @@ type quotesEnvelope struct {
 // and buys no label. The call has no side effect, so it is retried like a
 // read on 429, 5xx and transport failures.
 //
-// When the provider gives no reliable price the platform answers 502: the
+// When the provider gives no reliable price the platform responds with 502: the
 // error is an *rxdelivery.APIError whose Message can be shown to a user and
 // that matches rxdelivery.ErrUnavailable.
 func (s *Service) Quote(ctx context.Context, p *QuoteParams, opts ...option.CallOption) ([]Quote, error) {

@@ -25,7 +25,7 @@ type Request struct {
 	// CreatedAt is when the request was created.
 	CreatedAt types.Time `json:"created_at"`
 	// Order is the associated order; nil until one is associated (always
-	// nil in the answer to Create).
+	// nil in the response to Create).
 	Order *Order `json:"order"`
 	// Status is the request's status; nil for a new request without an
 	// order.

@@ -11,7 +11,7 @@ import (
 type HandlerOption func(*handler)
 
 // WithMaxBodyBytes sets the largest notification body the handler reads
-// (default DefaultMaxBodyBytes, 1 MiB); a larger one is answered 413. A
+// (default DefaultMaxBodyBytes, 1 MiB); a larger one gets the response 413. A
 // value of zero or less keeps the default.
 func WithMaxBodyBytes(n int64) HandlerOption {
 	return func(h *handler) {
@@ -40,7 +40,7 @@ type handler struct {
 // notification the platform POSTs and hands it to fn, with the request's
 // context.
 //
-// The handler answers:
+// The handler responds:
 //   - 405, with an Allow: POST header, to any method but POST;
 //   - 413 to a body over the size limit (WithMaxBodyBytes);
 //   - 400 to malformed JSON or a notification missing tracking_number,
@@ -84,7 +84,7 @@ func NewHandler(fn func(context.Context, *Notification) error, opts ...HandlerOp
 	return h
 }
 
-// ServeHTTP answers one notification request.
+// ServeHTTP responds to one notification request.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil && r.Method == http.MethodPost {
 		// Tells the server to close the connection when the body runs over.

@@ -54,7 +54,7 @@ type TrackingEvent struct {
 }
 
 // NotificationError is a notification request that ParseNotification
-// refused. StatusCode is the answer a listener should give: 405 for a
+// refused. StatusCode is the status a listener should respond with: 405 for a
 // method other than POST, 413 for a body over the size limit, 400 for a
 // body that is not a JSON notification (malformed JSON or missing required
 // fields).
@@ -62,7 +62,7 @@ type TrackingEvent struct {
 // Its message names fields at most; it never holds any of the body's
 // content (tracking numbers, references, statuses).
 type NotificationError struct {
-	// StatusCode is the HTTP status that answers the request.
+	// StatusCode is the HTTP status to respond with.
 	StatusCode int
 	// Message says what is wrong, without quoting the body.
 	Message string
@@ -84,7 +84,7 @@ func (e *NotificationError) Unwrap() error { return e.Err }
 
 // ParseNotification reads the notification the platform POSTed to a
 // listener URL. It refuses, with a *NotificationError that says which status
-// to answer, a method other than POST, a body larger than
+// to respond with, a method other than POST, a body larger than
 // DefaultMaxBodyBytes (wrap r.Body with http.MaxBytesReader for another
 // limit), a body that is not one JSON object, and a notification without
 // tracking_number, timestamp, carrier, status or status_occurred_at.

@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// Sentinel errors. Every error the SDK returns for an HTTP answer or a
+// Sentinel errors. Every error the SDK returns for an HTTP response or a
 // failed exchange matches the sentinels that describe it through errors.Is.
 var (
-	// ErrBadRequest matches answers 400 and 422: the platform refused the
+	// ErrBadRequest matches responses 400 and 422: the platform refused the
 	// params.
 	ErrBadRequest = errors.New("rxdelivery: bad request")
 	// ErrUnauthorized matches 401: the key or secret is wrong, missing or
@@ -36,7 +36,7 @@ var (
 	// ErrUnknownOutcome matches a failed side-effecting write (create,
 	// cancel, add or remove a prescription) that may nevertheless have taken
 	// effect: the request may have reached the platform and no reliable
-	// answer came back. Such a call is never retried automatically: find out
+	// response came back. Such a call is never retried automatically: find out
 	// whether it took effect before trying again.
 	ErrUnknownOutcome = errors.New("rxdelivery: outcome of the write is unknown")
 	// ErrMalformedResponse matches a response whose body could not be read
@@ -56,7 +56,7 @@ var (
 	ErrAttemptTimeout = errors.New("rxdelivery: attempt timed out")
 )
 
-// APIError is an answer from the platform with a status outside 2xx. It
+// APIError is a response from the platform with a status outside 2xx. It
 // carries every error body shape the interfaces use: omni
 // {error:{id,type,message}}, delivery and pricing {error:{message}}, and
 // tracking {error:{code,message}}.
@@ -71,12 +71,12 @@ var (
 // of three only as whole words. Body alone keeps the platform's raw words:
 // it may hold patient data, so never log it.
 type APIError struct {
-	// StatusCode is the HTTP status of the answer.
+	// StatusCode is the HTTP status of the response.
 	StatusCode int
 	// Method and Path name the endpoint called; Path is below the base URL
 	// and has no query string.
 	Method, Path string
-	// Interface is the platform interface that answered.
+	// Interface is the platform interface that responded.
 	Interface Interface
 	// ID is the omni error id (for unable_to_cancel, the request id).
 	ID string
@@ -90,12 +90,12 @@ type APIError struct {
 	// RetryAfter is the wait the platform asked for in a Retry-After header
 	// (seconds or HTTP date); zero when absent.
 	RetryAfter time.Duration
-	// Body is a copy of the start of the raw answer (at most 4 KiB), for
+	// Body is a copy of the start of the raw response (at most 4 KiB), for
 	// diagnosis. It is not part of the Error string and is not scrubbed:
 	// it is the one field that holds the platform's raw words, which may
 	// repeat patient data the call sent. Never log it.
 	Body []byte
-	// Header holds the answer's headers.
+	// Header holds the response's headers.
 	Header http.Header
 	// Location is, for a redirect (3xx), the scheme and host of the
 	// Location header ("https://other.example.com"), never its path or
@@ -174,7 +174,7 @@ func notCancellable(msg string) bool {
 	return strings.Contains(msg, "not in a cancellable status") || strings.Contains(msg, "not in a cancelable status")
 }
 
-// TransportError is a call that got no usable HTTP answer: the connection
+// TransportError is a call that got no usable HTTP response: the connection
 // failed, was cut, timed out, or the context ended. Err is the cause with
 // any URL removed (URLs may carry query strings with patient data).
 type TransportError struct {
@@ -207,11 +207,11 @@ func (e *TransportError) Is(target error) bool {
 	return target == ErrUnknownOutcome && e.UnknownOutcome
 }
 
-// DecodeError is a 2xx answer whose body could not be read or decoded: it
+// DecodeError is a 2xx response whose body could not be read or decoded: it
 // was cut, truncated, slower than the context allowed, or not the JSON the
 // endpoint documents.
 type DecodeError struct {
-	// StatusCode is the HTTP status of the answer.
+	// StatusCode is the HTTP status of the response.
 	StatusCode int
 	// Method and Path name the endpoint called (no query string).
 	Method, Path string
@@ -222,7 +222,7 @@ type DecodeError struct {
 	// safe call has already been sent again up to the retry limit.
 	Incomplete bool
 	// UnknownOutcome is true when the call was a side-effecting write: the
-	// platform accepted it, but its answer (with the new identifier) was lost.
+	// platform accepted it, but its response (with the new identifier) was lost.
 	UnknownOutcome bool
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
-// maxErrorBody bounds how much of an error answer is read; maxKeptBody
+// maxErrorBody bounds how much of an error response is read; maxKeptBody
 // bounds the copy an APIError keeps.
 const (
 	maxErrorBody = 64 << 10
@@ -66,7 +66,7 @@ func scrubAPIError(e *types.APIError, sc *scrubber) {
 	e.ID, e.Type, e.Code, e.Message = sc.scrub(e.ID), sc.scrub(e.Type), sc.scrub(e.Code), sc.scrub(e.Message)
 }
 
-// newAPIError builds an APIError from a bounded read of an error answer.
+// newAPIError builds an APIError from a bounded read of an error response.
 // It never fails: a body it cannot read leaves the fields empty.
 func newAPIError(iface types.Interface, method, path string, status int, h http.Header, body []byte, now time.Time) *types.APIError {
 	e := &types.APIError{StatusCode: status, Method: method, Path: path, Interface: iface, Header: h}

@@ -10,8 +10,8 @@ import (
 
 // Limiter is the client-side rate limit of one interface: a token bucket
 // (golang.org/x/time/rate) that every attempt waits on, within its
-// context. It slows down when the platform answers 429: each 429 halves
-// the rate, down to a sixteenth of the configured one, and each answer
+// context. It slows down when the platform responds with 429: each 429 halves
+// the rate, down to a sixteenth of the configured one, and each response
 // that is not a 429 or a 5xx gives back a twentieth of the configured
 // rate, up to it.
 type Limiter struct {
@@ -58,7 +58,7 @@ func (*rateWaitError) Error() string {
 }
 func (*rateWaitError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// observe adapts the rate to an answer's status.
+// observe adapts the rate to a response's status.
 func (l *Limiter) observe(status int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -16,7 +16,7 @@ import (
 // checkRedirect returns the CheckRedirect of the SDK's http.Client. A
 // redirect is followed only when the caller's own client asks for it with a
 // CheckRedirect function of its own, and never for a write: otherwise the
-// 3xx answer is returned as it is and becomes an *APIError.
+// 3xx response is returned as it is and becomes an *APIError.
 func checkRedirect(caller func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if c := callOf(req.Context()); caller == nil || (c != nil && c.ep.Write) {

@@ -9,8 +9,8 @@ import (
 	"sync"
 )
 
-// answer holds the body of a successful answer, read whole by read
-// during the attempt. Answers are pooled: the SDK's decoders copy what
+// body holds the body of a successful response, read whole by read
+// during the attempt. Responses are pooled: the SDK's decoders copy what
 // they keep, so a buffer is reused once the call has decoded it.
 type body struct {
 	buf bytes.Buffer
@@ -19,7 +19,7 @@ type body struct {
 }
 
 // maxPooledBody is the largest buffer kept for reuse; a larger one
-// (a rare, very large answer) is left to the garbage collector.
+// (a rare, very large response) is left to the garbage collector.
 const maxPooledBody = 256 << 10
 
 var bodyPool = sync.Pool{New: func() any { return new(body) }}
@@ -40,15 +40,15 @@ func putBody(a *body) {
 }
 
 // bodyCutError is what read gives go-retryablehttp when a successful
-// answer's body ended early (the connection was cut or reset after the
+// response's body ended early (the connection was cut or reset after the
 // status line). The retry policy sends a safe call again; a write is not
 // sent again, and its outcome stays unknown.
 type bodyCutError struct{ err error }
 
-func (e *bodyCutError) Error() string { return "reading the answer: " + e.err.Error() }
+func (e *bodyCutError) Error() string { return "reading the response: " + e.err.Error() }
 func (e *bodyCutError) Unwrap() error { return e.err }
 
-// errBodyTooLarge is the cause of a DecodeError for an answer over the
+// errBodyTooLarge is the cause of a DecodeError for a response over the
 // size limit.
 var errBodyTooLarge = errors.New("body exceeds the size limit")
 
@@ -75,7 +75,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// Reading a 2xx answer whole, at a bounded cost. A body over the size
+// Reading a 2xx response whole, at a bounded cost. A body over the size
 // limit costs no more than the limit and a small constant: one announced
 // by Content-Length is refused before anything is read; one of unknown
 // length (chunked, or decompressed by the transport) is read into a buffer
@@ -92,7 +92,7 @@ const (
 )
 
 // read is the response handler of go-retryablehttp: it reads a 2xx body
-// whole, bounded by the size limit. Other answers are left to Do.
+// whole, bounded by the size limit. Other responses are left to Do.
 func (a *body) read(resp *http.Response) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
 		return nil
@@ -166,14 +166,14 @@ func readChunk(r io.Reader, c []byte) (int, error) {
 	return n, nil
 }
 
-// Checks of a 2xx answer's shape, beyond being valid JSON: every endpoint
-// documents an object, and an answer that is not one (JSON null, an array,
+// Checks of a 2xx response's shape, beyond being valid JSON: every endpoint
+// documents an object, and a response that is not one (JSON null, an array,
 // a bare string or number) would otherwise decode to a zero value without
 // an error.
 
 // checkShape refuses a body that is valid JSON but not an object. A body
 // that is not valid JSON is left to the decoder, which names the fault.
-// A *json.RawMessage out (an answer the SDK keeps whole) only refuses null.
+// A *json.RawMessage out (a response the SDK keeps whole) only refuses null.
 func checkShape(data []byte, out any) error {
 	i := 0
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {

@@ -119,7 +119,7 @@ func neverSent(err error) bool {
 	return errors.As(err, &dns)
 }
 
-// unknownStatus reports whether a write answered with status may have
+// unknownStatus reports whether a write whose response has status may have
 // taken effect.
 func unknownStatus(status int) bool {
 	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
@@ -135,8 +135,8 @@ func isWaitCancel(err error) bool {
 }
 
 // retriedKind reports whether err is of a kind the retry policy retries:
-// a 429 or 5xx answer, a failed exchange that the caller's context did not
-// end, or an answer cut short.
+// a 429 or 5xx response, a failed exchange that the caller's context did not
+// end, or a response cut short.
 func retriedKind(err error) bool {
 	var ae *types.APIError
 	if errors.As(err, &ae) {

@@ -17,7 +17,7 @@ import (
 // the path segments errors do not show) and the credentials, so it removes
 // each from every string it formats of the platform's words: the fields
 // of an APIError, the causes of a TransportError and a DecodeError, and
-// attempt log lines. APIError.Body alone keeps the raw answer.
+// attempt log lines. APIError.Body alone keeps the raw response.
 
 // Redacted is what stands for a value the call sent, or a credential, in
 // the platform's words.
