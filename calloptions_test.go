@@ -109,6 +109,7 @@ func (s *optServer) client(t *testing.T, opts ...rxdelivery.Option) *rxdelivery.
 }
 
 func TestCallRetryMaxChangesThatCallOnly(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	c := s.client(t) // default: 3 retries
 	ctx := context.Background()
@@ -152,6 +153,7 @@ func TestCallRetryMaxChangesThatCallOnly(t *testing.T) {
 }
 
 func TestCallHeaderOnTheWireForThatCallOnly(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	c := s.client(t, rxdelivery.WithHeader("X-Team", "pharmacy"), rxdelivery.WithHeader("X-Env", "client"))
 	ctx := context.Background()
@@ -207,6 +209,7 @@ func quoteParams() *pricing.QuoteParams {
 }
 
 func TestCallAttemptTimeout(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	c := s.client(t)
 
@@ -239,6 +242,7 @@ func TestCallAttemptTimeout(t *testing.T) {
 }
 
 func TestCallMetadataEqualsWhatTheServerSent(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	s.answer = http.Header{"X-Request-Id": {"req-abc-123"}, "X-Ratelimit-Remaining": {"41"}}
 	c := s.client(t)
@@ -312,6 +316,7 @@ type seen struct {
 }
 
 func TestMiddlewareSeesEveryAttemptInOrder(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var mu sync.Mutex
 	var got []seen
@@ -365,6 +370,7 @@ func TestMiddlewareSeesEveryAttemptInOrder(t *testing.T) {
 }
 
 func TestMiddlewareThatDoesNotSend(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	stop := errors.New("circuit open")
 	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
@@ -385,6 +391,7 @@ func TestMiddlewareThatDoesNotSend(t *testing.T) {
 // recording middleware and checks the name, templated path and class
 // each one reports.
 func TestEveryEndpointNamesItsOperation(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var got []option.Operation
 	c := s.client(t, rxdelivery.WithoutValidation(), rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
@@ -441,6 +448,7 @@ func TestEveryEndpointNamesItsOperation(t *testing.T) {
 }
 
 func TestHookThatCallsNextTwiceSendsOnce(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var second option.AttemptResult
 	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
@@ -457,6 +465,7 @@ func TestHookThatCallsNextTwiceSendsOnce(t *testing.T) {
 }
 
 func TestCallHookThatDoesNotCallNext(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var md rxdelivery.Metadata
 	_, err := s.client(t).Orders.Create(context.Background(), testutil.SamedayOrder(), rxdelivery.WithMetadata(&md),
@@ -474,6 +483,7 @@ func TestCallHookThatDoesNotCallNext(t *testing.T) {
 // with client-wide hooks, a header, a rate limit and per-call metadata,
 // for the race detector, and checks each call's metadata is its own.
 func TestHooksUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	s.answer = http.Header{"X-Request-Id": {"same"}}
 	var attempts atomic.Int32

@@ -116,6 +116,7 @@ func TestNewClientFromEnvPerInterfaceKeysOnly(t *testing.T) {
 }
 
 func TestNewClientErrors(t *testing.T) {
+	t.Parallel()
 	_, err := NewClient("key", "")
 	assert.ErrorContains(t, err, "key and secret must be given together")
 	_, err = NewClient("key", "secret", WithCredentials(Tracking, "only-key", ""))
@@ -129,6 +130,7 @@ func TestNewClientErrors(t *testing.T) {
 }
 
 func TestCallWithoutBaseURLNamesTheOption(t *testing.T) {
+	t.Parallel()
 	c, err := NewClient("key", "secret")
 	require.NoError(t, err)
 	_, err = c.Requests.Get(context.Background(), "req_1")
@@ -138,6 +140,7 @@ func TestCallWithoutBaseURLNamesTheOption(t *testing.T) {
 }
 
 func TestUserAgentAndLogger(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mock := httpmock.NewMockTransport()
@@ -156,6 +159,7 @@ func TestUserAgentAndLogger(t *testing.T) {
 }
 
 func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	mock := httpmock.NewMockTransport()
 	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
@@ -177,6 +181,7 @@ func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
 // bounds each attempt by DefaultAttemptTimeout (30s, as documented);
 // WithAttemptTimeout(0) removes the bound.
 func TestDefaultAttemptTimeoutIsSet(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, 30*time.Second, DefaultAttemptTimeout)
 	s := defaultSettings()
 	require.NotNil(t, s.call.AttemptTimeout)

@@ -21,6 +21,7 @@ import (
 // key for tracking and another for everything else. The keys below are
 // chosen so that the standard and URL-safe base64 alphabets differ on them.
 func TestPerInterfaceCredentials(t *testing.T) {
+	t.Parallel()
 	const (
 		mainKey, mainSecret   = "main-key>>", "main-secret??"
 		trackKey, trackSecret = "trk-key>>", "trk-secret??"
@@ -79,6 +80,7 @@ func TestPerInterfaceCredentials(t *testing.T) {
 
 // A key not enabled for tracking is answered 403 with code forbidden.
 func TestTrackingForbiddenCredentials(t *testing.T) {
+	t.Parallel()
 	env := testutil.Setup(t, rxdelivery.WithCredentials(rxdelivery.Tracking, "pricing-only", "secret"))
 	c, mock := env.Client, env.Mock
 	mock.RegisterResponder("GET", testutil.TrackingURL+"/tracking/v1/subscriptions",

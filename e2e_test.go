@@ -47,6 +47,7 @@ func omniParams(scenario requests.Scenario) *requests.CreateParams {
 }
 
 func TestE2ERequests(t *testing.T) {
+	t.Parallel()
 	sb := testutil.StartSandbox()
 	defer sb.Close()
 	c, ctx := sb.Client, context.Background()
@@ -79,6 +80,7 @@ func TestE2ERequests(t *testing.T) {
 }
 
 func TestE2EScenarios(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		scenario requests.Scenario
 		steps    []requests.OrderStatus
@@ -139,6 +141,7 @@ func TestE2EScenarios(t *testing.T) {
 }
 
 func TestE2ECancelRefusedAfterPickup(t *testing.T) {
+	t.Parallel()
 	sb := testutil.StartSandbox()
 	defer sb.Close()
 	c, ctx := sb.Client, context.Background()
@@ -154,6 +157,7 @@ func TestE2ECancelRefusedAfterPickup(t *testing.T) {
 }
 
 func TestE2EOrders(t *testing.T) {
+	t.Parallel()
 	sb := testutil.StartSandbox()
 	defer sb.Close()
 	c, ctx := sb.Client, context.Background()
@@ -201,6 +205,7 @@ func TestE2EOrders(t *testing.T) {
 }
 
 func TestE2EShippingAndTrackingNotifications(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []*tracking.Notification
 	listener := httptest.NewTLSServer(tracking.NewHandler(func(_ context.Context, n *tracking.Notification) error {
@@ -263,6 +268,7 @@ func TestE2EShippingAndTrackingNotifications(t *testing.T) {
 }
 
 func TestE2EPharmaciesAndPricing(t *testing.T) {
+	t.Parallel()
 	sb := testutil.StartSandbox()
 	defer sb.Close()
 	c, ctx := sb.Client, context.Background()
@@ -311,6 +317,7 @@ func TestE2EPharmaciesAndPricing(t *testing.T) {
 // TestE2EFaultSwitches drives every fault switch of the simulator through
 // the real client and checks the SDK's answer to each.
 func TestE2EFaultSwitches(t *testing.T) {
+	t.Parallel()
 	quote := func(t *testing.T, sb *testutil.Sandbox, ctx context.Context) error {
 		_, err := sb.Client.Pricing.Quote(ctx, &pricing.QuoteParams{
 			Pickup: pricing.Location{Address: pricing.Address{ZIPCode: "43210"}}, Dropoff: pricing.Location{Address: pricing.Address{ZIPCode: "10001"}},
@@ -421,6 +428,7 @@ func TestE2EFaultSwitches(t *testing.T) {
 // TestE2EAuthFailures checks the simulator's 401 and 403 through the
 // client's sentinels.
 func TestE2EAuthFailures(t *testing.T) {
+	t.Parallel()
 	sb := testutil.StartSandboxWith(sandbox.Config{Credentials: []sandbox.Credentials{
 		{Key: "trk", Secret: "trk-secret", Interfaces: []sandbox.Interface{sandbox.Tracking}},
 	}})

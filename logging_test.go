@@ -39,6 +39,7 @@ func (s *syncBuffer) String() string {
 // attempts are not, and no line carries a query value, a body value or a
 // credential.
 func TestLogLevelsAnOperatorSees(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var buf syncBuffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))

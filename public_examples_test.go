@@ -158,6 +158,7 @@ func importNames(f *ast.File) map[string]string {
 // public packages and the example programs, with the test helpers it
 // calls, imports no internal package, so a user can copy it as is.
 func TestExamplesUsePublicAPIOnly(t *testing.T) {
+	t.Parallel()
 	examples := exampleImports(t, ".")
 	require.Greater(t, len(examples), 30, "the walk found the examples")
 	sawKit := false
@@ -174,6 +175,7 @@ func TestExamplesUsePublicAPIOnly(t *testing.T) {
 // reaches an internal package only through a helper of its package is
 // caught.
 func TestExampleImportWalkSeesHelpers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := `package demo_test
 
@@ -192,6 +194,7 @@ func Example() { _ = helper() }
 // package documentation of the public packages: no snippet imports or
 // calls an internal package.
 func TestDocSnippetsUsePublicAPIOnly(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	for _, b := range goBlock.FindAllStringSubmatch(string(readme), -1) {
@@ -224,6 +227,7 @@ func TestDocSnippetsUsePublicAPIOnly(t *testing.T) {
 // tested through the kit (examples/desk) imports, in its code and its
 // tests, only what a project outside this module can import.
 func TestUserCodeExampleUsesPublicAPIOnly(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob(filepath.Join("examples", "desk", "*.go"))
 	require.NoError(t, err)

@@ -21,6 +21,7 @@ import (
 // variable or constant's type. A user cannot import such a type, and go
 // doc cannot show it.
 func TestNoInternalTypeInPublicAPI(t *testing.T) {
+	t.Parallel()
 	var found []string
 	for _, dir := range publicPackageDirs(t) {
 		for _, f := range parseSources(t, dir) {
@@ -36,6 +37,7 @@ func TestNoInternalTypeInPublicAPI(t *testing.T) {
 // TestInternalUsesFindsThem keeps the check above honest: it must find an
 // internal type in each place it looks.
 func TestInternalUsesFindsThem(t *testing.T) {
+	t.Parallel()
 	src := `package p
 import "github.com/rxdelivery/rxdelivery-go/internal/core"
 type A = core.X

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRateLimitWaitsPerInterface(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	// Delivery: 2 attempts a second, bursts of 1; pricing is not limited.
 	c := s.client(t, rxdelivery.WithRateLimit(rxdelivery.Delivery, 2, 1))
@@ -57,6 +58,7 @@ func TestRateLimitWaitsPerInterface(t *testing.T) {
 }
 
 func TestRateLimitSlowsDownOn429(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	c := s.client(t, rxdelivery.WithRateLimit(rxdelivery.Pricing, 20, 1), rxdelivery.WithRetryMax(0))
 	ctx := context.Background()

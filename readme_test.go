@@ -29,6 +29,7 @@ func squash(s string) string {
 // OpenTelemetry module's among them), where it compiles and runs with its
 // output checked.
 func TestReadmeBlocksAreCompiled(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	var examples []byte

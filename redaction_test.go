@@ -63,6 +63,7 @@ func privateParams() *requests.CreateParams {
 // patient values through failing answers of every kind, with a debug
 // logger, and finds none of the values in any log line or error string.
 func TestNoSecretInLogsOrErrors(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mock := httpmock.NewMockTransport()
@@ -138,6 +139,7 @@ func TestNoSecretInLogsOrErrors(t *testing.T) {
 // RemovePrescription's path is replaced by a placeholder in errors and log
 // lines, while the request still goes to the real path.
 func TestPrescriptionNumberNeverShown(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mock := httpmock.NewMockTransport()

@@ -17,6 +17,7 @@ func apply(opts ...CallOption) Settings {
 }
 
 func TestJoinAppliesInOrder(t *testing.T) {
+	t.Parallel()
 	s := apply(Join(WithRetryMax(2), WithHeader("X-A", "1"), CallOption{}, WithRetryMax(5), WithHeader("x-a", "2")))
 	if s.RetryMax == nil || *s.RetryMax != 5 {
 		t.Errorf("retry: %+v", s)
@@ -30,6 +31,7 @@ func TestJoinAppliesInOrder(t *testing.T) {
 }
 
 func TestWithHeaderKeepsTheSDKsHeaders(t *testing.T) {
+	t.Parallel()
 	s := apply(WithHeader("Authorization", "x"), WithHeader("content-type", "x"), WithHeader("X-Ok", "v"))
 	if len(s.Header) != 1 || s.Header.Get("X-Ok") != "v" || s.Err != nil {
 		t.Errorf("headers: %v, err %v", s.Header, s.Err)
@@ -45,6 +47,7 @@ func TestWithHeaderKeepsTheSDKsHeaders(t *testing.T) {
 }
 
 func TestMetadataIsCallOnly(t *testing.T) {
+	t.Parallel()
 	var md Metadata
 	s := apply(WithMetadata(&md))
 	if s.CallOnly != "WithMetadata" || s.Metadata != &md {
@@ -53,6 +56,7 @@ func TestMetadataIsCallOnly(t *testing.T) {
 }
 
 func TestClassAndErrorKind(t *testing.T) {
+	t.Parallel()
 	if Safe.String() != "safe" || Write.String() != "write" {
 		t.Error(Safe, Write)
 	}

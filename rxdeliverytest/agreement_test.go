@@ -38,6 +38,7 @@ func noValidation(t *testing.T) (*rxdeliverytest.Server, *rxdelivery.Client) {
 }
 
 func TestOrderRulesAgree(t *testing.T) {
+	t.Parallel()
 	_, c := noValidation(t)
 	ondemand := func(p *orders.CreateParams) { p.ServiceLevel = orders.ServiceLevelOndemand }
 	cases := map[string]func(p *orders.CreateParams){
@@ -80,6 +81,7 @@ func TestOrderRulesAgree(t *testing.T) {
 }
 
 func TestRequestRulesAgree(t *testing.T) {
+	t.Parallel()
 	_, c := noValidation(t)
 	cases := map[string]func(p *requests.CreateParams){
 		"valid":                     func(*requests.CreateParams) {},
@@ -109,6 +111,7 @@ func TestRequestRulesAgree(t *testing.T) {
 }
 
 func TestQuoteRulesAgree(t *testing.T) {
+	t.Parallel()
 	_, c := noValidation(t)
 	cases := map[string]func(p *pricing.QuoteParams){
 		"valid":            func(*pricing.QuoteParams) {},
@@ -138,6 +141,7 @@ func TestQuoteRulesAgree(t *testing.T) {
 // characters outside letters, digits, '_', '-', ':'). The SDK leaves them
 // to the platform, so they are not compared here.
 func TestPharmacySearchRulesAgree(t *testing.T) {
+	t.Parallel()
 	_, c := noValidation(t)
 	const origin = "1 Main St, Columbus, OH 43210"
 	cases := map[string]pharmacies.SearchParams{

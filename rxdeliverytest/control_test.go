@@ -31,6 +31,7 @@ func controlCall(t *testing.T, srv *rxdeliverytest.Server, method, path, body st
 }
 
 func TestControlFaultKinds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		body   string
 		status int
@@ -80,6 +81,7 @@ func TestControlFaultKinds(t *testing.T) {
 }
 
 func TestControlReadsAndSetsState(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	req, err := srv.Client().Requests.Create(ctx, omniParams("", 0))

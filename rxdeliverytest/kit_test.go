@@ -27,6 +27,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestStartStopsWithTheTest(t *testing.T) {
+	t.Parallel()
 	var srv *rxdeliverytest.Server
 	t.Run("inner", func(t *testing.T) {
 		srv = rxdeliverytest.Start(t)
@@ -42,6 +43,7 @@ func TestStartStopsWithTheTest(t *testing.T) {
 }
 
 func TestClientIsSandboxWithUserOptions(t *testing.T) {
+	t.Parallel()
 	var seen atomic.Value
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		seen.Store(r.Header.Get("User-Agent"))
@@ -78,6 +80,7 @@ func TestEnvLines(t *testing.T) {
 }
 
 func TestAdvanceMovesOmniScenarioDeterministically(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	p := omniParams(requests.ScenarioUnsuccessfulDelivery, 10)
@@ -99,6 +102,7 @@ func TestAdvanceMovesOmniScenarioDeterministically(t *testing.T) {
 }
 
 func TestRealClockAdvanceJumpsAhead(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t, rxdeliverytest.WithRealClock(), rxdeliverytest.WithOrderCadence(time.Hour))
 	ctx := context.Background()
 	order, err := srv.Client().Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
@@ -111,6 +115,7 @@ func TestRealClockAdvanceJumpsAhead(t *testing.T) {
 }
 
 func TestStateControl(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	c := srv.Client()
@@ -151,6 +156,7 @@ func TestStateControl(t *testing.T) {
 }
 
 func TestShippingOrderNotifiesInProcessListener(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	c := srv.Client()
@@ -193,6 +199,7 @@ func TestShippingOrderNotifiesInProcessListener(t *testing.T) {
 }
 
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	quote := func(t *testing.T, srv *rxdeliverytest.Server) error {
 		_, err := srv.Client().Pharmacies.Get(ctx, "5550001")
@@ -251,6 +258,7 @@ func TestFaults(t *testing.T) {
 }
 
 func TestStallEndsWithTheClientOrTheServer(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	srv.FailNext(rxdeliverytest.OrdersGet, -1, rxdeliverytest.Stall())
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -283,6 +291,7 @@ func TestStallEndsWithTheClientOrTheServer(t *testing.T) {
 }
 
 func TestCommittedThenFailedCreatesOnce(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.CommittedThenFailed())
@@ -299,6 +308,7 @@ func TestCommittedThenFailedCreatesOnce(t *testing.T) {
 }
 
 func TestCallRecordHasNoCredential(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t, rxdeliverytest.WithCredentials("key-AAAA", "secret-BBBB"))
 	ctx := context.Background()
 	_, err := srv.Client().Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
@@ -321,6 +331,7 @@ func TestCallRecordHasNoCredential(t *testing.T) {
 }
 
 func TestEmptyQuotes(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	srv.SetEmptyQuotes(true)
 	_, err := srv.Client().Pricing.Quote(context.Background(), quoteParams())
@@ -334,6 +345,7 @@ func TestEmptyQuotes(t *testing.T) {
 }
 
 func TestOperationsAreSixteenAndDistinct(t *testing.T) {
+	t.Parallel()
 	ops := rxdeliverytest.Operations()
 	seen := map[rxdeliverytest.Operation]bool{}
 	for _, o := range ops {

@@ -17,6 +17,7 @@ import (
 // client whose Transport is nil uses http.DefaultTransport, so a
 // process-wide proxy, CA or tracing transport installed there applies.
 func TestCallerClientWithoutTransportUsesDefaultTransport(t *testing.T) {
+	t.Parallel()
 	s := NewShared(Config{HTTPClient: &http.Client{}})
 	assert.Same(t, http.DefaultTransport, s.transport)
 	s = NewShared(Config{})
@@ -36,6 +37,7 @@ func (stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestClientAttemptTimeout: a client whose only call default is an attempt
 // timeout bounds every attempt by it.
 func TestClientAttemptTimeout(t *testing.T) {
+	t.Parallel()
 	d := 20 * time.Millisecond
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
 		Defaults: option.Settings{AttemptTimeout: &d}})

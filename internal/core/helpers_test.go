@@ -29,6 +29,7 @@ func (p *params) validate(o validate.Options) error {
 }
 
 func TestCheckHonoursTheSettings(t *testing.T) {
+	t.Parallel()
 	on := NewShared(Config{Validate: true, ValidateOptions: validate.Options{NPICheckDigit: true}, Sandbox: true})
 	b, err := on.NewBackend(types.InterfaceOmni, "", Credentials{}, nil)
 	require.NoError(t, err)
@@ -54,6 +55,7 @@ func TestCheckHonoursTheSettings(t *testing.T) {
 }
 
 func TestQueryAndIDs(t *testing.T) {
+	t.Parallel()
 	q, err := Query(struct {
 		IDs  []string `url:"ids,brackets"`
 		Page int      `url:"page,omitempty"`
@@ -78,6 +80,7 @@ func TestQueryAndIDs(t *testing.T) {
 }
 
 func TestLogTransportLogsNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	mock := httpmock.NewMockTransport()
@@ -114,6 +117,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 }
 
 func TestInterfaceNames(t *testing.T) {
+	t.Parallel()
 	for i, want := range []string{"omni", "delivery", "tracking", "pricing"} {
 		assert.Equal(t, want, types.Interfaces[i].String())
 	}
@@ -123,6 +127,7 @@ func TestInterfaceNames(t *testing.T) {
 }
 
 func TestErrorStrings(t *testing.T) {
+	t.Parallel()
 	te := &types.TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
 	assert.Equal(t, "rxdelivery: GET /x: unexpected EOF", te.Error())
 	te.UnknownOutcome = true

@@ -11,6 +11,7 @@ import (
 // the same query as a []string field with the brackets option, for an
 // empty, a nil and a populated list, among other fields.
 func TestBracketListEncodesAsBrackets(t *testing.T) {
+	t.Parallel()
 	type sliceQuery struct {
 		Before string   `url:"before,omitempty"`
 		IDs    []string `url:"ids,brackets"`

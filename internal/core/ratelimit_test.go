@@ -11,6 +11,7 @@ import (
 )
 
 func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
+	t.Parallel()
 	l := NewLimiter(80, 1)
 	l.observe(429)
 	assert.InDelta(t, 40, l.Limit(), 1e-9)
@@ -32,6 +33,7 @@ func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
 }
 
 func TestLimiterWaitsWithinTheContext(t *testing.T) {
+	t.Parallel()
 	l := NewLimiter(0.1, 1) // one attempt every 10s
 	require.NoError(t, l.Wait(context.Background()), "the burst is free")
 

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	cases := []struct {
 		in   string
@@ -42,6 +43,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
+	t.Parallel()
 	p := testCall(false)
 	min, max := 100*time.Millisecond, 1600*time.Millisecond
 	for attempt := 0; attempt < 8; attempt++ {
@@ -62,6 +64,7 @@ func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
 }
 
 func TestCheckRetryPolicy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	resp := func(code int) *http.Response { return &http.Response{StatusCode: code, Header: http.Header{}} }
 	safe, write := testCall(false), testCall(true)

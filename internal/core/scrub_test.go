@@ -11,6 +11,7 @@ import (
 // case and in its escaped forms; values of three characters only as whole
 // words, shorter ones not at all.
 func TestScrub(t *testing.T) {
+	t.Parallel()
 	b := &Backend{secrets: []string{"key-1234", "sec-5678", "a2V5OnNlYw=="}}
 	path, shown := OrdersRemovePrescription.Paths("ord_1", "RX/991")
 	sc := b.newScrubber(path, shown, "origin_address=12+Main+Street&page=2", []byte(`{"patient":{"first_name":"Jane","last_name":"Doe","dob":"1980-02-29"},"state":"OH","qty":30,"fee":5.00,"ok":true}`))

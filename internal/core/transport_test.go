@@ -91,6 +91,7 @@ type out struct {
 }
 
 func TestRetryAfterSecondsThenSuccess(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{
 		withHeader(429, `{"error":{"message":"slow down"}}`, "Retry-After", "1"),
@@ -109,6 +110,7 @@ func TestRetryAfterSecondsThenSuccess(t *testing.T) {
 }
 
 func TestRetryAfterHTTPDateThenSuccess(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	// Whole seconds: the HTTP date has no fraction, so the wait is 1s to 2s.
 	at := time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
@@ -127,6 +129,7 @@ func TestRetryAfterHTTPDateThenSuccess(t *testing.T) {
 }
 
 func TestGetRetriesServerErrors(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{
 		httpmock.NewStringResponder(500, `{"error":{"message":"boom"}}`),
@@ -142,6 +145,7 @@ func TestGetRetriesServerErrors(t *testing.T) {
 }
 
 func TestGetGivesUpAfterRetryMax(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryMax: 2})
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(502, `{"error":{"message":"upstream"}}`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
@@ -156,6 +160,7 @@ func TestGetGivesUpAfterRetryMax(t *testing.T) {
 }
 
 func TestWriteAnswered500IsAttemptedOnce(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			b, mock := newTestBackend(t, Config{})
@@ -174,6 +179,7 @@ func TestWriteAnswered500IsAttemptedOnce(t *testing.T) {
 }
 
 func TestWriteRetriedOnRefusals(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{
 		httpmock.NewStringResponder(503, `{"error":{"message":"maintenance"}}`),
@@ -194,6 +200,7 @@ func TestWriteRetriedOnRefusals(t *testing.T) {
 }
 
 func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(io.ErrUnexpectedEOF)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
@@ -206,6 +213,7 @@ func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
 }
 
 func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryMax: 2})
 	dialErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(dialErr)}}
@@ -218,6 +226,7 @@ func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
 }
 
 func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryWaitMin: time.Millisecond, RetryWaitMax: 2 * time.Second})
 	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{"error":{"code":"rate_limit_exceeded","message":"too many"}}`, "Retry-After", "120")}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
@@ -234,6 +243,7 @@ func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
 }
 
 func TestRetryAfterPastDeadlineReturnsAtOnce(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Minute})
 	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{}`, "Retry-After", "50")}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
@@ -250,6 +260,7 @@ func TestRetryAfterPastDeadlineReturnsAtOnce(t *testing.T) {
 }
 
 func TestContextCancelledDuringWait(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Minute})
 	seq := &sequence{steps: []httpmock.Responder{withHeader(429, `{}`, "Retry-After", "30")}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
@@ -269,6 +280,7 @@ func TestContextCancelledDuringWait(t *testing.T) {
 }
 
 func TestContextAlreadyDoneSendsNothing(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -279,6 +291,7 @@ func TestContextAlreadyDoneSendsNothing(t *testing.T) {
 }
 
 func TestHeadersAndURL(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{UserAgent: "acme/1 rxdelivery-go/0.0.0"})
 	var got *http.Request
 	var body []byte
@@ -300,6 +313,7 @@ func TestHeadersAndURL(t *testing.T) {
 }
 
 func TestNoContentTypeWithoutBody(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	var got http.Header
 	mock.RegisterResponder("DELETE", testBase+"/api/v1/requests/r1", func(r *http.Request) (*http.Response, error) {
@@ -313,6 +327,7 @@ func TestNoContentTypeWithoutBody(t *testing.T) {
 }
 
 func TestErrorBodyShapes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                   string
 		status                 int
@@ -357,6 +372,7 @@ func TestErrorBodyShapes(t *testing.T) {
 }
 
 func TestHugeErrorBodyIsBounded(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{RetryMax: -1})
 	huge := bytes.Repeat([]byte("x"), 8<<20)
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewBytesResponder(500, huge))
@@ -368,6 +384,7 @@ func TestHugeErrorBodyIsBounded(t *testing.T) {
 }
 
 func TestMalformedSuccessBody(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{"truncated": `{"id":"r`, "garbage": `<html>`, "empty": ``, "wrong type": `{"id":5}`} {
 		t.Run(name, func(t *testing.T) {
 			b, mock := newTestBackend(t, Config{})
@@ -383,6 +400,7 @@ func TestMalformedSuccessBody(t *testing.T) {
 }
 
 func TestMalformedBodyOfWriteIsUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", httpmock.NewStringResponder(200, `{"order":`))
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
@@ -391,6 +409,7 @@ func TestMalformedBodyOfWriteIsUnknownOutcome(t *testing.T) {
 }
 
 func TestRawMessageOut(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("GET", testBase+"/api/v1/p", httpmock.NewStringResponder(200, `{"any":[1,2]}`))
 	var raw json.RawMessage
@@ -404,6 +423,7 @@ func TestRawMessageOut(t *testing.T) {
 }
 
 func TestMissingBaseURLAndCredentials(t *testing.T) {
+	t.Parallel()
 	s := NewShared(Config{})
 	b, err := s.NewBackend(types.InterfaceDelivery, "", Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
@@ -421,6 +441,7 @@ func TestMissingBaseURLAndCredentials(t *testing.T) {
 }
 
 func TestBaseURLRules(t *testing.T) {
+	t.Parallel()
 	s := NewShared(Config{})
 	good := map[string]string{
 		"https://api.example.com":        "https://api.example.com",
@@ -445,6 +466,7 @@ func TestBaseURLRules(t *testing.T) {
 }
 
 func TestAuthAlphabet(t *testing.T) {
+	t.Parallel()
 	s := NewShared(Config{})
 	creds := Credentials{Key: "k>?", Secret: "s~~?"}
 	raw := []byte("k>?:s~~?")
@@ -463,6 +485,7 @@ func TestAuthAlphabet(t *testing.T) {
 // sequential calls share one keep-alive connection and that giving up on
 // a call does not close the pool's idle connections.
 func TestPoolReusesConnections(t *testing.T) {
+	t.Parallel()
 	var conns atomic.Int32
 	var n atomic.Int32
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -496,6 +519,7 @@ func TestPoolReusesConnections(t *testing.T) {
 }
 
 func TestDialFailureAgainstClosedPort(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := l.Addr().String()
@@ -511,6 +535,7 @@ func TestDialFailureAgainstClosedPort(t *testing.T) {
 }
 
 func TestSuccessBodyOverLimit(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{MaxResponseBytes: 1 << 10})
 	big := append(append([]byte(`{"id":"`), bytes.Repeat([]byte("a"), 4<<10)...), `"}`...)
 	mock.RegisterResponder("GET", testBase+"/big", httpmock.NewBytesResponder(200, big))
@@ -533,6 +558,7 @@ func TestSuccessBodyOverLimit(t *testing.T) {
 // left, so its outcome is known. A write the server received and then lost
 // keeps its unknown outcome.
 func TestWriteWithoutConnectionIsKnown(t *testing.T) {
+	t.Parallel()
 	held := make(chan struct{}, 1)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -592,6 +618,7 @@ type iotestErrReader struct{}
 func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("connection reset by peer") }
 
 func TestSafeCallRetriesCutBody(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{
 		cutBody(`{"id":"stale","extra":"from the first attempt`),
@@ -611,6 +638,7 @@ func TestSafeCallRetriesCutBody(t *testing.T) {
 }
 
 func TestSafeCallCutEveryTimeIsIncomplete(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"r`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
@@ -626,6 +654,7 @@ func TestSafeCallCutEveryTimeIsIncomplete(t *testing.T) {
 }
 
 func TestWriteDoesNotRetryCutBody(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"ord_`), ok(`{"id":"ord_2"}`)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
@@ -638,6 +667,7 @@ func TestWriteDoesNotRetryCutBody(t *testing.T) {
 }
 
 func TestBodyOverLimitIsNotRetried(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{MaxResponseBytes: 16})
 	seq := &sequence{steps: []httpmock.Responder{ok(`{"id":"a long identifier"}`)}}
 	mock.RegisterResponder("GET", testBase+"/big", seq.responder)
@@ -652,6 +682,7 @@ func TestBodyOverLimitIsNotRetried(t *testing.T) {
 // TestAnswersAreNotShared checks that a raw answer kept by the caller is
 // its own copy: later calls reuse the SDK's read buffers.
 func TestAnswersAreNotShared(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("GET", testBase+"/a", httpmock.NewStringResponder(200, `{"npi":"1111111111"}`))
 	mock.RegisterResponder("GET", testBase+"/b", httpmock.NewStringResponder(200, `{"npi":"2222222222"}`))
@@ -667,6 +698,7 @@ func TestAnswersAreNotShared(t *testing.T) {
 }
 
 func TestTrailingDataIsMalformed(t *testing.T) {
+	t.Parallel()
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("GET", testBase+"/x", httpmock.NewStringResponder(200, `{"id":"r1"} {"id":"r2"}`))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, &out{})
