@@ -18,7 +18,7 @@ func FuzzNormalizeZIP(f *testing.F) {
 			}
 			return
 		}
-		if !digits(got, 5) && !digits(got, 9) {
+		if !Digits(got, 5) && !Digits(got, 9) {
 			t.Fatalf("NormalizeZIP(%q) = %q, not 5 or 9 digits", s, got)
 		}
 		if again, err := NormalizeZIP(got); err != nil || again != got {

@@ -15,9 +15,9 @@ var errZIP = errors.New("must be a ZIP code of 5 digits or a ZIP+4 of 9 digits, 
 func NormalizeZIP(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
-	case digits(s, 5), digits(s, 9):
+	case Digits(s, 5), Digits(s, 9):
 		return s, nil
-	case len(s) == 10 && s[5] == '-' && digits(s[:5], 5) && digits(s[6:], 4):
+	case len(s) == 10 && s[5] == '-' && Digits(s[:5], 5) && Digits(s[6:], 4):
 		return s[:5] + s[6:], nil
 	}
 	return "", errZIP
@@ -34,8 +34,8 @@ func ZIP5(s string) (string, error) {
 	return z[:5], nil
 }
 
-// digits reports whether s is exactly n ASCII digits.
-func digits(s string, n int) bool {
+// Digits reports whether s is exactly n ASCII digits.
+func Digits(s string, n int) bool {
 	if len(s) != n {
 		return false
 	}

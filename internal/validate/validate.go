@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -270,14 +271,4 @@ func (c *Collector) DateOfBirth(path string, d types.Date) {
 }
 
 // Digits reports whether s is exactly n ASCII digits.
-func Digits(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func Digits(s string, n int) bool { return usps.Digits(s, n) }
