@@ -38,7 +38,7 @@ func init() {
 // outcome can be checked with Get.
 func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.OrdersCreate,
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.OrdersCreate,
 		Check: core.Params(p, (*CreateParams).validate), Body: p, Out: &env, Opts: opts})
 	return env.order(err)
 }
@@ -48,13 +48,13 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 // platform responds 400 and Cancel returns an *rxdelivery.APIError that
 // matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
 func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
-	return s.b.Execute(ctx, &core.Request{Endpoint: core.OrdersCancel, PathValues: []string{id}, Opts: opts})
+	return s.b.Execute(ctx, core.Request{Endpoint: core.OrdersCancel, PathValues: []string{id}, Opts: opts})
 }
 
 // Get returns an order with every field (GET /api/v1/orders/:id).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.OrdersGet, PathValues: []string{id}, Out: &env, Opts: opts})
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.OrdersGet, PathValues: []string{id}, Out: &env, Opts: opts})
 	return env.order(err)
 }
 
@@ -71,7 +71,7 @@ type getManyQuery struct {
 // is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Order, error) {
 	var env listEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.OrdersGetMany,
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.OrdersGetMany,
 		Check: core.IDs(ids), Query: getManyQuery{IDs: ids}, Out: &env, Opts: opts})
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (e *listEnvelope) CheckResponse() error {
 // platform provably did not act.
 func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope
-	r := &core.Request{Endpoint: core.OrdersAddPrescription, PathValues: []string{orderID},
+	r := core.Request{Endpoint: core.OrdersAddPrescription, PathValues: []string{orderID},
 		Check: core.Params(p, (*Prescription).validate), Out: &env, Opts: opts}
 	if p != nil {
 		r.Body = p.addBody()
@@ -113,7 +113,7 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 // patient's prescription. It is a side-effecting write, retried only where
 // the platform provably did not act.
 func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string, opts ...option.CallOption) error {
-	return s.b.Execute(ctx, &core.Request{Endpoint: core.OrdersRemovePrescription,
+	return s.b.Execute(ctx, core.Request{Endpoint: core.OrdersRemovePrescription,
 		PathValues: []string{orderID, rxNumber}, Opts: opts})
 }
 

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
-	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -41,38 +40,36 @@ func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.Ca
 
 // search is Search, with the checks of a walk's page in r.
 func (s *Service) search(ctx context.Context, p *SearchParams, r *searchResponse, opts []option.CallOption) (*SearchPage, error) {
-	req := &core.Request{Endpoint: core.PharmaciesSearch, Check: core.Params(p, (*SearchParams).validate), Out: r, Opts: opts}
+	req := core.Request{Endpoint: core.PharmaciesSearch, Check: core.Params(p, (*SearchParams).validate), Out: r, Opts: opts}
 	if p != nil {
 		req.Query = p
 	}
 	if err := s.omni.Execute(ctx, req); err != nil {
 		return nil, err
 	}
-	if r.page.Pharmacies == nil {
-		r.page.Pharmacies = []Pharmacy{}
+	if r.SearchPage.Pharmacies == nil {
+		r.SearchPage.Pharmacies = []Pharmacy{}
 	}
-	return &r.page, nil
+	return &r.SearchPage, nil
 }
 
 // searchResponse is a search page as decoded, with what All expects of
 // it: the page number asked for, and the pharmacies of the page before.
 type searchResponse struct {
-	page SearchPage
-	want int      // the page asked for; 0 for a single Search
-	prev []string // pageKeys of the page before, in a walk
+	SearchPage          // decoded in place: its fields are the body's
+	want       int      // the page asked for; 0 for a single Search
+	prev       []string // pageKeys of the page before, in a walk
 }
-
-func (r *searchResponse) UnmarshalJSON(b []byte) error { return jsonx.Unmarshal(b, &r.page) }
 
 // CheckResponse refuses, in a walk, a page the platform responded with
 // another page's number, or without a number and with the same pharmacies
 // as the page before (core.ResponseChecker).
 func (r *searchResponse) CheckResponse() error {
-	switch got := r.page.Page; {
+	switch got := r.Page; {
 	case r.want == 0:
 	case got != 0 && got != r.want:
 		return errors.New("asked for page " + strconv.Itoa(r.want) + ", the response is page " + strconv.Itoa(got))
-	case got == 0 && r.prev != nil && slices.Equal(r.prev, pageKeys(&r.page)):
+	case got == 0 && r.prev != nil && slices.Equal(r.prev, pageKeys(&r.SearchPage)):
 		// A response without a page number is taken for a repeat when it
 		// lists the same pharmacies as the page before.
 		return errors.New("page " + strconv.Itoa(r.want) + " repeats page " + strconv.Itoa(r.want-1))
@@ -154,7 +151,7 @@ func pageKeys(p *SearchPage) []string {
 // has no distance, so DistanceFromOrigin is nil.
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
 	var ph Pharmacy
-	if err := s.omni.Execute(ctx, &core.Request{Endpoint: core.PharmaciesGet, PathValues: []string{id},
+	if err := s.omni.Execute(ctx, core.Request{Endpoint: core.PharmaciesGet, PathValues: []string{id},
 		Check: checkID(id), Out: &ph, Opts: opts}); err != nil {
 		return nil, err
 	}
@@ -173,7 +170,7 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // name filled when the body carries them.
 func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams, opts ...option.CallOption) (*DeliveryInfo, error) {
 	params := core.Params(p, (*DeliveryInfoParams).validate)
-	req := &core.Request{Endpoint: core.PharmaciesDeliveryInfo, PathValues: []string{id},
+	req := core.Request{Endpoint: core.PharmaciesDeliveryInfo, PathValues: []string{id},
 		Check: func(ck core.Checks) error {
 			if err := checkID(id)(ck); err != nil {
 				return err

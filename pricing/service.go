@@ -42,7 +42,7 @@ type quotesEnvelope struct {
 // that matches rxdelivery.ErrUnavailable.
 func (s *Service) Quote(ctx context.Context, p *QuoteParams, opts ...option.CallOption) ([]Quote, error) {
 	var env quotesEnvelope
-	r := &core.Request{Endpoint: core.PricingQuote, Check: core.Params(p, (*QuoteParams).validate), Out: &env, Opts: opts}
+	r := core.Request{Endpoint: core.PricingQuote, Check: core.Params(p, (*QuoteParams).validate), Out: &env, Opts: opts}
 	if p != nil {
 		r.Body = p.wire()
 	}

@@ -52,7 +52,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 		p = &withID
 	}
 	var env requestEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsCreate,
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.RequestsCreate,
 		Check: checkCreate(p), Body: p, Out: &env, Opts: opts})
 	return env.request(err)
 }
@@ -97,14 +97,14 @@ func (e *sandboxOnlyError) Is(target error) bool { return target == types.ErrSan
 // Cancel is a side-effecting write, retried only where the platform
 // provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
 func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
-	return s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsCancel, PathValues: []string{id}, Opts: opts})
+	return s.b.Execute(ctx, core.Request{Endpoint: core.RequestsCancel, PathValues: []string{id}, Opts: opts})
 }
 
 // Get returns the request id with its order and status
 // (GET /api/v1/requests/:id).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Request, error) {
 	var env requestEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsGet, PathValues: []string{id}, Out: &env, Opts: opts})
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.RequestsGet, PathValues: []string{id}, Out: &env, Opts: opts})
 	return env.request(err)
 }
 
@@ -113,7 +113,7 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // empty list, or an empty id in it, is refused before anything is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Request, error) {
 	var env manyEnvelope
-	err := s.b.Execute(ctx, &core.Request{Endpoint: core.RequestsGetMany,
+	err := s.b.Execute(ctx, core.Request{Endpoint: core.RequestsGetMany,
 		Check: core.IDs(ids), Query: idsQuery{IDs: ids}, Out: &env, Opts: opts})
 	if err != nil {
 		return nil, err

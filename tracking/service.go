@@ -37,7 +37,7 @@ func init() {
 func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams, opts ...option.CallOption) (*Subscription, error) {
 	var sub Subscription
 	var status int
-	if err := s.b.Execute(ctx, &core.Request{Endpoint: core.TrackingSubscribe,
+	if err := s.b.Execute(ctx, core.Request{Endpoint: core.TrackingSubscribe,
 		Check: core.Params(p, (*SubscribeParams).validate), Body: p, Out: &sub, Status: &status, Opts: opts}); err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ type subscriptionQuery struct {
 // sent.
 func (s *Service) GetSubscription(ctx context.Context, trackingNumber string, opts ...option.CallOption) (*Subscription, error) {
 	var sub Subscription
-	if err := s.b.Execute(ctx, &core.Request{Endpoint: core.TrackingGetSubscription,
+	if err := s.b.Execute(ctx, core.Request{Endpoint: core.TrackingGetSubscription,
 		Check: func(core.Checks) error { return core.CheckID("tracking_number", trackingNumber) },
 		Query: subscriptionQuery{TrackingNumber: trackingNumber}, Out: &sub, Opts: opts}); err != nil {
 		return nil, err

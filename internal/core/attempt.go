@@ -52,7 +52,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // attempt runs one attempt of the call.
-func (c *call) attempt(next http.RoundTripper, req *http.Request) (resp *http.Response, err error) {
+func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Response, error) {
 	c.attempts++
 	parent := req.Context()
 	if lim := c.limiter(); lim != nil {
@@ -61,11 +61,19 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (resp *http.Re
 			return nil, &types.NotSentError{Err: err}
 		}
 	}
-	if len(c.set.Middleware) == 0 {
-		resp, err = c.send(next, req, parent)
-		c.attemptEnded(resp, err)
-		return resp, err
+	if len(c.set.Middleware) > 0 {
+		return c.hookedAttempt(next, req)
 	}
+	resp, err := c.send(next, req, parent)
+	c.attemptEnded(resp, err)
+	return resp, err
+}
+
+// hookedAttempt runs one attempt inside the attempt hooks, outermost
+// first. A hook that does not call next stops the attempt before anything
+// is sent; one that calls it twice sends once.
+func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *http.Response, err error) {
+	parent := req.Context()
 	a := option.NewAttempt(c.op, c.attempts, req.Header)
 	called := false
 	inner := option.AttemptFunc(func(ctx context.Context, _ *option.Attempt) option.AttemptResult {

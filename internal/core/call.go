@@ -21,7 +21,7 @@ import (
 // key of the SDK.
 type call struct {
 	b  *Backend
-	r  *Request
+	r  Request
 	ep *Endpoint
 	// set holds the call's settings: the client's defaults with the call's
 	// own options applied.
@@ -45,8 +45,9 @@ type call struct {
 	header   http.Header
 	lastEnd  time.Time
 	lastErr  error
-	// trace tells whether a write's last attempt may have been sent.
-	trace sendTrace
+	// trace tells whether a write's last attempt may have been sent; nil
+	// for a read.
+	trace *sendTrace
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -62,7 +63,7 @@ func callOf(ctx context.Context) *call {
 }
 
 // newCall starts the call of r on b.
-func newCall(b *Backend, r *Request) *call {
+func newCall(b *Backend, r Request) *call {
 	ep := r.Endpoint
 	c := &call{b: b, r: r, ep: ep, start: time.Now()}
 	c.op = option.Operation{Name: ep.Name, Method: ep.Method, Path: ep.Route, Interface: ep.Interface.String()}

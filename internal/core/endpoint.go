@@ -69,39 +69,37 @@ var Endpoints = []*Endpoint{
 
 // Paths fills the route's placeholders, in order, with values escaped as
 // path segments. It returns the path to send and the path errors and logs
-// show, in which the Hidden placeholders stay as they are. It panics when
-// the number of values differs from the number of placeholders: that is a
-// mistake in the SDK, not in a call.
+// show, in which the Hidden placeholders stay as they are (":rx_number").
+// It panics when the number of values differs from the number of
+// placeholders: that is a mistake in the SDK, not in a call.
 func (e *Endpoint) Paths(values ...string) (path, shown string) {
-	if len(values) == 0 && !strings.Contains(e.Route, "{") {
-		return e.Route, e.Route
-	}
-	var p, s strings.Builder
 	rest := e.Route
+	hidden := false
 	for _, v := range values {
 		open := strings.IndexByte(rest, '{')
 		end := strings.IndexByte(rest, '}')
 		if open < 0 || end < open {
 			panic("rxdelivery: " + e.Name + ": more values than placeholders")
 		}
-		name := rest[open+1 : end]
-		p.WriteString(rest[:open])
-		s.WriteString(rest[:open])
 		escaped := url.PathEscape(v)
-		p.WriteString(escaped)
-		if e.hides(name) {
-			s.WriteString(":" + name)
+		path += rest[:open] + escaped
+		if name := rest[open+1 : end]; e.hides(name) {
+			shown += rest[:open] + ":" + name
+			hidden = true
 		} else {
-			s.WriteString(escaped)
+			shown += rest[:open] + escaped
 		}
 		rest = rest[end+1:]
 	}
 	if strings.IndexByte(rest, '{') >= 0 {
 		panic("rxdelivery: " + e.Name + ": fewer values than placeholders")
 	}
-	p.WriteString(rest)
-	s.WriteString(rest)
-	return p.String(), s.String()
+	path += rest
+	if !hidden {
+		// The common case: nothing hidden, one string for both.
+		return path, path
+	}
+	return path, shown + rest
 }
 
 func (e *Endpoint) hides(name string) bool {

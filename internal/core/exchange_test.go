@@ -36,7 +36,7 @@ func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 		}
 		r.Query = q
 	}
-	if err := b.Execute(ctx, r); err != nil {
+	if err := b.Execute(ctx, *r); err != nil {
 		return nil, err
 	}
 	return &Response{StatusCode: md.StatusCode, Header: md.Header}, nil

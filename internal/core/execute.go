@@ -72,7 +72,7 @@ type ResponseChecker interface {
 // and the log line of the end. Every failure is a *types.APIError,
 // *types.TransportError, *types.DecodeError, *types.ConfigError or
 // *types.ValidationError, and WithMetadata is filled at every end.
-func (b *Backend) Execute(ctx context.Context, r *Request) error {
+func (b *Backend) Execute(ctx context.Context, r Request) error {
 	c := newCall(b, r)
 	err := c.prepare(ctx)
 	if err == nil {
@@ -88,7 +88,7 @@ func (b *Backend) Execute(ctx context.Context, r *Request) error {
 // resource, params that fail their check; then it encodes the query and
 // the body.
 func (c *call) prepare(ctx context.Context) error {
-	b, r := c.b, c.r
+	b, r := c.b, &c.r
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
 		return &types.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
@@ -164,7 +164,7 @@ func (c *call) hooked(ctx context.Context) error {
 // the response: a status outside 2xx becomes an *APIError, a 2xx body is
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
-	b, r := c.b, c.r
+	b, r := c.b, &c.r
 	u := b.base + c.path
 	if c.query != "" {
 		u += "?" + c.query
@@ -174,6 +174,7 @@ func (c *call) exchange(ctx context.Context) error {
 		raw = c.body
 	}
 	if c.ep.Write {
+		c.trace = new(sendTrace)
 		ctx = c.trace.attach(ctx)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)

@@ -87,27 +87,27 @@ func checkID(c *validate.Collector, path, id string) {
 // that would not name one resource (CheckID), at the placeholder's name
 // ("id", "rx_number").
 func checkPathValues(e *Endpoint, values []string) error {
-	names := placeholders(e.Route)
-	if len(names) != len(values) {
-		return &types.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(len(names)) + " placeholders"}
+	var c *validate.Collector
+	rest := e.Route
+	for _, v := range values {
+		open := strings.IndexByte(rest, '{')
+		end := strings.IndexByte(rest, '}')
+		if open < 0 || end < open {
+			break
+		}
+		if v == "" || v == "." || v == ".." || strings.TrimSpace(v) == "" {
+			if c == nil {
+				c = new(validate.Collector)
+			}
+			checkID(c, rest[open+1:end], v)
+		}
+		rest = rest[end+1:]
 	}
-	var c validate.Collector
-	for i, v := range values {
-		checkID(&c, names[i], v)
+	if n := strings.Count(e.Route, "{"); n != len(values) {
+		return &types.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(n) + " placeholders"}
+	}
+	if c == nil {
+		return nil
 	}
 	return c.Err()
-}
-
-// placeholders returns the names of a route's placeholders, in order.
-func placeholders(route string) []string {
-	var names []string
-	for {
-		open := strings.IndexByte(route, '{')
-		end := strings.IndexByte(route, '}')
-		if open < 0 || end < open {
-			return names
-		}
-		names = append(names, route[open+1:end])
-		route = route[end+1:]
-	}
 }

@@ -40,7 +40,7 @@ func TestCheckHonoursTheSettings(t *testing.T) {
 	// anything else can refuse the call.
 	var got Checks
 	stop := errors.New("stop")
-	err = b.Execute(context.Background(), &Request{Endpoint: OrdersCreate, Check: func(ck Checks) error { got = ck; return stop }})
+	err = b.Execute(context.Background(), Request{Endpoint: OrdersCreate, Check: func(ck Checks) error { got = ck; return stop }})
 	require.ErrorIs(t, err, stop)
 	assert.Equal(t, Checks{Validate: true, Options: validate.Options{NPICheckDigit: true}, Sandbox: true}, got)
 
@@ -72,7 +72,7 @@ func TestQueryAndIDs(t *testing.T) {
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
 	}
 
-	c := newCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
+	c := newCall(&Backend{s: &Shared{}}, Request{Endpoint: OrdersCreate})
 	err = c.decodeError(200, Missing("order"), false)
 	assert.ErrorIs(t, err, types.ErrMalformedResponse)
 	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
