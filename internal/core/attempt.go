@@ -229,3 +229,11 @@ func closeRequestBody(req *http.Request) {
 		_ = req.Body.Close()
 	}
 }
+
+// closeBody drains a little of what is left, so the connection can be
+// reused, and closes the body. A body with much more left is not read:
+// closing the connection is cheaper than reading megabytes.
+func closeBody(rc io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, rc, 64<<10)
+	rc.Close()
+}
