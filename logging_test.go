@@ -57,7 +57,7 @@ func TestLogLevelsAnOperatorSees(t *testing.T) {
 	s.push(503, 503, 503, 503)
 	_, err = c.Orders.Get(ctx, "ord_1")
 	require.Error(t, err)
-	assert.Contains(t, buf.String(), `level=WARN msg="rxdelivery: giving up" operation=orders.Get method=GET path=/api/v1/orders/ord_1 attempts=4 error=unavailable status=503`)
+	assert.Contains(t, buf.String(), `level=WARN msg="rxdelivery: giving up" operation=orders.Get method=GET path=/api/v1/orders/{id} attempts=4 error=unavailable status=503`)
 
 	s.push(500)
 	_, err = c.Orders.Create(ctx, testutil.SamedayOrder())
@@ -79,5 +79,6 @@ func TestLogLevelsAnOperatorSees(t *testing.T) {
 		"Doe", "6145550100", "Columbus"} {
 		assert.NotContains(t, out, secret)
 	}
-	assert.Contains(t, out, "/prescriptions/:rx_number")
+	assert.Contains(t, out, "/prescriptions/{rx_number}")
+	assert.NotContains(t, out, "ord_1", "log lines show the templated path")
 }

@@ -2,7 +2,6 @@ package option
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -66,16 +65,19 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // WithHeader sends an extra header on every attempt, replacing a value an
 // earlier WithHeader (of the client or the call) set for key. The headers
 // the SDK sets itself (Authorization, Accept, Content-Type, User-Agent,
-// and the transport's own such as Host and Content-Length) are never
-// replaced: WithHeader ignores them. A name that is not a token or a value
-// with a line break or another control character cannot be sent: the call
-// (or NewClient) fails before sending, with an error naming the header.
+// and the transport's own such as Host, Content-Length, Connection and
+// Upgrade) are never replaced: WithHeader ignores them. A name that is not
+// a token, or a value with a line break, a NUL or another control
+// character other than tab, cannot be sent: the call (or NewClient) fails
+// before sending with a *rxdelivery.ConfigError that names the header
+// (never quoting its value) and sends nothing, a write's outcome known.
 func WithHeader(key, value string) CallOption {
 	key = http.CanonicalHeaderKey(strings.TrimSpace(key))
+	err := core.HeaderError("WithHeader", key, value)
 	return CallOption{func(s *core.CallSettings) {
-		if !core.ValidHeader(key, value) {
+		if err != nil {
 			if s.Err == nil {
-				s.Err = &core.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
+				s.Err = err
 			}
 			return
 		}
