@@ -27,12 +27,9 @@ type callStateKey struct{}
 // another on the caller's goroutine (go-retryablehttp's loop), so the
 // fields need no lock.
 type callState struct {
-	op  Op
-	set CallSettings
-	// route is the templated path log lines show, with the base URL's
-	// path: "/delivery/api/v1/orders/{id}", never an identifier or a
-	// query.
-	route    string
+	op       Op
+	set      CallSettings
+	route    string // the templated path logs show, with the base path
 	limiter  *Limiter
 	logger   *slog.Logger
 	start    time.Time
