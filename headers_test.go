@@ -84,7 +84,9 @@ func TestUnsendableHeaderIsRefusedBeforeSending(t *testing.T) {
 		assert.NotContains(t, err.Error(), "acme", name)
 
 		for _, write := range []func() error{
-			func() error { return e0(c.Orders.Create(ctx, testutil.SamedayOrder(), rxdelivery.WithHeader(kv[0], kv[1]))) },
+			func() error {
+				return e0(c.Orders.Create(ctx, testutil.SamedayOrder(), rxdelivery.WithHeader(kv[0], kv[1])))
+			},
 			func() error { return c.Orders.Cancel(ctx, "ord_1", rxdelivery.WithHeader(kv[0], kv[1])) },
 			func() error { return c.Requests.Cancel(ctx, "req_1", rxdelivery.WithHeader(kv[0], kv[1])) },
 		} {
