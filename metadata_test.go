@@ -33,8 +33,6 @@ type endpoint struct {
 	nilParams, invalidParams, emptyID func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
 }
 
-type callFunc = func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
-
 // e0 drops a call's result, keeping its error.
 func e0[T any](_ T, err error) error { return err }
 

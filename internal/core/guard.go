@@ -51,14 +51,6 @@ func callOf(ctx context.Context) *callInfo {
 	return ci
 }
 
-// scrubberOf returns the scrubber of a request's call, or nil.
-func scrubberOf(req *http.Request) *scrubber {
-	if ci := callOf(req.Context()); ci != nil {
-		return ci.scrub
-	}
-	return nil
-}
-
 // isWrite reports whether ctx belongs to a side-effecting call.
 func isWrite(ctx context.Context) bool {
 	ci := callOf(ctx)
