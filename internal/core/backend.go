@@ -394,7 +394,7 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		ctx = sent.attach(ctx)
 	}
 	sc := b.newScrubber(&c, body)
-	ci := &callInfo{write: c.Write, scrub: sc}
+	ci := &callInfo{write: c.Write}
 	if st == nil {
 		// The plain path has no attempt transport: the guard applies the
 		// client's attempt timeout.

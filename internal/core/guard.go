@@ -32,8 +32,6 @@ type callKey struct{}
 type callInfo struct {
 	// write marks a side-effecting call.
 	write bool
-	// scrub removes the call's values from log lines.
-	scrub *scrubber
 	// timeout bounds each attempt of a call on the plain path; zero means
 	// no bound here (a call with a callState has its attempt transport
 	// apply its own).
