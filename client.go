@@ -66,6 +66,13 @@ type Client struct {
 // every interface (WithCredentials overrides them per interface). Base URLs
 // are set with options; no host is assumed. A call on an interface whose
 // base URL is missing fails with an error that names the option to set.
+//
+// NewClient returns a *ConfigError, and no client, for what could not be
+// sent: an interface with a base URL and no usable credentials (none,
+// blank ones, a key with a colon, a control character in either), a base
+// URL that is not an absolute http(s) URL or has a port outside 1-65535,
+// a header or User-Agent that cannot be sent. Its message names the
+// option and never quotes a credential or a header's value.
 func NewClient(key, secret string, opts ...Option) (*Client, error) {
 	s := defaultSettings()
 	applyOptions(s, opts)

@@ -93,8 +93,11 @@ func WithHeader(key, value string) CallOption {
 
 // WithMetadata fills *m, when the call ends (in success or failure), with
 // what the SDK saw of the answer: status, headers, the platform's request
-// id, attempts and duration, and whether the outcome is known. It exists
-// for calls only: rxdelivery.NewClient refuses it.
+// id, attempts and duration, and whether the outcome is known. Every end
+// fills it, a call refused before anything was sent included (invalid or
+// nil params, an empty id, a call option that cannot be sent, a nil or
+// ended context): status 0, no header, 0 attempts, the outcome known. It
+// exists for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
 	return CallOption{func(s *core.CallSettings) {
 		s.CallOnly = "WithMetadata"
@@ -157,13 +160,16 @@ type Metadata struct {
 	// answer carries one (X-Request-Id, Request-Id or X-Correlation-Id;
 	// the documents name none). Quote it to the platform's support.
 	RequestID string
-	// Attempts is how many attempts were made: 1 plus the retries.
+	// Attempts is how many attempts were made: 1 plus the retries; 0 for a
+	// call that ended before its first attempt. An attempt a hook or the
+	// rate limiter stopped before sending counts: hooks saw it.
 	Attempts int
 	// Duration is the time the call took, waits between attempts
 	// included.
 	Duration time.Duration
 	// OutcomeKnown is false only for a side-effecting write that failed
 	// in a way that does not tell whether it took effect (the error
-	// matches rxdelivery.ErrUnknownOutcome).
+	// matches rxdelivery.ErrUnknownOutcome); a call that sent nothing has
+	// it true.
 	OutcomeKnown bool
 }

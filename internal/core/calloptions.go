@@ -166,8 +166,8 @@ type Meta struct {
 	Header http.Header
 	// RequestID is the platform's request identifier, when it sent one.
 	RequestID string
-	// Attempts is how many attempts were made (0 when the call was refused
-	// before sending).
+	// Attempts is how many attempts were made (0 when the call ended
+	// before its first attempt).
 	Attempts int
 	// Duration is the time from the call's start to its end.
 	Duration time.Duration
