@@ -67,8 +67,11 @@ type Attempt struct {
 }
 
 // SetHeader sets a header on the attempt's request, such as a trace
-// context. A header the SDK sets itself (see WithHeader) is not replaced;
-// SetHeader reports whether it set the header.
+// context, and reports whether it set it. It returns false, and sends the
+// attempt without the header, for a header the SDK sets itself (see
+// WithHeader), which it does not replace, and for one that cannot be sent:
+// a name that is not a token (empty, with a space or a colon) or a value
+// with a line break, a NUL or another control character other than tab.
 func (a *Attempt) SetHeader(key, value string) bool {
 	if a.info == nil {
 		return false

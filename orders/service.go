@@ -41,7 +41,7 @@ const ordersPath = "/api/v1/orders"
 // outcome can be checked with Get.
 func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.CallOption) (*Order, error) {
 	if err := core.Check(s.b, p, (*CreateParams).validate); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	return s.doOrder(ctx, core.Call{Method: http.MethodPost, Path: ordersPath, Body: p, Write: true,
 		Op: "orders.Create", Route: ordersPath, Opts: core.CallOptions(opts)})
@@ -53,7 +53,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 // matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
 func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", id); err != nil {
-		return err
+		return core.Refused(opts, err)
 	}
 	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: orderPath(id), Write: true,
 		Op: "orders.Cancel", Route: orderRoute, Opts: core.CallOptions(opts)}, nil)
@@ -63,7 +63,7 @@ func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOpti
 // Get returns an order with every field (GET /api/v1/orders/:id).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Order, error) {
 	if err := core.CheckID("id", id); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	return s.doOrder(ctx, core.Call{Method: http.MethodGet, Path: orderPath(id),
 		Op: "orders.Get", Route: orderRoute, Opts: core.CallOptions(opts)})
@@ -82,11 +82,11 @@ type getManyQuery struct {
 // is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Order, error) {
 	if err := core.CheckIDs(ids); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	q, err := core.Query(getManyQuery{IDs: ids})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err}
+		return nil, core.Refused(opts, &core.ConfigError{Message: "GET " + ordersPath + ": encoding the query failed", Err: err})
 	}
 	c := core.Call{Method: http.MethodGet, Path: ordersPath, Query: q,
 		Op: "orders.GetMany", Route: ordersPath, Opts: core.CallOptions(opts)}
@@ -116,10 +116,10 @@ func (e *listEnvelope) CheckAnswer(c core.Call, resp *core.Response) error {
 // act.
 func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription, opts ...option.CallOption) (*Order, error) {
 	if err := core.CheckID("id", orderID); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	if err := core.Check(s.b, p, (*Prescription).validate); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	return s.doOrder(ctx, core.Call{
 		Method: http.MethodPost, Path: orderPath(orderID) + "/prescriptions", Body: p.addBody(), Write: true,
@@ -133,10 +133,10 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 // act.
 func (s *Service) RemovePrescription(ctx context.Context, orderID, rxNumber string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", orderID); err != nil {
-		return err
+		return core.Refused(opts, err)
 	}
 	if err := core.CheckID("rx_number", rxNumber); err != nil {
-		return err
+		return core.Refused(opts, err)
 	}
 	path := orderPath(orderID) + "/prescriptions/" + url.PathEscape(rxNumber)
 	// The prescription number is shown as a placeholder in errors and logs:

@@ -46,11 +46,11 @@ func (s *Service) Search(ctx context.Context, p *SearchParams, opts ...option.Ca
 // search is Search, and reports the call and its answer for All's checks.
 func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.CallOption) (*SearchPage, func(msg string) error, error) {
 	if err := core.Check(s.omni, p, (*SearchParams).validate); err != nil {
-		return nil, nil, err
+		return nil, nil, core.Refused(opts, err)
 	}
 	q, err := core.Query(p)
 	if err != nil {
-		return nil, nil, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err}
+		return nil, nil, core.Refused(opts, &core.ConfigError{Message: "GET " + searchPath + ": encoding the query failed", Err: err})
 	}
 	var page SearchPage
 	c := core.Call{Method: http.MethodGet, Path: searchPath, Query: q,
@@ -91,7 +91,7 @@ func (s *Service) search(ctx context.Context, p *SearchParams, opts []option.Cal
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
-			yield(Pharmacy{}, &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}})
+			yield(Pharmacy{}, core.Refused(opts, &validate.ValidationError{Problems: []validate.Problem{{Message: "params are required"}}}))
 			return
 		}
 		q := *p
@@ -150,7 +150,7 @@ func pageKeys(p *SearchPage) []string {
 // has no distance, so DistanceFromOrigin is nil.
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
 	if err := checkID(s.omni, id); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	var ph Pharmacy
 	if _, err := s.omni.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id),
@@ -172,14 +172,14 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // name filled when the body carries them.
 func (s *Service) DeliveryInfo(ctx context.Context, id string, p *DeliveryInfoParams, opts ...option.CallOption) (*DeliveryInfo, error) {
 	if err := checkID(s.delivery, id); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	if err := core.Check(s.delivery, p, (*DeliveryInfoParams).validate); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	q, err := core.Query(p.query())
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err}
+		return nil, core.Refused(opts, &core.ConfigError{Message: "GET /api/v1/pharmacies/:id: encoding the query failed", Err: err})
 	}
 	var raw json.RawMessage
 	if _, err := s.delivery.Do(ctx, core.Call{Method: http.MethodGet, Path: pharmacyPath(id), Query: q,

@@ -46,7 +46,7 @@ type quotesEnvelope struct {
 // that matches rxdelivery.ErrUnavailable.
 func (s *Service) Quote(ctx context.Context, p *QuoteParams, opts ...option.CallOption) ([]Quote, error) {
 	if err := core.Check(s.b, p, (*QuoteParams).validate); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	var env quotesEnvelope
 	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: quotesPath, Body: p.wire(),

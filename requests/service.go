@@ -59,7 +59,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 		p = &withID
 	}
 	if err := s.checkCreate(p); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	c := core.Call{Method: http.MethodPost, Path: basePath, Body: p, Write: true,
 		Op: "requests.Create", Route: basePath, Opts: core.CallOptions(opts)}
@@ -123,7 +123,7 @@ func (e *sandboxOnlyError) Is(target error) bool { return target == core.ErrSand
 // provably did not act; other failures match rxdelivery.ErrUnknownOutcome.
 func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOption) error {
 	if err := core.CheckID("id", id); err != nil {
-		return err
+		return core.Refused(opts, err)
 	}
 	_, err := s.b.Do(ctx, core.Call{Method: http.MethodDelete, Path: idPath(id), Write: true,
 		Op: "requests.Cancel", Route: idRoute, Opts: core.CallOptions(opts)}, nil)
@@ -134,7 +134,7 @@ func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOpti
 // (GET /api/v1/requests/:id).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Request, error) {
 	if err := core.CheckID("id", id); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	c := core.Call{Method: http.MethodGet, Path: idPath(id),
 		Op: "requests.Get", Route: idRoute, Opts: core.CallOptions(opts)}
@@ -150,11 +150,11 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 // empty list, or an empty id in it, is refused before anything is sent.
 func (s *Service) GetMany(ctx context.Context, ids []string, opts ...option.CallOption) ([]Request, error) {
 	if err := core.CheckIDs(ids); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	q, err := core.Query(idsQuery{IDs: ids})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err}
+		return nil, core.Refused(opts, &core.ConfigError{Message: "GET " + basePath + "/: encoding the query failed", Err: err})
 	}
 	c := core.Call{Method: http.MethodGet, Path: basePath + "/", Query: q,
 		Op: "requests.GetMany", Route: basePath + "/", Opts: core.CallOptions(opts)}

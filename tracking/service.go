@@ -39,7 +39,7 @@ const subscriptionsPath = "/tracking/v1/subscriptions"
 // failures.
 func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams, opts ...option.CallOption) (*Subscription, error) {
 	if err := core.Check(s.b, p, (*SubscribeParams).validate); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	var sub Subscription
 	resp, err := s.b.Do(ctx, core.Call{Method: http.MethodPost, Path: subscriptionsPath, Body: p,
@@ -67,11 +67,11 @@ type subscriptionQuery struct {
 // sent.
 func (s *Service) GetSubscription(ctx context.Context, trackingNumber string, opts ...option.CallOption) (*Subscription, error) {
 	if err := core.CheckID("tracking_number", trackingNumber); err != nil {
-		return nil, err
+		return nil, core.Refused(opts, err)
 	}
 	q, err := core.Query(subscriptionQuery{TrackingNumber: trackingNumber})
 	if err != nil {
-		return nil, &core.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err}
+		return nil, core.Refused(opts, &core.ConfigError{Message: "GET " + subscriptionsPath + ": encoding the query failed", Err: err})
 	}
 	var sub Subscription
 	if _, err := s.b.Do(ctx, core.Call{Method: http.MethodGet, Path: subscriptionsPath, Query: q,

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -257,12 +258,25 @@ func (s *Shared) NewBackend(iface Interface, base string, creds Credentials, enc
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return nil, &ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
 	}
+	if !validPort(u.Port()) {
+		return nil, &ConfigError{Message: "the " + iface.String() + " base URL has a port outside 1-65535 (" + iface.URLOption() + ")"}
+	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, &ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
 	}
 	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
 	return b, nil
+}
+
+// validPort reports whether port, a URL's port (digits, as url.Parse
+// leaves it), is empty or one a connection can use.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 func isLoopback(host string) bool {
@@ -320,10 +334,6 @@ func (c *Call) shown() string {
 	return c.Path
 }
 
-// shownPathKey carries a call's ShownPath, with the base URL's path, to
-// the attempt logger.
-type shownPathKey struct{}
-
 // Response is what Do reports of a successful exchange.
 type Response struct {
 	// StatusCode is the HTTP status (2xx).
@@ -340,7 +350,9 @@ type Response struct {
 func (b *Backend) Do(ctx context.Context, c Call, out any) (*Response, error) {
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
-		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": nil Context (pass context.Background() or a request's context)"}
+		err := &ConfigError{Message: c.Method + " " + c.shown() + ": nil Context (pass context.Background() or a request's context)"}
+		refusedMeta(c.Opts)
+		return nil, err
 	}
 	if len(c.Opts) == 0 && b.s.plain(b.iface) {
 		r, err := b.do(ctx, c, out, nil)
@@ -382,16 +394,13 @@ func (b *Backend) do(ctx context.Context, c Call, out any, st *callState) (*Resp
 		ctx = sent.attach(ctx)
 	}
 	sc := b.newScrubber(&c, body)
-	ci := &callInfo{write: c.Write, scrub: sc}
+	ci := &callInfo{write: c.Write}
 	if st == nil {
 		// The plain path has no attempt transport: the guard applies the
 		// client's attempt timeout.
 		ci.timeout = b.s.defaults.AttemptTimeout
 	}
 	ctx = withCall(ctx, ci)
-	if c.ShownPath != "" && b.s.logger != nil {
-		ctx = context.WithValue(ctx, shownPathKey{}, b.basePath+c.ShownPath)
-	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.Method, u, raw)
 	if err != nil {
 		return nil, &ConfigError{Message: c.Method + " " + c.shown() + ": building the request failed", Err: stripURL(err)}
@@ -632,17 +641,12 @@ func closeBody(rc io.ReadCloser) {
 	rc.Close()
 }
 
-// logPath is the path an attempt's log line shows: the call's ShownPath
-// when it has one.
-func logPath(req *http.Request) string {
-	if p, ok := req.Context().Value(shownPathKey{}).(string); ok {
-		return p
-	}
-	return req.URL.EscapedPath()
-}
-
-// logTransport logs one line per attempt: method, path, status, duration.
-// It never logs a query string, a header value or a body.
+// logTransport logs one line per attempt at the Debug level, with what
+// every line of the SDK carries (the operation, the method and the
+// templated path, with the base URL's path) and the host, the duration,
+// and the status (with the wait a Retry-After asks for) or the failure's
+// kind. It never logs an identifier of the path, a query string, a header
+// value, a body or an error's message.
 type logTransport struct {
 	next   http.RoundTripper
 	logger *slog.Logger
@@ -654,14 +658,22 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
-	attrs := []slog.Attr{
-		slog.String("method", req.Method),
-		slog.String("host", req.URL.Host),
-		slog.String("path", logPath(req)),
-		slog.Duration("duration", time.Since(start)),
+	attrs := make([]slog.Attr, 0, 7)
+	if st := stateOf(req.Context()); st != nil {
+		attrs = append(attrs,
+			slog.String("operation", st.op.Name),
+			slog.String("method", st.op.Method),
+			slog.String("path", st.route))
+	} else {
+		// Every call of a client with a logger has a callState; a request
+		// without one shows no path rather than one with identifiers.
+		attrs = append(attrs, slog.String("operation", ""), slog.String("method", req.Method), slog.String("path", ""))
 	}
+	attrs = append(attrs,
+		slog.String("host", req.URL.Host),
+		slog.Duration("duration", time.Since(start)))
 	if err != nil {
-		attrs = append(attrs, slog.String("error", scrubberOf(req).scrub(stripURL(err).Error())))
+		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
 		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
 		return resp, err
 	}
@@ -673,4 +685,16 @@ func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.logger.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
 	return resp, err
+}
+
+// attemptErrorKind names an attempt's failure for its log line: the
+// attempt timeout, the end of the call's context, or a transport failure.
+func attemptErrorKind(req *http.Request, err error) string {
+	if context.Cause(req.Context()) == errAttemptTimeout {
+		return "attempt_timeout"
+	}
+	if k := errorKind(err); k != "error" {
+		return k
+	}
+	return "transport"
 }

@@ -29,7 +29,7 @@ type callStateKey struct{}
 type callState struct {
 	op       Op
 	set      CallSettings
-	shown    string // the path errors and logs show, with the base path
+	route    string // the templated path logs show, with the base path
 	limiter  *Limiter
 	logger   *slog.Logger
 	start    time.Time
@@ -61,17 +61,20 @@ func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, e
 		limiter: b.s.limiters[b.iface],
 		logger:  b.s.logger,
 		start:   time.Now(),
-		shown:   b.basePath + c.shown(),
 	}
 	if st.op.Route == "" {
 		st.op.Route = c.shown()
 	}
+	st.route = b.basePath + st.op.Route
 	if len(c.Opts) > 0 {
 		st.set = b.s.defaults.Clone()
 		for _, f := range c.Opts {
 			f(&st.set)
 		}
 		if st.set.Err != nil {
+			if st.set.Metadata != nil {
+				st.set.Metadata(st.meta(nil, nil))
+			}
 			return nil, st.set.Err
 		}
 	}
@@ -108,6 +111,32 @@ func (b *Backend) doObserved(ctx context.Context, c Call, out any) (*Response, e
 		return nil, res.Err
 	}
 	return resp, nil
+}
+
+// Refused ends a call that a service method refused before calling Do
+// (invalid or nil params, an empty id, a query it could not encode), and
+// returns err. Like every other end of a call, it fills the metadata a
+// WithMetadata option asks for: no status, no attempt, outcome known.
+func Refused[O any](opts []O, err error) error {
+	if len(opts) > 0 {
+		refusedMeta(CallOptions(opts))
+	}
+	return err
+}
+
+// refusedMeta applies a call's options and hands the metadata of a call
+// that sent nothing to the one that asks for it.
+func refusedMeta(opts []func(*CallSettings)) {
+	if len(opts) == 0 {
+		return
+	}
+	var set CallSettings
+	for _, f := range opts {
+		f(&set)
+	}
+	if set.Metadata != nil {
+		set.Metadata(Meta{OutcomeKnown: true})
+	}
 }
 
 // errCalledTwice is what a hook gets when it calls next a second time:
@@ -306,7 +335,7 @@ func (s *Shared) prepareRetry(req *http.Request) error {
 	attrs := []slog.Attr{
 		slog.String("operation", st.op.Name),
 		slog.String("method", st.op.Method),
-		slog.String("path", st.shown),
+		slog.String("path", st.route),
 		slog.Int("attempt", st.attempts+1),
 		slog.Duration("waited", time.Since(st.lastEnd)),
 	}
@@ -341,7 +370,7 @@ func (st *callState) logEnd(ctx context.Context, err error) {
 	attrs := []slog.Attr{
 		slog.String("operation", st.op.Name),
 		slog.String("method", st.op.Method),
-		slog.String("path", st.shown),
+		slog.String("path", st.route),
 		slog.Int("attempts", st.attempts),
 		slog.String("error", errorKind(err)),
 	}

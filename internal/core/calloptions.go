@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -92,7 +93,17 @@ func (s *CallSettings) Clone() CallSettings {
 
 // ValidHeader reports whether key and value can be sent as a header:
 // the name a token, the value without control characters other than tab.
+// These are the rules net/http applies before sending a request
+// (httpguts.ValidHeaderFieldName and ValidHeaderFieldValue); checking
+// them where a header is given turns a request net/http would refuse
+// into a refusal that names the option.
 func ValidHeader(key, value string) bool {
+	return ValidHeaderName(key) && ValidHeaderValue(value)
+}
+
+// ValidHeaderName reports whether key is a token (RFC 9110), the only
+// form a header's name may take.
+func ValidHeaderName(key string) bool {
 	if key == "" {
 		return false
 	}
@@ -102,6 +113,12 @@ func ValidHeader(key, value string) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// ValidHeaderValue reports whether value may be sent as a header's value:
+// no control character (a line break, NUL) other than tab.
+func ValidHeaderValue(value string) bool {
 	for i := 0; i < len(value); i++ {
 		if c := value[i]; (c < ' ' && c != '\t') || c == 0x7f {
 			return false
@@ -110,13 +127,32 @@ func ValidHeader(key, value string) bool {
 	return true
 }
 
-// OwnedHeader reports whether the SDK sets the header key itself, so that
-// an extra header may not replace it: the credentials, the content
-// negotiation and the body's type. key is in canonical form.
+// HeaderError returns the refusal of a header that cannot be sent, given
+// by what (an option's name), or nil when key and value are valid. The
+// message never quotes the value, which may be a credential, and quotes
+// the name only when it is a valid name (a name that is not may hold a
+// value pasted into it, such as "Authorization: Bearer ...").
+func HeaderError(what, key, value string) error {
+	switch {
+	case !ValidHeaderName(key):
+		return &ConfigError{Message: what + ": a header name must be a token (letters, digits and !#$%&'*+-.^_`|~, not empty, no space or colon)"}
+	case !ValidHeaderValue(value):
+		return &ConfigError{Message: what + ": the value of the header " + strconv.Quote(key) + " has a line break or another control character"}
+	}
+	return nil
+}
+
+// OwnedHeader reports whether the SDK or the transport sets the header
+// key itself, so that an extra header may not replace it: the
+// credentials, the content negotiation, the body's type and length, and
+// the connection-level headers that HTTP/2 forbids (Connection,
+// Keep-Alive, Proxy-Connection, Transfer-Encoding, Upgrade, TE, Trailer).
+// key is in canonical form.
 func OwnedHeader(key string) bool {
 	switch key {
 	case "Authorization", "Accept", "Content-Type", "Content-Length", "Host", "User-Agent",
-		"Proxy-Authorization", "Cookie", "Transfer-Encoding", "Connection":
+		"Proxy-Authorization", "Cookie", "Transfer-Encoding", "Connection",
+		"Keep-Alive", "Proxy-Connection", "Upgrade", "Te", "Trailer":
 		return true
 	}
 	return false
@@ -130,8 +166,8 @@ type Meta struct {
 	Header http.Header
 	// RequestID is the platform's request identifier, when it sent one.
 	RequestID string
-	// Attempts is how many attempts were made (0 when the call was refused
-	// before sending).
+	// Attempts is how many attempts were made (0 when the call ended
+	// before its first attempt).
 	Attempts int
 	// Duration is the time from the call's start to its end.
 	Duration time.Duration
@@ -191,10 +227,16 @@ type AttemptInfo struct {
 }
 
 // SetHeader sets an outgoing header of the attempt, unless the SDK owns
-// it (OwnedHeader). It reports whether the header was set.
+// it (OwnedHeader) or it cannot be sent (ValidHeader: a name that is not
+// a token, a value with a line break or another control character). It
+// reports whether the header was set; a header it refuses is not sent,
+// and the attempt goes on without it.
 func (a *AttemptInfo) SetHeader(key, value string) bool {
+	if a.header == nil || !ValidHeader(key, value) {
+		return false
+	}
 	key = http.CanonicalHeaderKey(key)
-	if a.header == nil || OwnedHeader(key) {
+	if OwnedHeader(key) {
 		return false
 	}
 	a.header.Set(key, value)

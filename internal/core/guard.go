@@ -32,8 +32,6 @@ type callKey struct{}
 type callInfo struct {
 	// write marks a side-effecting call.
 	write bool
-	// scrub removes the call's values from log lines.
-	scrub *scrubber
 	// timeout bounds each attempt of a call on the plain path; zero means
 	// no bound here (a call with a callState has its attempt transport
 	// apply its own).
@@ -49,14 +47,6 @@ func withCall(ctx context.Context, ci *callInfo) context.Context {
 func callOf(ctx context.Context) *callInfo {
 	ci, _ := ctx.Value(callKey{}).(*callInfo)
 	return ci
-}
-
-// scrubberOf returns the scrubber of a request's call, or nil.
-func scrubberOf(req *http.Request) *scrubber {
-	if ci := callOf(req.Context()); ci != nil {
-		return ci.scrub
-	}
-	return nil
 }
 
 // isWrite reports whether ctx belongs to a side-effecting call.
