@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/header"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -72,6 +73,13 @@ type Client struct {
 // every interface (WithCredentials overrides them per interface). Base URLs
 // are set with options; no host is assumed. A call on an interface whose
 // base URL is missing fails with an error that names the option to set.
+//
+// NewClient returns a *ConfigError, and no client, for what could not be
+// sent: an interface with a base URL and no usable credentials (none,
+// blank ones, a key with a colon, a control character in either), a base
+// URL that is not an absolute http(s) URL or has a port outside 1-65535,
+// a header or User-Agent that cannot be sent. Its message names the
+// option and never quotes a credential or a header's value.
 func NewClient(key, secret string, opts ...Option) (*Client, error) {
 	s := defaultSettings()
 	applyOptions(s, opts)
@@ -163,6 +171,9 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	}
 	ua := defaultUserAgent
 	if t := strings.TrimSpace(s.userAgent); t != "" {
+		if !header.ValidValue(t) {
+			return nil, &types.ConfigError{Message: "WithUserAgent: the product token has a line break or another control character; it cannot be sent in the User-Agent header"}
+		}
 		ua = t + " " + ua
 	}
 	if s.waitMin > s.waitMax {
@@ -200,12 +211,9 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	})
 	var backends [len(types.Interfaces)]*core.Backend
 	for _, iface := range types.Interfaces {
-		creds := core.Credentials{Key: key, Secret: secret}
-		if c := s.creds[iface]; c != nil {
-			if (c.Key == "") != (c.Secret == "") {
-				return nil, &types.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
-			}
-			creds = *c
+		creds, err := s.credentials(iface, key, secret)
+		if err != nil {
+			return nil, err
 		}
 		b, err := shared.NewBackend(iface, s.urls[iface], creds, s.enc[iface])
 		if err != nil {
@@ -222,6 +230,67 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		shared:     shared,
 		sandbox:    s.sandbox,
 	}, nil
+}
+
+// credentials returns the credentials of iface: its own (WithCredentials,
+// RXDELIVERY_<INTERFACE>_API_KEY) or the client's key and secret. It
+// refuses an interface that has a base URL and no usable credentials, so
+// that a client never sends a call without them: no key and secret, or a
+// blank one, a key with a colon, or a control character in either (which
+// Basic authentication cannot carry, RFC 7617). The messages never quote
+// a key or a secret.
+func (s *settings) credentials(iface types.Interface, key, secret string) (core.Credentials, error) {
+	creds := core.Credentials{Key: key, Secret: secret}
+	own := s.creds[iface]
+	if own != nil {
+		if (own.Key == "") != (own.Secret == "") {
+			return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
+		}
+		creds = *own
+	}
+	if s.urls[iface] == "" {
+		return creds, nil
+	}
+	fix := "pass a key and secret to NewClient, or use WithCredentials(" + interfaceName(iface) + ", key, secret)"
+	if own != nil {
+		fix = "fix the key and secret given to WithCredentials(" + interfaceName(iface) + ", ...)"
+	}
+	switch {
+	case creds.Key == "" && creds.Secret == "":
+		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s interface has a base URL and no API key and secret: %s", iface, fix)}
+	case strings.TrimSpace(creds.Key) == "" || strings.TrimSpace(creds.Secret) == "":
+		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key or secret is blank: %s", iface, fix)}
+	case strings.Contains(creds.Key, ":"):
+		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key has a colon, which Basic authentication cannot carry: %s", iface, fix)}
+	case hasControl(creds.Key) || hasControl(creds.Secret):
+		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key or secret has a line break or another control character: %s", iface, fix)}
+	}
+	return creds, nil
+}
+
+// interfaceName is the name of iface's constant, as a caller writes it.
+func interfaceName(iface types.Interface) string {
+	switch iface {
+	case Omni:
+		return "rxdelivery.Omni"
+	case Delivery:
+		return "rxdelivery.Delivery"
+	case Tracking:
+		return "rxdelivery.Tracking"
+	}
+	return "rxdelivery.Pricing"
+}
+
+// hasControl reports whether s holds a control character (RFC 5234's
+// CTL: below space, or DEL), which no credential has: most often a line
+// break read with it from a file.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 // Sandbox reports whether the client was configured for a sandbox

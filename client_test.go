@@ -154,7 +154,8 @@ func TestUserAgentAndLogger(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.Requests.Cancel(context.Background(), "req_1"))
 	assert.Equal(t, "acme-pharmacy/2.1 rxdelivery-go/"+Version, ua)
-	assert.Contains(t, logs.String(), "path=/api/v1/requests/req_1")
+	assert.Contains(t, logs.String(), "operation=requests.Cancel method=DELETE path=/api/v1/requests/{id}")
+	assert.NotContains(t, logs.String(), "req_1")
 	assert.Contains(t, logs.String(), "status=204")
 }
 

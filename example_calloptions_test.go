@@ -114,7 +114,7 @@ func Example_observability() {
 	}
 	// Output:
 	// orders.Get /api/v1/orders/{id} attempt 1 (safe): 503
-	// level=INFO msg="rxdelivery: retrying" operation=orders.Get method=GET path=/delivery/api/v1/orders/ord_000001 attempt=2 after_status=503
+	// level=INFO msg="rxdelivery: retrying" operation=orders.Get method=GET path=/delivery/api/v1/orders/{id} attempt=2 after_status=503
 	// orders.Get /api/v1/orders/{id} attempt 2 (safe): 200
 }
 

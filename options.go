@@ -106,7 +106,10 @@ func WithBaseURL(iface Interface, u string) Option {
 
 // WithCredentials sets the key and secret used for iface only. The platform
 // enables credentials per interface, so a deployment may hold one key for
-// tracking and another for everything else.
+// tracking and another for everything else. An interface with a base URL
+// needs usable credentials, its own or the client's: NewClient refuses
+// empty or blank ones, a key with a colon and a control character in
+// either.
 func WithCredentials(iface Interface, key, secret string) Option {
 	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
@@ -183,8 +186,11 @@ func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptT
 
 // WithHeader sends an extra header on every attempt: of every call when
 // given to NewClient, of one call when given to it. Headers the SDK sets
-// itself (Authorization, Accept, Content-Type, User-Agent) are never
-// replaced.
+// itself (Authorization, Accept, Content-Type, User-Agent) and the
+// transport's connection headers are never replaced. A name that is not a
+// token, or a value with a line break or another control character, is
+// refused with a *ConfigError (by NewClient, or by the call before it
+// sends anything) that never quotes the value.
 func WithHeader(key, value string) CallOption { return option.WithHeader(key, value) }
 
 // Metadata is what the SDK saw of a call's response: status, headers, the
@@ -193,7 +199,9 @@ func WithHeader(key, value string) CallOption { return option.WithHeader(key, va
 type Metadata = option.Metadata
 
 // WithMetadata fills *m with the call's Metadata when the call ends, in
-// success or failure. It is a call's option only: NewClient refuses it.
+// success or failure, including a call refused before anything was sent
+// (status 0, no attempt, outcome known). It is a call's option only:
+// NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
 
 // Middleware wraps every attempt of a call; see package option for what it
@@ -266,19 +274,23 @@ func WithRetryWaitMax(d time.Duration) Option {
 //     transport failure) after its retries, or without one when the
 //     platform's Retry-After is past the cap or the deadline;
 //   - Info: each retry, with the attempt number and the wait it took;
-//   - Debug: each HTTP attempt (method, host, path, status, duration,
-//     Retry-After).
+//   - Debug: each HTTP attempt (host, duration, and the status with the
+//     wait a Retry-After asks for, or the failure's kind).
 //
-// Lines carry the operation, method and path (identifiers a path must not
-// show, such as a prescription number, replaced by a placeholder), and an
-// error's kind, never its message. Query strings, headers and bodies are
-// never logged: they carry credentials and patient data.
+// Every line carries the operation ("orders.Get"), the method and the
+// templated path after the base URL's path ("/delivery/api/v1/orders/{id}"),
+// never an identifier of the path, and an error's kind, never its message.
+// Query strings, headers and bodies are never logged: they carry
+// credentials and patient data.
 func WithLogger(l *slog.Logger) Option {
 	return clientOpt(func(s *settings) { s.logger = l })
 }
 
 // WithUserAgent puts the caller's product token before the SDK's own in the
 // User-Agent header, such as "acme-pharmacy/2.1 rxdelivery-go/0.1.0".
+// Surrounding spaces are trimmed; a token with a line break, a NUL or
+// another control character other than tab cannot be sent, and NewClient
+// refuses it with a *ConfigError.
 func WithUserAgent(ua string) Option {
 	return clientOpt(func(s *settings) { s.userAgent = ua })
 }

@@ -156,6 +156,7 @@ func TestPrescriptionNumberNeverShown(t *testing.T) {
 	assert.Equal(t, "/v/api/v1/orders/ord_1/prescriptions/RX-PRIVATE-7781", sentPath)
 	assert.Contains(t, err.Error(), "DELETE /api/v1/orders/ord_1/prescriptions/:rx_number: 404")
 	assert.NotContains(t, err.Error(), "RX-PRIVATE")
-	assert.Contains(t, logs.String(), "path=/v/api/v1/orders/ord_1/prescriptions/:rx_number")
+	assert.Contains(t, logs.String(), "path=/v/api/v1/orders/{id}/prescriptions/{rx_number}")
+	assert.NotContains(t, logs.String(), "ord_1")
 	assert.NotContains(t, logs.String(), "RX-PRIVATE")
 }

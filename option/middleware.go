@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/header"
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
@@ -67,11 +68,14 @@ func NewAttempt(op Operation, n int, header http.Header) *Attempt {
 }
 
 // SetHeader sets a header on the attempt's request, such as a trace
-// context. A header the SDK sets itself (see WithHeader) is not replaced;
-// SetHeader reports whether it set the header.
+// context, and reports whether it set it. It returns false, and sends the
+// attempt without the header, for a header the SDK sets itself (see
+// WithHeader), which it does not replace, and for one that cannot be sent:
+// a name that is not a token (empty, with a space or a colon) or a value
+// with a line break, a NUL or another control character other than tab.
 func (a *Attempt) SetHeader(key, value string) bool {
 	key = http.CanonicalHeaderKey(key)
-	if a.header == nil || ownedHeader(key) || !validHeader(key, value) {
+	if a.header == nil || !header.Valid(key, value) || header.Owned(key) {
 		return false
 	}
 	a.header.Set(key, value)

@@ -2,11 +2,10 @@ package option
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/internal/header"
 )
 
 // Option configures a Client: rxdelivery.NewClient and
@@ -104,20 +103,23 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // WithHeader sends an extra header on every attempt, replacing a value an
 // earlier WithHeader (of the client or the call) set for key. The headers
 // the SDK sets itself (Authorization, Accept, Content-Type, User-Agent,
-// and the transport's own such as Host and Content-Length) are never
-// replaced: WithHeader ignores them. A name that is not a token or a value
-// with a line break or another control character cannot be sent: the call
-// (or NewClient) fails before sending, with an error naming the header.
+// and the transport's own such as Host, Content-Length, Connection and
+// Upgrade) are never replaced: WithHeader ignores them. A name that is not
+// a token, or a value with a line break, a NUL or another control
+// character other than tab, cannot be sent: the call (or NewClient) fails
+// before sending with a *rxdelivery.ConfigError that names the header
+// (never quoting its value) and sends nothing, a write's outcome known.
 func WithHeader(key, value string) CallOption {
 	key = http.CanonicalHeaderKey(strings.TrimSpace(key))
+	err := header.Error("WithHeader", key, value)
 	return CallOption{func(s *Settings) {
-		if !validHeader(key, value) {
+		if err != nil {
 			if s.Err == nil {
-				s.Err = &types.ConfigError{Message: "WithHeader: the header " + strconv.Quote(key) + " has an invalid name or value"}
+				s.Err = err
 			}
 			return
 		}
-		if ownedHeader(key) {
+		if header.Owned(key) {
 			return
 		}
 		if s.Header == nil {
@@ -129,8 +131,11 @@ func WithHeader(key, value string) CallOption {
 
 // WithMetadata fills *m, when the call ends (in success or failure), with
 // what the SDK saw of the response: status, headers, the platform's request
-// id, attempts and duration, and whether the outcome is known. It exists
-// for calls only: rxdelivery.NewClient refuses it.
+// id, attempts and duration, and whether the outcome is known. Every end
+// fills it, a call refused before anything was sent included (invalid or
+// nil params, an empty id, a call option that cannot be sent, a nil or
+// ended context): status 0, no header, 0 attempts, the outcome known. It
+// exists for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
 	return CallOption{func(s *Settings) {
 		s.CallOnly = "WithMetadata"
@@ -191,46 +196,16 @@ type Metadata struct {
 	// response carries one (X-Request-Id, Request-Id or X-Correlation-Id;
 	// the documents name none). Quote it to the platform's support.
 	RequestID string
-	// Attempts is how many attempts were made: 1 plus the retries.
+	// Attempts is how many attempts were made: 1 plus the retries; 0 for a
+	// call that ended before its first attempt. An attempt a hook or the
+	// rate limiter stopped before sending counts: hooks saw it.
 	Attempts int
 	// Duration is the time the call took, waits between attempts
 	// included.
 	Duration time.Duration
 	// OutcomeKnown is false only for a side-effecting write that failed
 	// in a way that does not tell whether it took effect (the error
-	// matches rxdelivery.ErrUnknownOutcome).
+	// matches rxdelivery.ErrUnknownOutcome); a call that sent nothing has
+	// it true.
 	OutcomeKnown bool
-}
-
-// validHeader reports whether key and value can be sent as a header: the
-// name an HTTP token, the value without control characters other than
-// tab (a line break would split the request).
-func validHeader(key, value string) bool {
-	if key == "" {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
-			return false
-		}
-	}
-	for i := 0; i < len(value); i++ {
-		if c := value[i]; (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// ownedHeader reports whether the SDK or the transport sets the header key
-// (canonical form) itself, so that no option or hook may replace it: the
-// credentials, the content negotiation, the body's framing.
-func ownedHeader(key string) bool {
-	switch key {
-	case "Authorization", "Accept", "Content-Type", "Content-Length", "Host", "User-Agent",
-		"Proxy-Authorization", "Cookie", "Transfer-Encoding", "Connection":
-		return true
-	}
-	return false
 }

@@ -3,7 +3,10 @@ package option
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rxdelivery/rxdelivery-go/types"
 )
@@ -70,4 +73,17 @@ func TestClassAndErrorKind(t *testing.T) {
 	if ErrorKind(errors.New("patient Jane Doe")) != "error" {
 		t.Error("an unknown error is named by kind, not message")
 	}
+}
+
+// TestSetHeaderRefusals checks what an attempt's SetHeader sets.
+func TestSetHeaderRefusals(t *testing.T) {
+	h := http.Header{}
+	a := NewAttempt(Operation{}, 1, h)
+	assert.True(t, a.SetHeader("x-trace", "t"))
+	assert.False(t, a.SetHeader("X-Trace", "t\r\nX-Injected: 1"))
+	assert.False(t, a.SetHeader("X Trace", "t"))
+	assert.False(t, a.SetHeader("content-type", "text/plain"))
+	assert.False(t, a.SetHeader("upgrade", "h2c"))
+	assert.Equal(t, http.Header{"X-Trace": {"t"}}, h)
+	assert.False(t, NewAttempt(Operation{}, 1, nil).SetHeader("X-Trace", "t"), "no request to set it on")
 }

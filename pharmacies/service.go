@@ -103,7 +103,8 @@ func (r *searchResponse) CheckResponse() error {
 func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
 	return func(yield func(Pharmacy, error) bool) {
 		if p == nil {
-			yield(Pharmacy{}, core.ErrParamsRequired())
+			_, err := s.search(ctx, nil, &searchResponse{}, opts)
+			yield(Pharmacy{}, err)
 			return
 		}
 		q := *p

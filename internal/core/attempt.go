@@ -152,9 +152,11 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	return resp, err
 }
 
-// logAttempt writes the attempt's debug line: operation, method, path,
-// status or the error's redacted words, duration, the Retry-After wait. It
-// never logs a query string, a header value or a body.
+// logAttempt writes the attempt's debug line: operation, method,
+// templated path, host, duration, and the status (with the wait a
+// Retry-After asks for) or the failure's kind. It never logs an identifier
+// of the path, a query string, a header value, a body or an error's
+// message.
 func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
 	l := c.b.s.logger
 	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
@@ -165,7 +167,7 @@ func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Respons
 		slog.Duration("duration", time.Since(start)),
 	)
 	if err != nil {
-		attrs = append(attrs, slog.String("error", c.sc.scrub(stripURL(err).Error())))
+		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
 		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
 		return
 	}
@@ -236,4 +238,16 @@ func closeRequestBody(req *http.Request) {
 func closeBody(rc io.ReadCloser) {
 	_, _ = io.CopyN(io.Discard, rc, 64<<10)
 	rc.Close()
+}
+
+// attemptErrorKind names an attempt's failure for its log line: the
+// attempt timeout, the end of the call's context, or a transport failure.
+func attemptErrorKind(req *http.Request, err error) string {
+	if context.Cause(req.Context()) == errAttemptTimeout {
+		return "attempt_timeout"
+	}
+	if k := option.ErrorKind(err); k != "error" {
+		return k
+	}
+	return "transport"
 }

@@ -32,8 +32,9 @@ type call struct {
 	attemptTimeout time.Duration
 	op             option.Operation
 	// path is the escaped path below the base URL; shown is the path
-	// errors show, with the route's hidden values as placeholders, and
-	// logged is shown below the base URL's path, for log lines.
+	// errors show, with the route's hidden values as placeholders; logged
+	// is the route below the base URL's path, for log lines, which show no
+	// identifier.
 	path, shown, logged string
 	query               string
 	body                []byte
@@ -73,7 +74,7 @@ func newCall(b *Backend, r Request) *call {
 		c.op.Class = option.Write
 	}
 	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
-	c.logged = b.basePath + c.shown
+	c.logged = b.basePath + ep.Route
 	return c
 }
 
@@ -111,8 +112,12 @@ func (c *call) metadata(err error) option.Metadata {
 		StatusCode:   c.status,
 		Header:       c.header,
 		Attempts:     c.attempts,
-		Duration:     since(c.start),
 		OutcomeKnown: !IsUnknownOutcome(err),
+	}
+	if c.attempts > 0 {
+		// A call that ended before its first attempt took no time of
+		// the platform's.
+		m.Duration = since(c.start)
 	}
 	if m.Header != nil {
 		m.RequestID = requestID(m.Header)
@@ -214,8 +219,8 @@ func (c *call) prepareRetry(req *http.Request) error {
 }
 
 // logAttrs are the attributes every log line of the call carries:
-// operation, method and the path errors show (never a query string or a
-// hidden value), then extra.
+// operation, method and the templated path with the base URL's path
+// (never an identifier or a query string), then extra.
 func (c *call) logAttrs(extra ...slog.Attr) []slog.Attr {
 	attrs := make([]slog.Attr, 0, 3+len(extra)+3)
 	attrs = append(attrs,

@@ -89,12 +89,12 @@ func (b *Backend) Execute(ctx context.Context, r Request) error {
 // the body.
 func (c *call) prepare(ctx context.Context) error {
 	b, r := c.b, &c.r
+	if err := c.resolveSettings(); err != nil {
+		return err
+	}
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
 		return &types.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
-	}
-	if err := c.resolveSettings(); err != nil {
-		return err
 	}
 	if err := checkPathValues(c.ep, r.PathValues); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -217,12 +218,25 @@ func (s *Shared) NewBackend(iface types.Interface, base string, creds Credential
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
 	}
+	if !validPort(u.Port()) {
+		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL has a port outside 1-65535 (" + iface.URLOption() + ")"}
+	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
 	}
 	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
 	return b, nil
+}
+
+// validPort reports whether port, a URL's port (digits, as url.Parse
+// leaves it), is empty or one a connection can use.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 func isLoopback(host string) bool {

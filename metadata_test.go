@@ -1,0 +1,336 @@
+package rxdelivery_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// endpoint is one of the 16 endpoints, callable with the forms of input
+// that end a call before anything is sent. A nil func marks a form the
+// endpoint does not take (an id, params).
+type endpoint struct {
+	name string
+	// iface is the interface the endpoint is on.
+	iface rxdelivery.Interface
+	// call makes the call with valid input (a client without validation
+	// takes any params).
+	call func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
+	// nilParams, invalidParams and emptyID make it with nil params,
+	// params that break a rule, and an empty identifier.
+	nilParams, invalidParams, emptyID func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
+}
+
+// e0 drops a call's result, keeping its error.
+func e0[T any](_ T, err error) error { return err }
+
+// endpoints returns the 16 endpoints.
+func endpoints() []endpoint {
+	return []endpoint{
+		{name: "requests.Create", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.Create(ctx, &requests.CreateParams{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.Create(ctx, nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.Create(ctx, &requests.CreateParams{}, o...))
+			}},
+		{name: "requests.Cancel", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Requests.Cancel(ctx, "req_1", o...)
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Requests.Cancel(ctx, "", o...)
+			}},
+		{name: "requests.Get", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.Get(ctx, "req_1", o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.Get(ctx, " ", o...))
+			}},
+		{name: "requests.GetMany", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.GetMany(ctx, []string{"req_1", "req_2"}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.GetMany(ctx, nil, o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Requests.GetMany(ctx, []string{"req_1", ""}, o...))
+			}},
+		{name: "pharmacies.Search", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Search(ctx, &pharmacies.SearchParams{PlaceID: "ChIJ_place"}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Search(ctx, nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Search(ctx, &pharmacies.SearchParams{}, o...))
+			}},
+		{name: "pharmacies.Get", iface: rxdelivery.Omni,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Get(ctx, "5550001", o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Get(ctx, "55500", o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.Get(ctx, "", o...))
+			}},
+		{name: "pharmacies.DeliveryInfo", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{}, o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pharmacies.DeliveryInfo(ctx, "", &pharmacies.DeliveryInfoParams{}, o...))
+			}},
+		{name: "orders.Create", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.Create(ctx, &orders.CreateParams{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.Create(ctx, nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.Create(ctx, &orders.CreateParams{}, o...))
+			}},
+		{name: "orders.Cancel", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Orders.Cancel(ctx, "ord_1", o...)
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Orders.Cancel(ctx, "", o...)
+			}},
+		{name: "orders.Get", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.Get(ctx, "ord_1", o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.Get(ctx, "..", o...))
+			}},
+		{name: "orders.GetMany", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.GetMany(ctx, []string{"ord_1", "ord_2"}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.GetMany(ctx, []string{}, o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.GetMany(ctx, []string{""}, o...))
+			}},
+		{name: "orders.AddPrescription", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.AddPrescription(ctx, "ord_1", &orders.Prescription{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.AddPrescription(ctx, "ord_1", nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.AddPrescription(ctx, "ord_1", &orders.Prescription{}, o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Orders.AddPrescription(ctx, "", &orders.Prescription{}, o...))
+			}},
+		{name: "orders.RemovePrescription", iface: rxdelivery.Delivery,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Orders.RemovePrescription(ctx, "ord_1", "RX-1", o...)
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Orders.RemovePrescription(ctx, "ord_1", "", o...)
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return c.Orders.RemovePrescription(ctx, "", "RX-1", o...)
+			}},
+		{name: "tracking.Subscribe", iface: rxdelivery.Tracking,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Tracking.Subscribe(ctx, nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{}, o...))
+			}},
+		{name: "tracking.GetSubscription", iface: rxdelivery.Tracking,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Tracking.GetSubscription(ctx, "1Z999", o...))
+			},
+			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Tracking.GetSubscription(ctx, "", o...))
+			}},
+		{name: "pricing.Quote", iface: rxdelivery.Pricing,
+			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pricing.Quote(ctx, &pricing.QuoteParams{}, o...))
+			},
+			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pricing.Quote(ctx, nil, o...))
+			},
+			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+				return e0(c.Pricing.Quote(ctx, &pricing.QuoteParams{}, o...))
+			}},
+	}
+}
+
+// staleMetadata is what the caller's Metadata holds before a call: every
+// field set, so that a field the call leaves alone shows.
+func staleMetadata() rxdelivery.Metadata {
+	return rxdelivery.Metadata{StatusCode: 599, Header: http.Header{"X-Stale": {"1"}}, RequestID: "stale",
+		Attempts: 9, Duration: time.Hour, OutcomeKnown: false}
+}
+
+// assertNotSentMetadata checks the metadata of a call that ended before
+// anything was sent: no status, no header, the attempts it started (none
+// when it ended before its first), the outcome known.
+func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, msg string) {
+	t.Helper()
+	assert.NotEqual(t, time.Hour, md.Duration, "%s: the metadata was filled", msg)
+	md.Duration = 0
+	assert.Equal(t, rxdelivery.Metadata{Attempts: attempts, OutcomeKnown: true}, md, msg)
+}
+
+// TestMetadataAtEveryEndBeforeSending ends each of the 16 endpoints in
+// every way a call can end before anything is sent, and checks that
+// WithMetadata was filled each time: status 0, no header, 0 attempts, the
+// outcome known (the README's `if !md.OutcomeKnown` branch must not take
+// an invalid create for one to reconcile). The server sees no request.
+func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
+	s := newOptServer(t)
+	sandboxed := s.client(t)
+	// The valid calls are made without validation: their params are empty.
+	lax := s.client(t, rxdelivery.WithoutValidation())
+	production := s.client(t, rxdelivery.WithSandbox(false), rxdelivery.WithoutValidation())
+	unsent := []rxdelivery.Option{rxdelivery.WithRetryMax(0), rxdelivery.WithoutValidation()}
+	// A client with no base URL for any interface of the endpoint (and
+	// credentials for the others, so that it can be built).
+	noURL := func(iface rxdelivery.Interface) *rxdelivery.Client {
+		var opts []rxdelivery.Option
+		for _, other := range []rxdelivery.Interface{rxdelivery.Omni, rxdelivery.Delivery, rxdelivery.Tracking, rxdelivery.Pricing} {
+			if other != iface {
+				opts = append(opts, rxdelivery.WithBaseURL(other, s.URL))
+			}
+		}
+		c, err := rxdelivery.NewClient("key", "secret", append(opts, unsent...)...)
+		require.NoError(t, err)
+		return c
+	}
+	refuse := func(next option.AttemptFunc) option.AttemptFunc {
+		return func(context.Context, *option.Attempt) option.AttemptResult { return option.AttemptResult{} }
+	}
+	var nilCtx context.Context
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	// An end runs an endpoint's call, or returns errNotApplicable.
+	type end struct {
+		name string
+		run  func(e endpoint, opts ...option.CallOption) error
+		// attempts is what the metadata counts: an attempt a hook stopped
+		// was started, and hooks saw it.
+		attempts int
+	}
+	ends := []end{
+		{"nil params", func(e endpoint, o ...option.CallOption) error {
+			if e.nilParams == nil {
+				return errNotApplicable
+			}
+			return e.nilParams(context.Background(), sandboxed, o...)
+		}, 0},
+		{"invalid params", func(e endpoint, o ...option.CallOption) error {
+			if e.invalidParams == nil {
+				return errNotApplicable
+			}
+			return e.invalidParams(context.Background(), sandboxed, o...)
+		}, 0},
+		{"empty id", func(e endpoint, o ...option.CallOption) error {
+			if e.emptyID == nil {
+				return errNotApplicable
+			}
+			return e.emptyID(context.Background(), sandboxed, o...)
+		}, 0},
+		{"call option with a line break", func(e endpoint, o ...option.CallOption) error {
+			return e.call(context.Background(), lax, append(o, rxdelivery.WithHeader("X-Note", "a\r\nb"))...)
+		}, 0},
+		{"call option with a bad header name", func(e endpoint, o ...option.CallOption) error {
+			return e.call(context.Background(), lax, append([]option.CallOption{rxdelivery.WithHeader("X Note", "v")}, o...)...)
+		}, 0},
+		{"nil context", func(e endpoint, o ...option.CallOption) error {
+			return e.call(nilCtx, lax, o...)
+		}, 0},
+		{"cancelled context", func(e endpoint, o ...option.CallOption) error {
+			return e.call(cancelled, lax, o...)
+		}, 0},
+		{"no base URL", func(e endpoint, o ...option.CallOption) error {
+			return e.call(context.Background(), noURL(e.iface), o...)
+		}, 0},
+		{"an attempt hook that does not send", func(e endpoint, o ...option.CallOption) error {
+			return e.call(context.Background(), lax, append(o, rxdelivery.WithMiddleware(refuse))...)
+		}, 1},
+		{"test_meta outside the sandbox", func(e endpoint, o ...option.CallOption) error {
+			if e.name != "requests.Create" {
+				return errNotApplicable
+			}
+			_, err := production.Requests.Create(context.Background(), &requests.CreateParams{
+				TestMeta: &requests.TestMeta{Scenario: requests.Scenario("x")}}, o...)
+			require.ErrorIs(t, err, rxdelivery.ErrSandboxOnly)
+			return err
+		}, 0},
+	}
+	covered := map[string]int{}
+	for _, e := range endpoints() {
+		for _, end := range ends {
+			md := staleMetadata()
+			err := end.run(e, rxdelivery.WithMetadata(&md))
+			if err == errNotApplicable {
+				continue
+			}
+			covered[end.name]++
+			msg := e.name + ", " + end.name
+			require.Error(t, err, msg)
+			assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome, msg)
+			assertNotSentMetadata(t, md, end.attempts, msg)
+		}
+	}
+	assert.EqualValues(t, 0, s.hits.Load(), "nothing was sent")
+	assert.Equal(t, map[string]int{
+		"nil params": 9, "invalid params": 9, "empty id": 11,
+		"call option with a line break": 16, "call option with a bad header name": 16, "nil context": 16,
+		"cancelled context": 16, "no base URL": 16, "an attempt hook that does not send": 16,
+		"test_meta outside the sandbox": 1,
+	}, covered)
+
+	// All, the iterator of Search's pages, fills it for nil params too.
+	md := staleMetadata()
+	for _, err := range sandboxed.Pharmacies.All(context.Background(), nil, rxdelivery.WithMetadata(&md)) {
+		require.Error(t, err)
+	}
+	assertNotSentMetadata(t, md, 0, "pharmacies.All, nil params")
+}
+
+// errNotApplicable marks an end an endpoint cannot reach.
+var errNotApplicable = errorString("not applicable")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
