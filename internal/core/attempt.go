@@ -74,7 +74,7 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Respons
 // is sent; one that calls it twice sends once.
 func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *http.Response, err error) {
 	parent := req.Context()
-	a := option.NewAttempt(c.op, c.attempts, req.Header)
+	a := option.NewAttempt(c.operation(), c.attempts, req.Header)
 	called := false
 	inner := option.AttemptFunc(func(ctx context.Context, _ *option.Attempt) option.AttemptResult {
 		if called {

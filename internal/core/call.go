@@ -25,21 +25,18 @@ type call struct {
 	b  *Backend
 	r  Request
 	ep *Endpoint
-	// set holds the call's settings: the client's defaults with the call's
-	// own options applied.
-	set            option.Settings
+	// set holds the call's settings: the client's defaults (shared, read
+	// only), or a copy with the call's own options applied.
+	set            *option.Settings
 	retryMax       int
 	attemptTimeout time.Duration
-	op             option.Operation
 	// path is the escaped path below the base URL; shown is the path
-	// errors show, with the route's hidden values as placeholders; logged
-	// is the route below the base URL's path, for log lines, which show no
-	// identifier.
-	path, shown, logged string
-	query               string
-	body                []byte
-	sc                  *scrubber
-	start               time.Time
+	// errors show, with the route's hidden values as placeholders.
+	path, shown string
+	query       string
+	body        []byte
+	sc          *scrubber
+	start       time.Time
 	// attempts counts the attempts made; status and header are those of
 	// the last response; lastEnd is when the last attempt returned and
 	// lastErr why it failed.
@@ -69,24 +66,20 @@ func callOf(ctx context.Context) *call {
 func newCall(b *Backend, r Request) *call {
 	ep := r.Endpoint
 	c := &call{b: b, r: r, ep: ep, start: time.Now()}
-	c.op = option.Operation{Name: ep.Name, Method: ep.Method, Path: ep.Route, Interface: ep.Interface.String()}
-	if ep.Write {
-		c.op.Class = option.Write
-	}
 	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
-	c.logged = b.basePath + ep.Route
 	return c
 }
 
 // resolveSettings applies the call's options on the client's defaults.
 func (c *call) resolveSettings() error {
 	s := c.b.s
-	c.set = s.defaults
+	c.set = &s.defaults
 	if len(c.r.Opts) > 0 {
-		c.set = s.defaults.Clone()
+		set := s.defaults.Clone()
 		for _, o := range c.r.Opts {
-			o.Apply(&c.set)
+			o.Apply(&set)
 		}
+		c.set = &set
 		if c.set.Err != nil {
 			return c.set.Err
 		}
@@ -102,6 +95,15 @@ func (c *call) resolveSettings() error {
 }
 
 func (c *call) method() string { return c.ep.Method }
+
+// operation is what hooks see of the call.
+func (c *call) operation() option.Operation {
+	op := option.Operation{Name: c.ep.Name, Method: c.ep.Method, Path: c.ep.Route, Interface: c.ep.Interface.String()}
+	if c.ep.Write {
+		op.Class = option.Write
+	}
+	return op
+}
 
 // limiter is the rate limiter of the call's interface, or nil.
 func (c *call) limiter() *Limiter { return c.b.s.limiters[c.b.iface] }
@@ -226,7 +228,7 @@ func (c *call) logAttrs(extra ...slog.Attr) []slog.Attr {
 	attrs = append(attrs,
 		slog.String("operation", c.ep.Name),
 		slog.String("method", c.ep.Method),
-		slog.String("path", c.logged),
+		slog.String("path", c.b.basePath+c.ep.Route),
 	)
 	return append(attrs, extra...)
 }

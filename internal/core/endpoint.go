@@ -94,7 +94,9 @@ func (e *Endpoint) Paths(values ...string) (path, shown string) {
 	if strings.IndexByte(rest, '{') >= 0 {
 		panic("rxdelivery: " + e.Name + ": fewer values than placeholders")
 	}
-	path += rest
+	if rest != "" {
+		path += rest
+	}
 	if !hidden {
 		// The common case: nothing hidden, one string for both.
 		return path, path

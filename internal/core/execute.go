@@ -152,7 +152,7 @@ func (c *call) hooked(ctx context.Context) error {
 	for i := len(c.set.CallMiddleware) - 1; i >= 0; i-- {
 		f = c.set.CallMiddleware[i](f)
 	}
-	op := c.op
+	op := c.operation()
 	res := f(ctx, &op)
 	if !called {
 		return &types.TransportError{Method: c.method(), Path: c.shown, Err: &types.NotSentError{Err: orHookRefused(res.Err)}}
