@@ -158,10 +158,11 @@ func (s *settings) uncoveredInterfaces() error {
 
 func defaultSettings() *settings {
 	return &settings{
-		retryMax: core.DefaultRetryMax,
-		waitMin:  core.DefaultRetryWaitMin,
-		waitMax:  core.DefaultRetryWaitMax,
-		call:     option.Settings{AttemptTimeout: ptr(DefaultAttemptTimeout)},
+		retryMax:    core.DefaultRetryMax,
+		retryBudget: DefaultRetryBudget,
+		waitMin:     core.DefaultRetryWaitMin,
+		waitMax:     core.DefaultRetryWaitMax,
+		call:        option.Settings{AttemptTimeout: ptr(DefaultAttemptTimeout)},
 	}
 }
 
@@ -208,6 +209,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Now:              s.now,
 		Defaults:         s.call,
 		RateLimits:       limits,
+		RetryBudget:      core.NewBudget(s.retryBudget),
 	})
 	var backends [len(types.Interfaces)]*core.Backend
 	for _, iface := range types.Interfaces {

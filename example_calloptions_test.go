@@ -148,3 +148,24 @@ func Example_rateLimiting() {
 	// <nil>
 	// true
 }
+
+// A client whose retry budget allows 20 retries beyond what its successes
+// give back: during an outage its calls fail at once, with metadata that
+// says so, instead of each sending three more attempts.
+func ExampleWithRetryBudget() {
+	client, err := rxdelivery.NewClient("key", "secret",
+		rxdelivery.WithDeliveryURL("https://delivery.example.com"),
+		rxdelivery.WithRetryBudget(20),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var md rxdelivery.Metadata
+	_, err = client.Orders.Get(context.Background(), "ord_1", rxdelivery.WithMetadata(&md))
+	if err != nil && md.RetryBudgetExhausted {
+		fmt.Println("the platform is down; not retried")
+	}
+	fmt.Println("budget:", rxdelivery.DefaultRetryBudget, "by default")
+	// Output is left out: the call goes to the network.
+}

@@ -70,6 +70,8 @@ type settings struct {
 	now        func() time.Time
 	// call holds the client-level forms of the call options.
 	call option.Settings
+	// retryBudget is the size of the retry budget, in retries.
+	retryBudget int
 	// limits are the client-side rate limits per interface.
 	limits [len(types.Interfaces)]*rateLimit
 }
@@ -241,6 +243,26 @@ func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 		}
 		s.limits[iface] = &rateLimit{perSecond: perSecond, burst: burst}
 	})
+}
+
+// DefaultRetryBudget is the size of a client's retry budget unless
+// WithRetryBudget sets another: 100 retries.
+const DefaultRetryBudget = 100
+
+// WithRetryBudget sizes the client's retry budget: how many retries the
+// client may make beyond what its calls give back. Every retry spends one
+// (a retry after an attempt timeout two); a call that succeeds on its
+// first attempt gives back a tenth, and one that succeeds after retries
+// gives back what they spent. When the budget is empty a failing call is
+// not retried: it returns its error at once, and its Metadata says
+// RetryBudgetExhausted. First attempts never wait for the budget, so when
+// the platform is down a busy service sends about one attempt per call
+// instead of multiplying its load by the retry count, and when it
+// recovers calls succeed at once. The budget is shared by every call of
+// the client, on every interface. Zero or less turns it off: every retry
+// the policy allows is made.
+func WithRetryBudget(retries int) Option {
+	return clientOpt(func(s *settings) { s.retryBudget = retries })
 }
 
 // WithRetryWaitMin sets the first backoff wait when the platform gives no

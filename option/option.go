@@ -208,4 +208,8 @@ type Metadata struct {
 	// matches rxdelivery.ErrUnknownOutcome); a call that sent nothing has
 	// it true.
 	OutcomeKnown bool
+	// RetryBudgetExhausted is true when the retry policy would have sent
+	// the call again but the client's retry budget was empty, so the call
+	// returned its error at once (see rxdelivery.WithRetryBudget).
+	RetryBudgetExhausted bool
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // call is the state of one call, made by Execute and shared by its
@@ -48,6 +50,10 @@ type call struct {
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
+	// spent is what the call's retries took from the retry budget;
+	// budgetRefused is set when the budget refused a retry.
+	spent         int64
+	budgetRefused bool
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -111,10 +117,11 @@ func (c *call) limiter() *Limiter { return c.b.s.limiters[c.b.iface] }
 // metadata is what the call's Metadata holds when it ends with err.
 func (c *call) metadata(err error) option.Metadata {
 	m := option.Metadata{
-		StatusCode:   c.status,
-		Header:       c.header,
-		Attempts:     c.attempts,
-		OutcomeKnown: !IsUnknownOutcome(err),
+		StatusCode:           c.status,
+		Header:               c.header,
+		Attempts:             c.attempts,
+		OutcomeKnown:         !IsUnknownOutcome(err),
+		RetryBudgetExhausted: c.budgetRefused,
 	}
 	if c.attempts > 0 {
 		// A call that ended before its first attempt took no time of
@@ -154,7 +161,14 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		return false, nil
 	}
 	if err != nil {
-		return retryAfterError(ctx, c.ep.Write, err), nil
+		if !retryAfterError(ctx, c.ep.Write, err) {
+			return false, nil
+		}
+		cost := int64(RetryCost)
+		if errors.Is(asAttemptTimeout(ctx, err), types.ErrAttemptTimeout) {
+			cost = TimeoutRetryCost
+		}
+		return c.spend(cost), nil
 	}
 	if !retryStatus(resp.StatusCode, c.ep.Write) {
 		return false, nil
@@ -167,7 +181,28 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 			return false, nil
 		}
 	}
-	return true, nil
+	return c.spend(RetryCost), nil
+}
+
+// spend takes a retry's cost from the client's retry budget, and reports
+// whether the retry may go.
+func (c *call) spend(cost int64) bool {
+	if !c.b.s.budget.take(cost) {
+		c.budgetRefused = true
+		return false
+	}
+	c.spent += cost
+	return true
+}
+
+// refill gives the retry budget back what a call that succeeded is worth:
+// its retries' cost, or a little for a success at the first attempt.
+func (c *call) refill() {
+	if c.spent > 0 {
+		c.b.s.budget.give(c.spent)
+		return
+	}
+	c.b.s.budget.give(SuccessRefill)
 }
 
 // backoff is go-retryablehttp's Backoff: the server's Retry-After when it

@@ -281,9 +281,12 @@ func decode(data []byte, out any) error {
 	return nil
 }
 
-// end fills the caller's Metadata and logs an end an operator wants to
-// see.
+// end refills the retry budget after a success, fills the caller's
+// Metadata and logs an end an operator wants to see.
 func (c *call) end(ctx context.Context, err error) {
+	if err == nil && c.attempts > 0 {
+		c.refill()
+	}
 	if m := c.set.Metadata; m != nil {
 		*m = c.metadata(err)
 	}

@@ -65,6 +65,8 @@ type Config struct {
 	// RateLimits are the client-side rate limits, per interface; nil
 	// means none.
 	RateLimits [len(types.Interfaces)]*Limiter
+	// RetryBudget is the client's retry budget; nil means none.
+	RetryBudget *Budget
 }
 
 // Shared is what every interface's Backend shares: one connection pool,
@@ -84,6 +86,7 @@ type Shared struct {
 	waitMax   time.Duration
 	defaults  option.Settings
 	limiters  [len(types.Interfaces)]*Limiter
+	budget    *Budget
 }
 
 // NewPooledTransport returns a keep-alive transport sized for concurrent
@@ -127,6 +130,7 @@ func NewShared(cfg Config) *Shared {
 		waitMax:  cfg.RetryWaitMax,
 		defaults: cfg.Defaults,
 		limiters: cfg.RateLimits,
+		budget:   cfg.RetryBudget,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
