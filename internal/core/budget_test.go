@@ -13,7 +13,7 @@ func TestBudgetSpendsAndRefills(t *testing.T) {
 	}
 	none.give(5)
 	b := NewBudget(2)
-	if !b.take(RetryCost) || !b.take(RetryCost) {
+	if first, second := b.take(RetryCost), b.take(RetryCost); !first || !second {
 		t.Fatal("a budget of two retries allows two")
 	}
 	if b.take(RetryCost) {
