@@ -166,18 +166,32 @@ func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) 
 	}
 }
 
+// replayMargin is the time a replay must have left before the attempt's
+// deadline, besides its wait, to be sent.
+const replayMargin = 20 * time.Millisecond
+
 // replayWait waits before replay n+1 of an attempt: not at all before the
 // first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
-// returns false when ctx has ended or ends first.
+// returns false, without waiting, when ctx has ended or its deadline leaves
+// no room for the wait and the send (replayMargin): the attempt then ends
+// with the failure that proved the write unprocessed, rather than with its
+// deadline, which would leave the outcome unknown. It returns false too
+// when ctx ends during the wait.
 func replayWait(ctx context.Context, n int) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	if n == 0 {
+	var wait time.Duration
+	if n > 0 {
+		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin {
+		return false
+	}
+	if wait == 0 {
 		return true
 	}
-	limit := time.Millisecond << min(n, 7)
-	t := time.NewTimer(rand.N(limit) + 1)
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:

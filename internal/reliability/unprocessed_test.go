@@ -125,6 +125,32 @@ func TestHTTP2RefusedWritesAreBounded(t *testing.T) {
 	}
 }
 
+// TestHTTP2RefusedUntilTheAttemptTimeoutIsKnown: a server that refuses
+// every stream, and an attempt timeout shorter than the replays would
+// take. The attempt stops replaying before its deadline and ends with the
+// refusal: the outcome is known, not an attempt timeout's unknown.
+func TestHTTP2RefusedUntilTheAttemptTimeoutIsKnown(t *testing.T) {
+	s := newH2Server(t, refusedStream)
+	s.refuse.Store(-1)
+	hc := pooledTLSClient(s.Server)
+	t.Cleanup(hc.CloseIdleConnections)
+	c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret,
+		rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithHTTPClient(hc),
+		rxdelivery.WithRetryMax(0), rxdelivery.WithAttemptTimeout(250*time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	for i := 0; i < 5; i++ {
+		var md rxdelivery.Metadata
+		_, err = c.Orders.Create(context.Background(), createParams(t, "ref-refused"), rxdelivery.WithMetadata(&md))
+		require.Error(t, err)
+		assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.NotErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+		assert.True(t, md.OutcomeKnown)
+	}
+	t.Logf("%d sends refused, last error: %v", s.refused.Load(), err)
+	assert.Zero(t, s.delivered.Load())
+}
+
 // badHeader is a caller's transport that adds a header net/http refuses
 // to send (over HTTP/1, or over HTTP/2 only) before passing the request on.
 type badHeader struct {
