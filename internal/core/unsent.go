@@ -44,14 +44,16 @@ const (
 	notSentInvalid
 )
 
-// HTTP/2 failures, in net/http's words (h2_bundle.go: setGoAway,
-// canRetryError, shouldRetryRequest; transport.go: rewindBody).
+// Failures of net/http's transports, in their words (HTTP/2: setGoAway,
+// canRetryError, shouldRetryRequest, in h2_bundle.go, from Go 1.27 in
+// internal/http2/transport.go; both protocols: rewindBody in
+// transport.go).
 const (
 	// errClientConnGotGoAway: the stream is above a graceful GOAWAY's last
 	// stream id.
 	h2GracefulGoAway = "http2: Transport received Server's graceful shutdown GOAWAY"
-	// errClientConnUnusable: the connection was closing or full before the
-	// stream was opened.
+	// errClientConnUnusable: the connection was closed or going away
+	// before the stream was opened.
 	h2ConnUnusable = "http2: client conn not usable"
 	// errClientConnNotEstablished: the connection closed before its first
 	// stream was opened.
@@ -65,7 +67,7 @@ const (
 	// never rewindable, and never replayable in HTTP/1's sense) net/http
 	// retries only after errClientConnUnusable or when no cached HTTP/2
 	// connection can take the stream, neither of which writes anything.
-	h1CannotRewind = "net/http: cannot rewind body after connection loss"
+	cannotRewind = "net/http: cannot rewind body after connection loss"
 	// The HTTP/2 transport's wrapping of a failure it would have retried,
 	// had it been able to rewind the body; the cause sits between them.
 	h2CannotRetryPrefix = "http2: Transport: cannot retry err ["
@@ -140,7 +142,7 @@ func chain(err error, links []error) []error {
 // linkFate judges the words of one link of an error's chain.
 func linkFate(s string) sendFate {
 	switch {
-	case s == h2GracefulGoAway, s == h2ConnUnusable, s == h1CannotRewind, refusedStream(s):
+	case s == h2GracefulGoAway, s == h2ConnUnusable, s == cannotRewind, refusedStream(s):
 		return notProcessedReplay
 	case s == h2ConnNotEstablished, strings.HasPrefix(s, h2ErrorGoAwayPrefix):
 		return notProcessed
