@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,13 +17,17 @@ import (
 //
 // Below the retry policy, net/http may send a request again by itself: the
 // HTTP/2 transport replays a request after a stream reset with
-// PROTOCOL_ERROR, a GOAWAY that names an earlier stream, or a connection
-// found unusable, whenever it can rewind the body (Request.GetBody) or the
-// request has none; the HTTP/1 transport does the same for requests it
-// takes as idempotent (GET, or any method with an Idempotency-Key header).
-// A write must reach the platform at most once per attempt the retry policy
-// allows, so the guard hands each attempt of a write to the pool with a
-// body that cannot be rewound.
+// PROTOCOL_ERROR or REFUSED_STREAM, a graceful GOAWAY whose last stream id
+// is below the request's stream, or a connection found unusable, whenever
+// it can rewind the body (Request.GetBody) or the request has none; the
+// HTTP/1 transport does the same for requests it takes as idempotent (GET,
+// or any method with an Idempotency-Key header). A PROTOCOL_ERROR reset, or
+// an HTTP/1 connection lost after the request was written, does not prove
+// the server did nothing, and a write must reach the platform at most once
+// per attempt the retry policy allows: so the guard hands each attempt of a
+// write to the pool with a body that cannot be rewound, and sends it again
+// itself only where HTTP proves the server did not process it (fateOf,
+// unsent.go), as net/http would have.
 
 // callKey carries a call's callInfo in the request context, from Do to the
 // redirect policy and the guard.
@@ -100,10 +105,90 @@ func (t *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if write {
 		r := *req
-		makeUnrewindable(&r)
-		req = &r
+		return sendWrite(t.next, &r)
 	}
 	return t.next.RoundTrip(req)
+}
+
+// MaxReplays bounds how many times the guard sends one attempt of a write
+// again after failures HTTP proves the server did not process (see
+// sendWrite). The first replay goes out at once, as net/http's own replay
+// does: a connection being recycled by a proxy, the common case, is left
+// for a fresh one. Later replays wait a little (replayWait), so that writes
+// refused together do not crowd onto the next connection together. Past
+// the bound the failure goes to the retry policy, which sends the write
+// again, after its backoff wait, as an attempt of its own within the retry
+// count; it is never an unknown outcome.
+const MaxReplays = 32
+
+// sendWrite sends r, the guard's own copy of a write's attempt, with a
+// body that cannot be rewound. When net/http reports a failure that HTTP
+// proves the server did not process, of the kinds net/http would have
+// sent again itself had it been able to rewind the body
+// (notProcessedReplay: a graceful GOAWAY below the stream, REFUSED_STREAM,
+// a connection found unusable before the request was written to it),
+// sendWrite sends the write again on a fresh copy with a fresh body, at
+// most MaxReplays times and while the attempt's context is live. The
+// replays are part of the attempt: hooks, log lines and metadata count
+// one.
+func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) {
+	getBody := r.GetBody
+	bodyless := r.Body == nil || r.Body == http.NoBody
+	canReplay := bodyless || getBody != nil
+	makeUnrewindable(r)
+	for replays := 0; ; replays++ {
+		resp, err := next.RoundTrip(r)
+		if err == nil || !canReplay || replays == MaxReplays || fateOf(err) != notProcessedReplay ||
+			!replayWait(r.Context(), replays) {
+			return resp, err
+		}
+		again := *r
+		again.Body = nil
+		if !bodyless {
+			body, gerr := getBody()
+			if gerr != nil {
+				return nil, err
+			}
+			again.Body = body
+		}
+		makeUnrewindable(&again)
+		r = &again
+	}
+}
+
+// replayMargin is the time a replay must have left before the attempt's
+// deadline, besides its wait, to be sent.
+const replayMargin = 20 * time.Millisecond
+
+// replayWait waits before replay n+1 of an attempt: not at all before the
+// first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
+// returns false, without waiting, when ctx has ended or its deadline leaves
+// no room for the wait and the send (replayMargin): the attempt then ends
+// with the failure that proved the write unprocessed, rather than with its
+// deadline, which would leave the outcome unknown. It returns false too
+// when ctx ends during the wait.
+func replayWait(ctx context.Context, n int) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var wait time.Duration
+	if n > 0 {
+		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin {
+		return false
+	}
+	if wait == 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // redirectHop checks one redirect hop: a write is refused, so is plain http

@@ -72,15 +72,18 @@ func asAttemptTimeout(ctx context.Context, err error) error {
 // has no attempt transport) under the attempt timeout d, below the
 // caller's context. The deadline covers reading the answer: it ends when
 // the body is closed. A write's attempt is also made unrewindable, on the
-// same copy of the request.
+// same copy of the request, and sent by sendWrite.
 func withAttemptTimeout(next http.RoundTripper, req *http.Request, d time.Duration, write bool) (*http.Response, error) {
 	parent := req.Context()
 	ctx, cancel := context.WithTimeoutCause(parent, d, errAttemptTimeout)
 	r := req.WithContext(ctx)
+	var resp *http.Response
+	var err error
 	if write {
-		makeUnrewindable(r)
+		resp, err = sendWrite(next, r)
+	} else {
+		resp, err = next.RoundTrip(r)
 	}
-	resp, err := next.RoundTrip(r)
 	if err != nil {
 		if parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 			err = errAttemptTimeout
