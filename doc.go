@@ -22,13 +22,16 @@
 //
 // Reads are retried on 429, 5xx, transport errors and responses cut short;
 // creates, cancels and prescription changes are retried only when the
-// platform provably did not act (429, 503, a failed dial), so a retry never
-// creates a second delivery.
+// platform provably did not act (429, 503, a failed dial, a stream the
+// server refused unprocessed), so a retry never creates a second delivery.
 // A write that fails otherwise matches ErrUnknownOutcome. Retry-After, in
 // seconds or as an HTTP date, is obeyed up to the WithRetryWaitMax cap. No
-// layer below the retry policy sends a write again: each attempt of a write
-// goes to the connection pool with a body that cannot be rewound, so
-// neither net/http's HTTP/2 transport nor its HTTP/1 transport replays it.
+// layer below the retry policy sends a write again on its own: each attempt
+// of a write goes to the connection pool with a body that cannot be
+// rewound, so neither net/http's HTTP/2 transport nor its HTTP/1 transport
+// replays it. The SDK sends it again, a bounded number of times, only where
+// HTTP proves the server did not process it: REFUSED_STREAM, a stream above
+// the last stream id of a GOAWAY (a load balancer recycling a connection).
 //
 // Redirects are not followed: a 3xx response is an *APIError, and a write
 // whose response is a 3xx matches ErrUnknownOutcome. Only a client given to

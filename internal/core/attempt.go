@@ -132,12 +132,18 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	r := req
 	if ctx != req.Context() || c.ep.Write {
 		r = req.WithContext(ctx)
-		if c.ep.Write {
-			makeUnrewindable(r)
-		}
 	}
 	start := time.Now()
-	resp, err := next.RoundTrip(r)
+	var resp *http.Response
+	var err error
+	if c.ep.Write {
+		// The write guard: r goes with a body that cannot be rewound, and
+		// is sent again only where HTTP proves the server did not process
+		// it (unsent.go).
+		resp, err = sendWrite(next, r)
+	} else {
+		resp, err = next.RoundTrip(r)
+	}
 	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 		err = errAttemptTimeout
 	}

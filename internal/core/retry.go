@@ -17,9 +17,12 @@ import (
 // The retry policy. Safe calls (reads, pricing quotes, tracking subscribe,
 // which is create-or-update) are retried on 429, 500, 502, 503, 504 and
 // transport errors. Side-effecting writes are retried only where the
-// platform provably did not act: 429 and 503 (it refused the request) and a
-// failed dial (the request never left). Every other failure of a write is
-// returned at once and marked as an unknown outcome.
+// platform provably did not act: 429 and 503 (it refused the request), a
+// failed dial (the request never left), and a stream the server did not
+// process (fateOf, unsent.go: a GOAWAY below the stream, REFUSED_STREAM, a
+// connection found unusable before the request was written to it). Every
+// other failure of a write is returned at once and marked as an unknown
+// outcome.
 
 // retryAfterError reports whether an attempt that failed with err (no
 // response, or a 2xx body cut short) may be retried: for a safe call when
@@ -87,8 +90,12 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 }
 
 // retryableTransportError reports whether a transport failure may pass on a
-// second try: certificate problems, bad schemes and redirect loops do not.
+// second try: certificate problems, requests net/http refuses to write
+// (an invalid header, method or scheme) and redirect loops do not.
 func retryableTransportError(err error) bool {
+	if fateOf(err) == notSentInvalid {
+		return false
+	}
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
@@ -99,16 +106,16 @@ func retryableTransportError(err error) bool {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return false
 	}
-	msg := err.Error()
-	return !strings.Contains(msg, "unsupported protocol scheme") && !strings.Contains(msg, "stopped after") &&
-		!strings.Contains(msg, "invalid header")
+	return !strings.Contains(err.Error(), "stopped after")
 }
 
-// neverSent reports whether err proves that the request did not leave the
-// process: the connection could not be made (refused, unreachable, DNS).
+// neverSent reports whether err proves that the platform did not act on the
+// request: it did not leave the process (the connection could not be made:
+// refused, unreachable, DNS; net/http refused to write it), or HTTP proves
+// the server did not process it (fateOf).
 func neverSent(err error) bool {
 	var ns *types.NotSentError
-	if errors.As(err, &ns) {
+	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
 		return true
 	}
 	var op *net.OpError

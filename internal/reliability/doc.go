@@ -9,6 +9,10 @@
 //   - the duplicate-delivery suite: a thousand creates through a server that
 //     creates and then fails on a seeded fifth of them, where no retry may
 //     create an order twice;
+//   - the load-balancer suite: writes through a real HTTP/2 proxy (nginx,
+//     started by the test) that recycles its connections, and a
+//     frame-level server that refuses streams, where a write HTTP proves
+//     unprocessed is sent again and one it does not stays unknown;
 //   - the leak check: no goroutine is left once the calls have returned and
 //     the idle connections are closed (the whole package runs under
 //     goleak);

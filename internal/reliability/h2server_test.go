@@ -15,28 +15,48 @@ import (
 // A hostile HTTP/2 server: an httptest server with EnableHTTP2 over TLS
 // whose "h2" connections are handed to a small frame-level server, so that
 // a test can commit a request and then reset its stream or send a GOAWAY,
-// which net/http's own server never does on purpose.
+// which net/http's own server never does on purpose, or refuse a stream
+// in the ways HTTP/2 defines as "not processed".
 
-// h2Fault is what the frame server does once a request has arrived whole
-// (and has been counted as delivered).
+// h2Fault is what the frame server does once a request has arrived whole.
 type h2Fault int
 
 const (
-	// resetProtocol answers RST_STREAM with PROTOCOL_ERROR.
+	// resetProtocol counts the request as delivered and answers
+	// RST_STREAM with PROTOCOL_ERROR, which does not say whether the
+	// server acted on it.
 	resetProtocol h2Fault = iota
-	// goAwayEarlier sends a GOAWAY whose last stream id names no stream of
-	// the client's (0), as if the request had never been processed, and
-	// closes the connection.
-	goAwayEarlier
+	// goAwayNamingStream counts the request as delivered, sends a GOAWAY
+	// whose last stream id is the request's stream (it may have been
+	// processed) and closes the connection.
+	goAwayNamingStream
+	// refusedStream answers RST_STREAM with REFUSED_STREAM: the stream was
+	// not processed (RFC 9113, section 8.7).
+	refusedStream
+	// goAwayBelow sends a graceful GOAWAY (NO_ERROR) whose last stream id
+	// is below the request's stream, as a proxy recycling its connection
+	// does, and closes the connection: the stream was not processed.
+	goAwayBelow
 )
 
-var h2FaultNames = map[h2Fault]string{resetProtocol: "RST_STREAM PROTOCOL_ERROR", goAwayEarlier: "GOAWAY naming an earlier stream"}
+var h2FaultNames = map[h2Fault]string{
+	resetProtocol:      "RST_STREAM PROTOCOL_ERROR",
+	goAwayNamingStream: "GOAWAY naming the stream",
+	refusedStream:      "RST_STREAM REFUSED_STREAM",
+	goAwayBelow:        "graceful GOAWAY below the stream",
+}
 
-// h2Server counts the requests it received whole.
+// h2Server counts the requests it received whole. With a fault that
+// refuses a stream unprocessed (refusedStream, goAwayBelow), it refuses
+// the next refuse requests (all of them while refuse is negative) and
+// counts them as refused; it answers the others 200 with an order and
+// counts them as delivered.
 type h2Server struct {
 	*httptest.Server
 	fault     h2Fault
+	refuse    atomic.Int64
 	delivered atomic.Int64
+	refused   atomic.Int64
 	wg        sync.WaitGroup
 }
 
@@ -69,12 +89,20 @@ const (
 	frameSettings     = 0x4
 	framePing         = 0x6
 	frameGoAway       = 0x7
+	frameWindowUpdate = 0x8
 	flagEndStream     = 0x1
+	flagEndHeaders    = 0x4
 	flagAck           = 0x1
 	errCodeNoError    = 0x0
 	errCodeProtocol   = 0x1
+	errCodeRefused    = 0x7
 	clientPrefaceSize = 24
 )
+
+// okHeaders is the HPACK block of a 200 answer with a JSON body: ":status:
+// 200" from the static table (index 8), and content-type (index 31) as a
+// literal without indexing (RFC 7541, appendix A and section 6.2.2).
+var okHeaders = append([]byte{0x88, 0x0f, 0x10, 0x10}, "application/json"...)
 
 func writeFrame(w io.Writer, typ, flags byte, stream uint32, payload []byte) error {
 	var h [9]byte
@@ -122,23 +150,59 @@ func (s *h2Server) serve(c *tls.Conn) {
 				return
 			}
 		case frameHeaders, frameData:
+			if typ == frameData && n > 0 {
+				// Give the connection's flow-control window back, so a
+				// client may send any number of bodies on it.
+				if writeFrame(c, frameWindowUpdate, 0, 0, binary.BigEndian.AppendUint32(nil, uint32(n))) != nil {
+					return
+				}
+			}
 			if flags&flagEndStream == 0 {
 				continue
 			}
-			s.delivered.Add(1)
 			switch s.fault {
 			case resetProtocol:
-				var code [4]byte
-				binary.BigEndian.PutUint32(code[:], errCodeProtocol)
-				if writeFrame(c, frameRSTStream, 0, stream, code[:]) != nil {
+				s.delivered.Add(1)
+				if writeFrame(c, frameRSTStream, 0, stream, errCode(errCodeProtocol)) != nil {
 					return
 				}
-			case goAwayEarlier:
-				var p [8]byte // last stream id 0, NO_ERROR
-				binary.BigEndian.PutUint32(p[4:], errCodeNoError)
-				_ = writeFrame(c, frameGoAway, 0, 0, p[:])
+			case goAwayNamingStream:
+				s.delivered.Add(1)
+				_ = writeFrame(c, frameGoAway, 0, 0, goAway(stream, errCodeNoError))
+				return
+			case refusedStream, goAwayBelow:
+				if s.refuse.Load() == 0 {
+					s.delivered.Add(1)
+					if writeFrame(c, frameHeaders, flagEndHeaders, stream, okHeaders) != nil ||
+						writeFrame(c, frameData, flagEndStream, stream, []byte(orderBody("ord_1"))) != nil {
+						return
+					}
+					continue
+				}
+				if s.refuse.Load() > 0 {
+					s.refuse.Add(-1)
+				}
+				s.refused.Add(1)
+				if s.fault == refusedStream {
+					if writeFrame(c, frameRSTStream, 0, stream, errCode(errCodeRefused)) != nil {
+						return
+					}
+					continue
+				}
+				// Client streams are odd: the one before is two below.
+				_ = writeFrame(c, frameGoAway, 0, 0, goAway(max(stream, 2)-2, errCodeNoError))
 				return
 			}
 		}
 	}
+}
+
+// errCode is the payload of a RST_STREAM frame.
+func errCode(code uint32) []byte {
+	return binary.BigEndian.AppendUint32(nil, code)
+}
+
+// goAway is the payload of a GOAWAY frame.
+func goAway(lastStream, code uint32) []byte {
+	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, lastStream), code)
 }

@@ -34,15 +34,16 @@ func pooledTLSClient(s *httptest.Server) *http.Client {
 }
 
 // TestHTTP2WritesAreSentOnce commits each write and then resets its stream
-// (PROTOCOL_ERROR) or sends a GOAWAY naming an earlier stream: net/http's
-// HTTP/2 transport would send the request again on a new stream or
-// connection. Every write reaches the server once and fails with an
-// unknown outcome, even with retries allowed, over the SDK's pool and over
-// a caller's transport.
+// (PROTOCOL_ERROR), which net/http's HTTP/2 transport would answer by
+// sending the request again on a new stream, or sends a GOAWAY naming the
+// write's stream and closes the connection. Neither proves the server did
+// nothing: every write reaches the server once and fails with an unknown
+// outcome, even with retries allowed, over the SDK's pool and over a
+// caller's transport.
 func TestHTTP2WritesAreSentOnce(t *testing.T) {
 	// The guard makes a write's attempt unrewindable on both of its paths:
 	// under an attempt timeout (the default) and without one.
-	for _, fault := range []h2Fault{resetProtocol, goAwayEarlier} {
+	for _, fault := range []h2Fault{resetProtocol, goAwayNamingStream} {
 		for _, own := range []bool{true, false} {
 			for _, attempt := range []time.Duration{rxdelivery.DefaultAttemptTimeout, 0} {
 				name := h2FaultNames[fault] + "/caller transport"

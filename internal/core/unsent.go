@@ -1,0 +1,272 @@
+package core
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// What a failed attempt proves about its request. net/http reports some
+// failures that prove the platform never acted on a request: it refused
+// the request before writing any of it, or the server said, in HTTP/2's
+// own terms, that it did not process the stream. fateOf finds those; any
+// other failure of a write leaves its outcome unknown.
+//
+// net/http exports no type or sentinel for any of them (the HTTP/2 errors
+// are unexported, and the transport wraps them with %v, which breaks the
+// chain), so they are recognised by their exact words. Each link of an
+// error's chain is compared whole, or by a fixed prefix that net/http
+// writes itself: a server's words (a GOAWAY's debug data, a malformed
+// status line) are never at the start of a link, so they cannot make a
+// write look unsent. The words are those of Go 1.23 to 1.27, whose HTTP/2
+// transport is the one bundled in net/http (moved to an internal package
+// in 1.27 with the same words) or golang.org/x/net/http2.
+
+// sendFate is what a transport error proves about the request.
+type sendFate uint8
+
+const (
+	// mayHaveActed: nothing is proven. The request may have reached the
+	// platform; a write's outcome is unknown.
+	mayHaveActed sendFate = iota
+	// notProcessedReplay: HTTP proves the server did not process the
+	// request, and net/http itself sends such a request again at once on
+	// another connection when it can rewind the body: a stream above the
+	// last stream id of the server's graceful GOAWAY (a proxy recycling
+	// its connection), a stream reset with REFUSED_STREAM, a connection
+	// found unusable before the request was written to it.
+	notProcessedReplay
+	// notProcessed: the server did not process the request, but sending it
+	// again at once is not likely to pass: the first stream of a new
+	// connection above an error GOAWAY's last stream id, or a connection
+	// that closed before its first request. The retry policy may send it
+	// again after a wait.
+	notProcessed
+	// notSentInvalid: net/http refused the request before writing any of
+	// it (an invalid header name or value, method, URL, Host or scheme).
+	// Sending it again fails the same way.
+	notSentInvalid
+)
+
+// Failures of net/http's transports, in their words (HTTP/2: setGoAway,
+// canRetryError, shouldRetryRequest, in h2_bundle.go, from Go 1.27 in
+// internal/http2/transport.go; both protocols: rewindBody in
+// transport.go).
+const (
+	// errClientConnGotGoAway: the stream is above a graceful GOAWAY's last
+	// stream id.
+	h2GracefulGoAway = "http2: Transport received Server's graceful shutdown GOAWAY"
+	// errClientConnUnusable: the connection was closed or going away
+	// before the stream was opened.
+	h2ConnUnusable = "http2: client conn not usable"
+	// errClientConnNotEstablished: the connection closed before its first
+	// stream was opened.
+	h2ConnNotEstablished = "http2: client conn could not be established"
+	// The first stream of a connection above an error GOAWAY's last
+	// stream id, followed by the error code.
+	h2ErrorGoAwayPrefix = "http2: Transport received GOAWAY from server ErrCode:"
+	// errCannotRewind: the transport found its connection unusable
+	// (errClientConnUnusable, after which it had closed the body) and
+	// could not rewind the body for another. Under the guard (a body is
+	// never rewindable, and never replayable in HTTP/1's sense) net/http
+	// retries only after errClientConnUnusable or when no cached HTTP/2
+	// connection can take the stream, neither of which writes anything.
+	cannotRewind = "net/http: cannot rewind body after connection loss"
+	// The HTTP/2 transport's wrapping of a failure it would have retried,
+	// had it been able to rewind the body; the cause sits between them.
+	h2CannotRetryPrefix = "http2: Transport: cannot retry err ["
+	h2CannotRetrySuffix = "] after Request.Body was written; define Request.GetBody to avoid this error"
+	// A stream error's words: "stream error: stream ID 3; REFUSED_STREAM",
+	// with "; " and a cause after it when there is one.
+	h2StreamErrorPrefix = "stream error: stream ID "
+)
+
+// invalidRequestPrefixes start the errors net/http returns before it
+// writes any byte of a request: the checks at the top of
+// Transport.roundTrip and of Request.write (HTTP/1), and those of the
+// HTTP/2 transport before it writes the HEADERS frame, which it words
+// with or without an "http2: " prefix (stripped before the comparison).
+// Trailers are left out: the SDK sends none, and HTTP/1 checks their
+// names once the request line is already buffered.
+var invalidRequestPrefixes = [...]string{
+	// Transport.roundTrip.
+	"net/http: invalid header ", // field name %q, field value for %q
+	"net/http: invalid method ",
+	"unsupported protocol scheme ",
+	"http: no Host in request URL",
+	"http: nil Request.URL",
+	"http: nil Request.Header",
+	// Request.write, before the request line.
+	"http: Request.Write on Request with no Host or URL set",
+	"http: invalid Host header",
+	"net/http: can't write control character in Request.URL",
+	// The HTTP/2 transport, before the HEADERS frame.
+	"invalid Host header",
+	"invalid :protocol header in non-CONNECT request",
+	"invalid request :path ",
+	"invalid HTTP header ",
+	"invalid Upgrade request header: ",
+	"invalid Transfer-Encoding request header: ",
+	"invalid Connection request header: ",
+	"request header list larger than peer's advertised limit",
+	"Request.URL is nil",
+	"Request.URI is nil",
+}
+
+// fateOf returns what err, an attempt's failure, proves about the request:
+// the first link of its chain that proves something decides.
+func fateOf(err error) sendFate {
+	for _, link := range chain(err, nil) {
+		if f := linkFate(link.Error()); f != mayHaveActed {
+			return f
+		}
+	}
+	return mayHaveActed
+}
+
+// chain appends err and every error it wraps, depth first, to links.
+func chain(err error, links []error) []error {
+	for err != nil && len(links) < 32 {
+		links = append(links, err)
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				links = chain(e, links)
+			}
+			return links
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		default:
+			return links
+		}
+	}
+	return links
+}
+
+// linkFate judges the words of one link of an error's chain.
+func linkFate(s string) sendFate {
+	switch {
+	case s == h2GracefulGoAway, s == h2ConnUnusable, s == cannotRewind, refusedStream(s):
+		return notProcessedReplay
+	case s == h2ConnNotEstablished, strings.HasPrefix(s, h2ErrorGoAwayPrefix):
+		return notProcessed
+	case strings.HasPrefix(s, h2CannotRetryPrefix) && strings.HasSuffix(s, h2CannotRetrySuffix):
+		// The HTTP/2 transport wraps only the failures it retries: a
+		// graceful GOAWAY, REFUSED_STREAM, and a PROTOCOL_ERROR reset,
+		// which does not prove the server did nothing.
+		cause := s[len(h2CannotRetryPrefix) : len(s)-len(h2CannotRetrySuffix)]
+		if cause == h2GracefulGoAway || refusedStream(cause) {
+			return notProcessedReplay
+		}
+		return mayHaveActed
+	}
+	s = strings.TrimPrefix(s, "http2: ")
+	for _, p := range invalidRequestPrefixes {
+		if strings.HasPrefix(s, p) {
+			return notSentInvalid
+		}
+	}
+	return mayHaveActed
+}
+
+// refusedStream reports whether s is the words of a stream reset with
+// REFUSED_STREAM, which the HTTP/2 client only receives from the server
+// (RFC 9113, section 8.7: no application processing took place).
+func refusedStream(s string) bool {
+	rest, ok := strings.CutPrefix(s, h2StreamErrorPrefix)
+	if !ok {
+		return false
+	}
+	digits := 0
+	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	if digits == 0 {
+		return false
+	}
+	rest, ok = strings.CutPrefix(rest[digits:], "; REFUSED_STREAM")
+	return ok && (rest == "" || strings.HasPrefix(rest, "; "))
+}
+
+// MaxReplays bounds how many times the guard sends one attempt of a write
+// again after failures HTTP proves the server did not process (see
+// sendWrite). The first replay goes out at once, as net/http's own replay
+// does: a connection being recycled by a proxy, the common case, is left
+// for a fresh one. Later replays wait a little (replayWait), so that writes
+// refused together do not crowd onto the next connection together. Past
+// the bound the failure goes to the retry policy, which sends the write
+// again, after its backoff wait, as an attempt of its own within the retry
+// count; it is never an unknown outcome.
+const MaxReplays = 32
+
+// sendWrite sends r, the guard's own copy of a write's attempt, with a
+// body that cannot be rewound. When net/http reports a failure that HTTP
+// proves the server did not process, of the kinds net/http would have
+// sent again itself had it been able to rewind the body
+// (notProcessedReplay: a graceful GOAWAY below the stream, REFUSED_STREAM,
+// a connection found unusable before the request was written to it),
+// sendWrite sends the write again on a fresh copy with a fresh body, at
+// most MaxReplays times and while the attempt's context is live. The
+// replays are part of the attempt: hooks, log lines and metadata count
+// one.
+func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) {
+	getBody := r.GetBody
+	bodyless := r.Body == nil || r.Body == http.NoBody
+	canReplay := bodyless || getBody != nil
+	makeUnrewindable(r)
+	for replays := 0; ; replays++ {
+		resp, err := next.RoundTrip(r)
+		if err == nil || !canReplay || replays == MaxReplays || fateOf(err) != notProcessedReplay ||
+			!replayWait(r.Context(), replays) {
+			return resp, err
+		}
+		again := *r
+		again.Body = nil
+		if !bodyless {
+			body, gerr := getBody()
+			if gerr != nil {
+				return nil, err
+			}
+			again.Body = body
+		}
+		makeUnrewindable(&again)
+		r = &again
+	}
+}
+
+// replayMargin is the time a replay must have left before the attempt's
+// deadline, besides its wait, to be sent.
+const replayMargin = 20 * time.Millisecond
+
+// replayWait waits before replay n+1 of an attempt: not at all before the
+// first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
+// returns false, without waiting, when ctx has ended or its deadline leaves
+// no room for the wait and the send (replayMargin): the attempt then ends
+// with the failure that proved the write unprocessed, rather than with its
+// deadline, which would leave the outcome unknown. It returns false too
+// when ctx ends during the wait.
+func replayWait(ctx context.Context, n int) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var wait time.Duration
+	if n > 0 {
+		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin {
+		return false
+	}
+	if wait == 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
