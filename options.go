@@ -186,6 +186,14 @@ func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 // context.DeadlineExceeded, which is left to the caller's own deadline.
 func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
 
+// WithWriteGrace lets a write already sent outlive the end of its
+// caller's context by up to d, waiting for its response (see the README's
+// "Stopping without leaving unknown outcomes"): a service stopped for a
+// deploy then finishes the creates it has in flight instead of leaving
+// each with an unknown outcome. A write not yet sent stops at once. Zero,
+// the default, turns it off.
+func WithWriteGrace(d time.Duration) CallOption { return option.WithWriteGrace(d) }
+
 // WithHeader sends an extra header on every attempt: of every call when
 // given to NewClient, of one call when given to it. Headers the SDK sets
 // itself (Authorization, Accept, Content-Type, User-Agent) and the

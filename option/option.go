@@ -47,6 +47,9 @@ type Settings struct {
 	// AttemptTimeout, when set, bounds each attempt; zero means no bound
 	// of the call's own.
 	AttemptTimeout *time.Duration
+	// WriteGrace, when set, is how long a write already sent goes on
+	// after the caller's context ends, waiting for its response.
+	WriteGrace *time.Duration
 	// Header holds extra headers sent on every attempt, in canonical form.
 	// Headers the SDK sets itself are never among them.
 	Header http.Header
@@ -96,6 +99,24 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 	return CallOption{func(s *Settings) {
 		if d >= 0 {
 			s.AttemptTimeout = &d
+		}
+	}}
+}
+
+// WithWriteGrace lets a write (create, cancel, prescription change) that
+// has already been sent outlive the end of its caller's context by up to d,
+// waiting for the platform's response, so that a service stopping for a
+// deploy does not abandon creates in flight and leave their outcome
+// unknown. A write whose context ends before it was sent (waiting for a
+// connection, the rate limiter or a retry) stops at once, and no retry
+// starts after the context ended. When the grace runs out the write ends
+// as before, its outcome unknown. Metadata.GraceUsed says when a call went
+// on after its context ended. Zero (the default) turns it off; reads never
+// use it.
+func WithWriteGrace(d time.Duration) CallOption {
+	return CallOption{func(s *Settings) {
+		if d >= 0 {
+			s.WriteGrace = &d
 		}
 	}}
 }
@@ -212,4 +233,8 @@ type Metadata struct {
 	// the call again but the client's retry budget was empty, so the call
 	// returned its error at once (see rxdelivery.WithRetryBudget).
 	RetryBudgetExhausted bool
+	// GraceUsed is true when the caller's context ended while the write
+	// was in flight and the call went on, within WithWriteGrace, waiting
+	// for its response.
+	GraceUsed bool
 }

@@ -136,6 +136,7 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	start := time.Now()
 	var resp *http.Response
 	var err error
+	c.sending.Store(1)
 	if c.ep.Write {
 		// The write guard: r goes with a body that cannot be rewound, and
 		// is sent again only where HTTP proves the server did not process
@@ -144,6 +145,7 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	} else {
 		resp, err = next.RoundTrip(r)
 	}
+	c.sending.Store(0)
 	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 		err = errAttemptTimeout
 	}

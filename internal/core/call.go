@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,6 +33,14 @@ type call struct {
 	set            *option.Settings
 	retryMax       int
 	attemptTimeout time.Duration
+	grace          time.Duration
+	// caller is the caller's context; the exchange runs on a context of
+	// its own when the call has a write grace.
+	caller context.Context
+	// sending is 1 while an attempt is with the transport; graceUsed is
+	// set when the caller's context ended while one was.
+	sending   atomic.Int32
+	graceUsed atomic.Bool
 	// path is the escaped path below the base URL; shown is the path
 	// errors show, with the route's hidden values as placeholders.
 	path, shown string
@@ -97,6 +106,9 @@ func (c *call) resolveSettings() error {
 	if c.set.AttemptTimeout != nil {
 		c.attemptTimeout = *c.set.AttemptTimeout
 	}
+	if c.set.WriteGrace != nil && c.ep.Write {
+		c.grace = *c.set.WriteGrace
+	}
 	return nil
 }
 
@@ -122,6 +134,7 @@ func (c *call) metadata(err error) option.Metadata {
 		Attempts:             c.attempts,
 		OutcomeKnown:         !IsUnknownOutcome(err),
 		RetryBudgetExhausted: c.budgetRefused,
+		GraceUsed:            c.graceUsed.Load(),
 	}
 	if c.attempts > 0 {
 		// A call that ended before its first attempt took no time of
@@ -154,7 +167,7 @@ func requestID(h http.Header) string {
 // longer than the cap is refused too, and the caller gets the final
 // response with its Retry-After.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil) {
 		// Not ctx.Err(): go-retryablehttp would return that bare, and a bare
 		// context error is how Execute tells an end during a wait (nothing
 		// in flight) from an end during an attempt (wrapped in *url.Error).
@@ -341,3 +354,34 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 // mayHaveSent reports whether the last attempt may have sent the request:
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
+
+// withGrace returns the context a write with a grace runs on: it keeps the
+// caller's values but not its end. When the caller's context ends, the
+// write stops at once unless an attempt is with the transport and may have
+// been sent; then it goes on for the grace, and stops when that runs out.
+// The returned func releases the context; call it when the exchange ends.
+func (c *call) withGrace(caller context.Context) (context.Context, func()) {
+	c.caller = caller
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(caller))
+	var mu sync.Mutex
+	var timer *time.Timer
+	stop := context.AfterFunc(caller, func() {
+		if c.sending.Load() == 0 || !c.trace.mayHaveSent() {
+			cancel(context.Cause(caller))
+			return
+		}
+		c.graceUsed.Store(true)
+		mu.Lock()
+		timer = time.AfterFunc(c.grace, func() { cancel(context.Cause(caller)) })
+		mu.Unlock()
+	})
+	return ctx, func() {
+		stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel(nil)
+	}
+}

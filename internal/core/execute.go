@@ -173,8 +173,16 @@ func (c *call) exchange(ctx context.Context) error {
 	if c.body != nil {
 		raw = c.body
 	}
+	if ctx.Err() != nil {
+		return &types.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
+		if c.grace > 0 {
+			var release func()
+			ctx, release = c.withGrace(ctx)
+			defer release()
+		}
 		ctx = c.trace.attach(ctx)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
