@@ -29,7 +29,8 @@ type Call struct {
 	// body or it was not JSON. DecodeBody decodes it into a type of yours.
 	Body map[string]any
 	// Status is the HTTP status answered; 0 when the connection was cut or
-	// dropped before a status was written.
+	// dropped before a status was written, or while a stalled response has
+	// not been written yet.
 	Status int
 	// Fault names the injected fault the call was answered with, as
 	// Fault.String writes it ("" when none).
@@ -48,9 +49,13 @@ func (c Call) DecodeBody(v any) error {
 }
 
 // Calls returns the calls the simulator received, oldest first (at most
-// the latest 10,000). A call is listed once its answer's status is decided,
-// before any byte of the answer reaches the client, so a call that
-// returned is always in the record.
+// the latest 10,000). A call is listed as soon as the simulator has read
+// its request, before any fault delays, withholds or cuts the response, so
+// a call that returned is always in the record, one the client gave up on
+// (a Stall, a timeout) included. Its Status is filled when the response's
+// status is written, before any byte of it reaches the client; it is 0
+// while a stalled response has not been written, and for a connection
+// dropped without one.
 func (s *Server) Calls() []Call {
 	st := s.sb.Stats()
 	out := make([]Call, 0, len(st.Calls))

@@ -208,12 +208,13 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(b))
 	}
 	f := s.takeFault(iface, opName, r)
-	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) {
-		s.recordCall(Call{
-			Interface: iface, Operation: opName, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
-			Route: routeName, Status: status, Fault: f.name(), Body: body,
-		})
-	}}
+	// The call is on the record from here on, whatever the fault does with
+	// its response; its status follows when it is written.
+	rec := s.recordCall(Call{
+		Interface: iface, Operation: opName, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+		Route: routeName, Fault: f.name(), Body: body,
+	})
+	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) { s.setStatus(rec, status) }}
 	defer sw.settle(0) // a handler that wrote nothing (client gone, connection dropped)
 	serve := func(w http.ResponseWriter) {
 		s.serve(&call{w: w, r: r, iface: iface, params: params}, known, rt)

@@ -147,7 +147,7 @@ type Sandbox struct {
 	stats    Stats // Calls is kept in calls instead
 
 	callsMu sync.Mutex // guards calls; taken after mu, never before
-	calls   []Call
+	calls   []*Call
 }
 
 // New returns a Sandbox configured by cfg.

@@ -35,9 +35,12 @@ type Stats struct {
 	// something.
 	DuplicateCreates int
 
-	// Calls lists the calls served, oldest first (capped by
-	// Config.MaxCalls). A call is listed as its status is written, before
-	// any byte of the answer reaches the client.
+	// Calls lists the calls received, oldest first (capped by
+	// Config.MaxCalls). A call is listed as soon as its request has been
+	// read, before any fault delays, withholds or cuts its response, so a
+	// call the client gave up on is listed too; its Status is filled when
+	// the status is written, before any byte of the response reaches the
+	// client.
 	Calls []Call
 	// Notifications lists the tracking notification deliveries attempted,
 	// oldest first.
@@ -64,7 +67,8 @@ type Call struct {
 	// Route is the matched route template with the interface prefix, such
 	// as "/delivery/api/v1/orders/:id", or "(unknown)".
 	Route string
-	// Status is the status answered; 0 when the connection was dropped.
+	// Status is the status answered; 0 when the connection was dropped,
+	// or while the response has not been written yet (a stalled call).
 	Status int
 	// Fault names the injected fault applied ("" when none), such as
 	// "rate_limit" or "cut_after".
@@ -112,7 +116,10 @@ func (s *Sandbox) Stats() Stats {
 	}
 	st.Notifications = append([]NotificationAttempt(nil), s.stats.Notifications...)
 	s.callsMu.Lock()
-	st.Calls = append([]Call(nil), s.calls...)
+	st.Calls = make([]Call, len(s.calls))
+	for i, c := range s.calls {
+		st.Calls[i] = *c
+	}
 	s.callsMu.Unlock()
 	return st
 }
@@ -139,17 +146,29 @@ func (s *Sandbox) recordCreateLocked(iface Interface, body []byte) {
 	}
 }
 
-// recordCall logs a served call. It is called as the answer's status is
-// written, possibly with s.mu held, so it uses its own lock.
-func (s *Sandbox) recordCall(c Call) {
-	if s.logger != nil {
-		s.logger.Info("sandbox call", "interface", string(c.Interface), "operation", c.Operation, "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
-	}
+// recordCall adds a received call to the record, with Status 0 until
+// setStatus fills it, and returns it. It is called as soon as the request
+// has been read, possibly with s.mu held, so it uses its own lock.
+func (s *Sandbox) recordCall(c Call) *Call {
+	rec := &c
 	s.callsMu.Lock()
 	defer s.callsMu.Unlock()
-	s.calls = append(s.calls, c)
+	s.calls = append(s.calls, rec)
 	if over := len(s.calls) - s.maxCalls; over > 0 {
 		s.calls = s.calls[over:]
+	}
+	return rec
+}
+
+// setStatus records the status answered to rec (0 for a dropped
+// connection) and logs the call.
+func (s *Sandbox) setStatus(rec *Call, status int) {
+	s.callsMu.Lock()
+	rec.Status = status
+	c := *rec
+	s.callsMu.Unlock()
+	if s.logger != nil {
+		s.logger.Info("sandbox call", "interface", string(c.Interface), "operation", c.Operation, "method", c.Method, "route", c.Route, "status", c.Status, "fault", c.Fault)
 	}
 }
 
