@@ -14,17 +14,54 @@
 // The journal's table, rxdelivery_journal, is created when missing. Keep
 // the database's default synchronous_commit (on): a claim must be durable
 // before the create it guards is sent.
+//
+// # Connection poolers
+//
+// Open works through a connection pooler in transaction mode (PgBouncer's
+// pool_mode = transaction and its kin) as well as straight to PostgreSQL:
+// every statement the store sends stands alone or inside one transaction,
+// and relies on nothing of a session (no named prepared statement, no
+// session setting, no session-level lock, no temporary table). Open sets
+// pgx's query mode to "exec" (unnamed statements, one round trip each)
+// unless the connection string chooses one with default_query_exec_mode;
+// pgx's default, a cache of named prepared statements per connection,
+// fails behind such a pooler ("prepared statement ... already exists").
+// What the store needs of a pooler: that a transaction runs on one server
+// connection from BEGIN to COMMIT, which every pooler mode gives. A *sql.DB
+// of your own given to New must be opened the same way (see Open).
+//
+// # Replication and failover
+//
+// Exactly once rests on the claim being durable before the create it
+// guards is sent. With a primary and streaming standbys, a claim committed
+// on the primary but not yet on a standby is lost when that standby is
+// promoted, and the job that delivers the same reference again to the new
+// primary creates the order a second time. PostgreSQL streams to standbys
+// asynchronously by default, so exactly once across a failover needs
+// synchronous replication: synchronous_standby_names naming the standbys a
+// failover may promote, and synchronous_commit on (the default) or above.
+// Open checks what it can see: when standbys are attached and none is
+// synchronous (pg_stat_replication) it refuses with ErrAsyncReplication,
+// unless AllowAsyncReplication is given, which accepts the risk (a
+// deployment that never fails over, or reconciles after one); WithLogger
+// then warns of it. A standby that is not attached when Open runs, or a
+// replication managed outside PostgreSQL, cannot be seen: that is the
+// deployment's to get right.
 package pgstore
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/journal/internal/sqlstore"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 )
 
 // Store is a journal.Store in a PostgreSQL database. It is safe for
@@ -35,15 +72,45 @@ type Store struct {
 
 var _ journal.Store = (*Store)(nil)
 
+// Option configures Open and New.
+type Option func(*options)
+
+type options struct {
+	allowAsync bool
+	logger     *slog.Logger
+}
+
+// AllowAsyncReplication lets Open and New use a primary whose attached
+// standbys are all asynchronous, accepting that a failover to one of them
+// may lose claims (and so create an order twice). See the package
+// documentation.
+func AllowAsyncReplication() Option { return func(o *options) { o.allowAsync = true } }
+
+// WithLogger warns through l, once at Open, of a replication that exactly
+// once cannot rely on (when AllowAsyncReplication lets Open go on). The
+// line names the count of standbys, never a host or a key.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// ErrAsyncReplication is the refusal of a primary with attached standbys
+// none of which is synchronous: a failover may lose claims.
+var ErrAsyncReplication = errors.New("journal: the PostgreSQL primary streams to standbys asynchronously only; a failover may lose claims and create an order twice (set synchronous_standby_names, or pass pgstore.AllowAsyncReplication)")
+
 // Open connects to the PostgreSQL database at dsn (a URL or key=value
-// connection string) and creates the journal's table when missing. Close
-// the Store when done.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	db, err := sql.Open("pgx", dsn)
+// connection string), checks its replication (see the package
+// documentation) and creates the journal's table when missing. Its
+// statements use pgx's "exec" query mode unless dsn sets
+// default_query_exec_mode, so that it works through a transaction-mode
+// pooler. Close the Store when done.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("journal: opening the database: %w", err)
+		return nil, fmt.Errorf("journal: the PostgreSQL connection string: %w", err)
 	}
-	s, err := New(ctx, db)
+	if !strings.Contains(dsn, "default_query_exec_mode") {
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	}
+	db := stdlib.OpenDB(*cfg)
+	s, err := New(ctx, db, opts...)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -57,9 +124,19 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 const schemaLock = 0x72786a6f75726e // "rxjourn"
 
 // New returns a Store on db, a PostgreSQL database opened with the "pgx"
-// driver, creating the journal's table when missing. Closing the Store
-// closes db.
-func New(ctx context.Context, db *sql.DB) (*Store, error) {
+// driver, checking its replication and creating the journal's table when
+// missing. Closing the Store closes db. Behind a transaction-mode pooler,
+// open db with pgx's exec or simple-protocol query mode (as Open does).
+func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
+	var o options
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	if err := checkReplication(ctx, db, o); err != nil {
+		return nil, err
+	}
 	if err := migrate(ctx, db); err != nil {
 		return nil, fmt.Errorf("journal: creating the journal table: %w", err)
 	}
@@ -83,3 +160,32 @@ func migrate(ctx context.Context, db *sql.DB) error {
 
 // Close closes the database.
 func (s *Store) Close() error { return s.DB().Close() }
+
+// checkReplication refuses a primary whose attached standbys are all
+// asynchronous, unless o allows it (then it warns through o's logger).
+func checkReplication(ctx context.Context, db *sql.DB, o options) error {
+	// A role without pg_read_all_stats sees the standbys but not their
+	// sync_state; the setting then tells whether synchronous replication
+	// is configured.
+	var standbys, sync, hidden int
+	var names string
+	err := db.QueryRowContext(ctx, `SELECT count(*),
+		count(*) FILTER (WHERE sync_state IN ('sync', 'quorum')),
+		count(*) FILTER (WHERE sync_state IS NULL),
+		current_setting('synchronous_standby_names')
+		FROM pg_stat_replication`).Scan(&standbys, &sync, &hidden, &names)
+	if err != nil {
+		return fmt.Errorf("journal: reading the replication state: %w", err)
+	}
+	if standbys == 0 || sync > 0 || (hidden > 0 && strings.TrimSpace(names) != "") {
+		return nil
+	}
+	if !o.allowAsync {
+		return ErrAsyncReplication
+	}
+	if o.logger != nil {
+		o.logger.Warn("journal: the PostgreSQL primary streams to standbys asynchronously only; a failover may lose claims and create an order twice",
+			slog.Int("standbys", standbys))
+	}
+	return nil
+}

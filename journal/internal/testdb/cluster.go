@@ -1,0 +1,145 @@
+package testdb
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Cluster is a PostgreSQL server of a test's own, on loopback, stopped and
+// removed when the test ends.
+type Cluster struct {
+	// DSN connects to its postgres database as the postgres superuser.
+	DSN string
+	// Port is its TCP port on 127.0.0.1.
+	Port int
+	// Dir is its data directory.
+	Dir string
+
+	t   testing.TB
+	bin string
+}
+
+// PostgresBin returns the directory of the PostgreSQL server binaries
+// (initdb, pg_ctl, pg_basebackup), skipping t when there is none.
+func PostgresBin(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("PG_BINDIR"); d != "" {
+		return d
+	}
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	if len(matches) == 0 {
+		if p, err := exec.LookPath("initdb"); err == nil {
+			return filepath.Dir(p)
+		}
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no PostgreSQL server binaries (initdb) in CI")
+		}
+		t.Skip("no PostgreSQL server binaries (initdb): install PostgreSQL (apt-get install postgresql) or set PG_BINDIR")
+	}
+	return filepath.Dir(matches[len(matches)-1])
+}
+
+// run runs a PostgreSQL binary; as root, as the user postgres (the server
+// refuses to run as root).
+func (c *Cluster) run(name string, args ...string) {
+	c.t.Helper()
+	path := filepath.Join(c.bin, name)
+	var cmd *exec.Cmd
+	if os.Geteuid() == 0 {
+		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", path}, args...)...)
+	} else {
+		cmd = exec.Command(path, args...)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		c.t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+}
+
+// newDir makes a directory the server's user owns.
+func newDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "journal-cluster-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			t.Skip("running as root without a postgres user to run the server as")
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// freePort returns a TCP port free on 127.0.0.1 just now.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// start starts the server of c.Dir on c.Port and registers its stop.
+func (c *Cluster) start(extra ...string) {
+	c.t.Helper()
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off %s", c.Port, filepath.Dir(c.Dir), strings.Join(extra, " "))
+	c.run("pg_ctl", "-D", c.Dir, "-l", c.Dir+".log", "-w", "-t", "60", "-o", opts, "start")
+	c.t.Cleanup(func() { c.run("pg_ctl", "-D", c.Dir, "-m", "immediate", "-w", "stop") })
+	c.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port)
+}
+
+// StartCluster initialises and starts a PostgreSQL server of t's own,
+// whose pg_hba trusts local and loopback connections, replication ones
+// included.
+func StartCluster(t testing.TB) *Cluster {
+	t.Helper()
+	c := &Cluster{t: t, bin: PostgresBin(t)}
+	c.Dir = filepath.Join(newDir(t), "data")
+	c.run("initdb", "-D", c.Dir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-instructions")
+	c.Port = freePort(t)
+	c.start()
+	return c
+}
+
+// StartStandby makes a streaming standby of primary (pg_basebackup -R)
+// and starts it; it replicates asynchronously unless the primary's
+// synchronous_standby_names names it (its application_name is
+// "standby").
+func StartStandby(t testing.TB, primary *Cluster) *Cluster {
+	t.Helper()
+	c := &Cluster{t: t, bin: primary.bin}
+	c.Dir = filepath.Join(newDir(t), "data")
+	c.run("pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(primary.Port), "-U", "postgres",
+		"-D", c.Dir, "-R", "-X", "stream", "-d", fmt.Sprintf("application_name=standby host=127.0.0.1 port=%d user=postgres", primary.Port))
+	c.Port = freePort(t)
+	c.start()
+	return c
+}
+
+// WaitFor polls cond every 50 ms until it holds or 30 s have passed.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("waited 30s for %s", what)
+}
