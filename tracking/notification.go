@@ -39,6 +39,10 @@ type Notification struct {
 	StatusText string `json:"status_text,omitempty"`
 	// StatusOccurredAt is when the current status occurred. Always present.
 	StatusOccurredAt types.Time `json:"status_occurred_at"`
+	// Stale is set by an ordering handler (WithOrdering, WithStaleDelivery)
+	// on a notification at or before the latest one processed for its
+	// tracking number; it is never decoded from the body.
+	Stale bool `json:"-"`
 	// TrackingEvents are the shipment's events in chronological order; may
 	// be empty.
 	TrackingEvents []TrackingEvent `json:"tracking_events,omitempty"`
