@@ -38,16 +38,13 @@ var errNotLoopback = errors.New("plain http is sent only to a loopback address, 
 // dialled.
 var loopbackIPs = []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv6Loopback()}
 
-// loopbackAddrs returns the addresses host stands for when it is a loopback
-// host (see the top of this file), and whether it is one. host is a host
-// name or IP address without brackets or port, as url.URL.Hostname and
-// net.SplitHostPort give it.
-func loopbackAddrs(host string) ([]netip.Addr, bool) {
+// loopbackHost reports whether host is a loopback host (see the top of this
+// file) and, when it is an IP literal, returns the address; a loopback name
+// gives the zero Addr. host is a host name or IP address without brackets
+// or port, as url.URL.Hostname and net.SplitHostPort give it.
+func loopbackHost(host string) (netip.Addr, bool) {
 	if ip, err := netip.ParseAddr(host); err == nil {
-		if ip.IsLoopback() {
-			return []netip.Addr{ip}, true
-		}
-		return nil, false
+		return ip, ip.IsLoopback()
 	}
 	name := strings.TrimSuffix(host, ".")
 	for i := 0; i < len(name); i++ {
@@ -55,20 +52,18 @@ func loopbackAddrs(host string) ([]netip.Addr, bool) {
 			// url.Parse keeps a non-ASCII host, and net/http maps it through
 			// IDNA (and strings.EqualFold through Unicode folding): only the
 			// ASCII spelling is the reserved name.
-			return nil, false
+			return netip.Addr{}, false
 		}
 	}
 	const suffix = ".localhost"
-	if strings.EqualFold(name, "localhost") ||
-		(len(name) > len(suffix) && strings.EqualFold(name[len(name)-len(suffix):], suffix)) {
-		return loopbackIPs, true
-	}
-	return nil, false
+	ok := strings.EqualFold(name, "localhost") ||
+		(len(name) > len(suffix) && strings.EqualFold(name[len(name)-len(suffix):], suffix))
+	return netip.Addr{}, ok
 }
 
 // isLoopback reports whether host (without port) is a loopback host.
 func isLoopback(host string) bool {
-	_, ok := loopbackAddrs(host)
+	_, ok := loopbackHost(host)
 	return ok
 }
 
@@ -101,9 +96,13 @@ func loopbackDial(next dialFunc) dialFunc {
 		if err != nil {
 			return nil, err
 		}
-		ips, ok := loopbackAddrs(host)
+		ip, ok := loopbackHost(host)
 		if !ok {
 			return nil, &NotSentError{Err: errNotLoopback}
+		}
+		ips := loopbackIPs
+		if ip.IsValid() {
+			ips = []netip.Addr{ip}
 		}
 		var first error
 		for _, ip := range ips {

@@ -50,7 +50,10 @@ func TestLoopbackHostRule(t *testing.T) {
 	}
 	// The redirect hop a caller's client follows is judged by the same rule.
 	first, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-	for _, loc := range []string{"http://localhoſt:8080/y", "http://ｌｏｃａｌｈｏｓｔ/y"} {
+	for _, loc := range []string{
+		"http://localhoſt:8080/y", "http://ｌｏｃａｌｈｏｓｔ/y",
+		"http://localhost:80@example.com/y", "http://127.0.0.1.nip.io/y", "http://localhost.example./y",
+	} {
 		hop, _ := http.NewRequest(http.MethodGet, loc, nil)
 		hop.Response = &http.Response{Request: first}
 		_, err := redirectHop(hop, false)

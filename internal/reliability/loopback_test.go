@@ -49,7 +49,7 @@ func isolated(t *testing.T) bool {
 	if os.Getenv(isolatedEnv) == t.Name() {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v", "-test.timeout=5m")
 	cmd.Env = append(os.Environ(), isolatedEnv+"="+t.Name())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
