@@ -44,7 +44,7 @@ var loopbackIPs = []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv
 // or port, as url.URL.Hostname and net.SplitHostPort give it.
 func loopbackHost(host string) (netip.Addr, bool) {
 	if ip, err := netip.ParseAddr(host); err == nil {
-		return ip, ip.IsLoopback()
+		return ip, ip.Unmap().IsLoopback()
 	}
 	name := strings.TrimSuffix(host, ".")
 	for i := 0; i < len(name); i++ {
@@ -80,7 +80,7 @@ func peerIsLoopback(a net.Addr) bool {
 		return a != nil
 	}
 	ap, err := netip.ParseAddrPort(a.String())
-	return err == nil && ap.Addr().IsLoopback()
+	return err == nil && ap.Addr().Unmap().IsLoopback()
 }
 
 // dialFunc is the type of http.Transport.DialContext.
