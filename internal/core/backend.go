@@ -81,6 +81,7 @@ const DefaultMaxResponseBytes = 32 << 20
 type Shared struct {
 	safe, write *retryablehttp.Client
 	transport   http.RoundTripper
+	loopback    *loopbackTransport // transport, with the loopback rule
 	logger      *slog.Logger
 	uaHeader    []string // the User-Agent header value, built once
 	validate    bool
@@ -173,6 +174,9 @@ func NewShared(cfg Config) *Shared {
 		inner = NewPooledTransport()
 	}
 	s.transport = inner
+	// Below the guard, the loopback rule (loopback.go): plain http only to
+	// a loopback address, never through a proxy.
+	s.loopback = newLoopbackTransport(inner)
 	hc.CheckRedirect = checkRedirect(callerRedirect)
 	// The log wrapper logs each attempt without query or body. It also
 	// hides the pool's CloseIdleConnections from go-retryablehttp, which
@@ -181,7 +185,7 @@ func NewShared(cfg Config) *Shared {
 	// net/http from sending a write again by itself (see guard.go). The
 	// attempt transport, outermost, runs per-call settings and hooks
 	// (call.go).
-	hc.Transport = &attemptTransport{next: &logTransport{next: &guardTransport{next: inner}, logger: cfg.Logger}}
+	hc.Transport = &attemptTransport{next: &logTransport{next: &guardTransport{next: s.loopback}, logger: cfg.Logger}}
 	s.mk = func(write bool, retryMax int) *retryablehttp.Client {
 		p := &retryPolicy{write: write, waitMax: cfg.RetryWaitMax, now: s.now}
 		return &retryablehttp.Client{
@@ -205,6 +209,7 @@ func (s *Shared) CloseIdleConnections() {
 	if c, ok := s.transport.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
+	s.loopback.CloseIdleConnections()
 }
 
 // Sandbox reports whether the client is in sandbox mode.
@@ -277,14 +282,6 @@ func validPort(port string) bool {
 	}
 	n, err := strconv.Atoi(port)
 	return err == nil && n >= 1 && n <= 65535
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Interface returns the backend's interface.
