@@ -39,6 +39,12 @@
 // reads only, never carrying credentials to another origin than the base
 // URL's and never to plain http off loopback.
 //
+// Plain http is allowed to a loopback host only, and judged on where the
+// bytes go: a name such as "localhost" or "pharmacy.localhost" is dialled
+// as 127.0.0.1 then ::1 without a DNS lookup, a plain-http request never
+// goes through a proxy, and a connection whose peer is not a loopback
+// address is closed before anything is written (see WithHTTPClient).
+//
 // Each attempt is bounded by its own timeout, DefaultAttemptTimeout (30s)
 // unless WithAttemptTimeout says otherwise, so a stalled server cannot hold
 // a call made with context.Background(); the context bounds the whole

@@ -96,8 +96,10 @@ func WithTrackingURL(u string) Option { return WithBaseURL(Tracking, u) }
 func WithPricingURL(u string) Option { return WithBaseURL(Pricing, u) }
 
 // WithBaseURL sets the base URL of iface. The URL must be https, or http to
-// a loopback host (for tests and the sandbox simulator); a path prefix such
-// as "http://127.0.0.1:8787/omni" is kept.
+// a loopback host (for tests and the sandbox simulator): a loopback IP, or
+// "localhost" or a name under ".localhost" in ASCII, dialled as 127.0.0.1
+// then ::1 without a DNS lookup and never through a proxy. A path prefix
+// such as "http://127.0.0.1:8787/omni" is kept.
 func WithBaseURL(iface Interface, u string) Option {
 	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
@@ -156,6 +158,15 @@ func WithSandbox(enabled bool) Option {
 // redirect never carries the credentials to another origin (scheme, host
 // and port) than the base URL's, and one to plain http on a host that is
 // not loopback is refused.
+//
+// Plain http (to a loopback host) never goes through a proxy, and is
+// written only on a connection to a loopback address. When hc's Transport
+// is an *http.Transport, plain http uses a copy of it without a proxy,
+// whose dialer is asked for 127.0.0.1 or ::1 only. Another RoundTripper
+// gets plain-http requests as they are, and one that connects them through
+// a proxy or off loopback (as net/http's client trace reports) has the
+// connection closed before anything is written: the call fails before
+// sending.
 func WithHTTPClient(hc *http.Client) Option {
 	return clientOpt(func(s *settings) { s.httpClient = hc })
 }

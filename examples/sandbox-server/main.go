@@ -151,31 +151,47 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 // notifyClient returns the client the simulator posts tracking
 // notifications with. With insecureLoopback it skips certificate
-// verification for listeners on loopback hosts only.
+// verification for listeners on loopback only (see dialListener).
 func notifyClient(insecureLoopback bool) *http.Client {
+	return newNotifyClient(insecureLoopback, (&net.Dialer{Timeout: 10 * time.Second}).DialContext)
+}
+
+// newNotifyClient is notifyClient with the dialer of its TCP connections.
+func newNotifyClient(insecureLoopback bool, dial func(ctx context.Context, network, addr string) (net.Conn, error)) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if insecureLoopback {
 		tr.Proxy = nil
-		dialer := &net.Dialer{Timeout: 10 * time.Second}
 		tr.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return nil, err
-			}
-			cfg := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
-			cfg.InsecureSkipVerify = isLoopback(host)
-			d := &tls.Dialer{NetDialer: dialer, Config: cfg}
-			return d.DialContext(ctx, network, addr)
+			return dialListener(ctx, dial, network, addr)
 		}
 	}
 	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 }
 
-// isLoopback reports whether host is localhost or a loopback IP address.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
+// dialListener opens the TLS connection to a listener. Verification is
+// skipped only when the connection's peer is a loopback address: the
+// listener's host name, or what a resolver answers for it, does not count.
+func dialListener(ctx context.Context, dial func(ctx context.Context, network, addr string) (net.Conn, error), network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	raw, err := dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12, InsecureSkipVerify: peerIsLoopback(raw.RemoteAddr())}
+	conn := tls.Client(raw, cfg)
+	if err := conn.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// peerIsLoopback reports whether a connection's remote address is a
+// loopback address.
+func peerIsLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta != nil && ta.IP.IsLoopback()
 }

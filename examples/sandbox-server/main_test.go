@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -427,9 +428,8 @@ func TestNotifyClient(t *testing.T) {
 	_, err = notifyClient(false).Post(l.URL, "application/json", strings.NewReader("{}"))
 	assert.Error(t, err, "verified by default")
 
-	assert.True(t, isLoopback("localhost"))
-	assert.True(t, isLoopback("::1"))
-	assert.True(t, isLoopback("127.0.0.2"))
-	assert.False(t, isLoopback("example.com"))
-	assert.False(t, isLoopback("10.0.0.1"))
+	assert.True(t, peerIsLoopback(&net.TCPAddr{IP: net.IPv6loopback}))
+	assert.True(t, peerIsLoopback(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}))
+	assert.False(t, peerIsLoopback(&net.TCPAddr{IP: net.IPv4(10, 0, 0, 1)}))
+	assert.False(t, peerIsLoopback(nil))
 }

@@ -74,6 +74,7 @@ type Config struct {
 type Shared struct {
 	hc        *http.Client // the SDK's client: the attempt transport over the pool
 	transport http.RoundTripper
+	loopback  *loopbackTransport // transport, with the loopback rule
 	logger    *slog.Logger
 	uaHeader  []string // the User-Agent header value, built once
 	validate  bool
@@ -154,12 +155,15 @@ func NewShared(cfg Config) *Shared {
 	} else {
 		s.transport = NewPooledTransport()
 	}
+	// Below the attempt transport, the loopback rule (loopback.go): plain
+	// http only to a loopback address, never through a proxy.
+	s.loopback = newLoopbackTransport(s.transport)
 	hc.CheckRedirect = checkRedirect(callerRedirect)
 	// The attempt transport does everything an attempt needs (attempt.go).
 	// It also hides the pool's CloseIdleConnections from go-retryablehttp,
 	// which calls it whenever one call gives up: in a long-running service
 	// that would drop every other call's warm connections.
-	hc.Transport = &attemptTransport{next: s.transport}
+	hc.Transport = &attemptTransport{next: s.loopback}
 	s.hc = hc
 	return s
 }
@@ -169,6 +173,7 @@ func (s *Shared) CloseIdleConnections() {
 	if c, ok := s.transport.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()
 	}
+	s.loopback.CloseIdleConnections()
 }
 
 // Sandbox reports whether the client is in sandbox mode.
@@ -241,14 +246,6 @@ func validPort(port string) bool {
 	}
 	n, err := strconv.Atoi(port)
 	return err == nil && n >= 1 && n <= 65535
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Interface returns the backend's interface.

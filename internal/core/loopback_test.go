@@ -1,0 +1,258 @@
+package core
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rxdelivery/rxdelivery-go/types"
+)
+
+// TestLoopbackHostRule: the hosts a plain-http base URL and a redirect hop
+// may name are the ASCII spellings of localhost and of names under
+// .localhost (any case, one trailing dot), and loopback IP literals; a
+// look-alike that Unicode folding or IDNA mapping turns into those letters
+// is not one.
+func TestLoopbackHostRule(t *testing.T) {
+	s := NewShared(Config{})
+	loopback := []string{
+		"localhost", "LOCALHOST", "Localhost", "localhost.", "LocalHost.",
+		"pharmacy.localhost", "SANDBOX.LOCALHOST", "a.b.localhost", "sandbox.localhost.",
+		"127.0.0.1", "127.1.2.3", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1", "::1%lo",
+	}
+	other := []string{
+		"localhoſt", "LOCALHOſT", "pharmacy.localhoſt", // long s: strings.EqualFold takes it for s
+		"ｌｏｃａｌｈｏｓｔ", "pharmacy.ｌｏｃａｌｈｏｓｔ", // fullwidth: IDNA maps it to ASCII
+		"localhost..", ".localhost", "localhost.example", "localhost.localdomain", "notlocalhost",
+		"example.com", "10.0.0.1", "::ffff:10.0.0.1", "127.1", "0177.0.0.1", "0x7f.0.0.1", "2130706433",
+		"fe80::1%lo", "", "[::1]",
+	}
+	for _, h := range loopback {
+		assert.True(t, isLoopback(h), "%q is loopback", h)
+	}
+	for _, h := range other {
+		assert.False(t, isLoopback(h), "%q is not loopback", h)
+	}
+	for _, in := range []string{"http://localhost.:8080", "http://SANDBOX.LOCALHOST.:1/x", "http://[::ffff:127.0.0.1]:9"} {
+		_, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		assert.NoError(t, err, in)
+	}
+	for _, in := range []string{"http://localhoſt:8080", "http://pharmacy.localhoſt:8080", "http://ｌｏｃａｌｈｏｓｔ:8080", "http://localhost.example:8080"} {
+		_, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		var ce *types.ConfigError
+		assert.ErrorAs(t, err, &ce, in)
+	}
+	// The redirect hop a caller's client follows is judged by the same rule.
+	first, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+	for _, loc := range []string{
+		"http://localhoſt:8080/y", "http://ｌｏｃａｌｈｏｓｔ/y",
+		"http://localhost:80@example.com/y", "http://127.0.0.1.nip.io/y", "http://localhost.example./y",
+	} {
+		hop, _ := http.NewRequest(http.MethodGet, loc, nil)
+		hop.Response = &http.Response{Request: first}
+		_, err := redirectHop(hop, false)
+		assert.ErrorIs(t, err, errPlainRedirect, loc)
+	}
+}
+
+// TestPeerIsLoopback: the connection check takes loopback TCP peers and
+// Unix sockets, nothing else.
+func TestPeerIsLoopback(t *testing.T) {
+	var typedNil *net.TCPAddr
+	for a, want := range map[net.Addr]bool{
+		&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}:  true,
+		&net.TCPAddr{IP: net.IPv6loopback, Port: 1}:        true,
+		&net.TCPAddr{IP: net.ParseIP("::ffff:127.0.0.9")}:  true,
+		&net.UnixAddr{Name: "/run/x.sock", Net: "unix"}:    true,
+		&net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 1}: false,
+		&net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}:  true,
+		&net.IPAddr{IP: net.IPv4(10, 0, 0, 1)}:             false,
+		typedNil:                                           false,
+		pipeAddr{}:                                         false,
+	} {
+		assert.Equal(t, want, peerIsLoopback(a), "%v", a)
+	}
+	assert.False(t, peerIsLoopback(nil))
+}
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// recordingDialer dials what it is asked, recording each address.
+type recordingDialer struct {
+	mu    sync.Mutex
+	asked []string
+}
+
+func (d *recordingDialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	d.mu.Lock()
+	d.asked = append(d.asked, addr)
+	d.mu.Unlock()
+	var nd net.Dialer
+	return nd.DialContext(ctx, network, addr)
+}
+
+func (d *recordingDialer) addrs() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.asked...)
+}
+
+// TestLoopbackNameDialsIPv4ThenIPv6: a loopback name is dialled as
+// 127.0.0.1 and then ::1, never as the name, so a server listening on
+// [::1] only is reached under "localhost" whatever the hosts file says.
+func TestLoopbackNameDialsIPv4ThenIPv6(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skip("no IPv6 loopback")
+	}
+	var hits atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+
+	d := &recordingDialer{}
+	tr := &http.Transport{DialContext: d.dial}
+	defer tr.CloseIdleConnections()
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryMax: 0})
+	defer s.CloseIdleConnections()
+	b, err := s.NewBackend(types.InterfaceOmni, "http://Pharmacy.LocalHost.:"+port, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), hits.Load())
+	assert.Equal(t, []string{"127.0.0.1:" + port, "[::1]:" + port}, d.addrs())
+}
+
+// TestPlainHTTPOffLoopbackIsNeverDialled: a plain-http request to a host
+// that is not loopback (which NewBackend and the redirect check refuse
+// before) is refused below them too, before any dial, with a known
+// outcome; the caller's transport is left as it was given.
+func TestPlainHTTPOffLoopbackIsNeverDialled(t *testing.T) {
+	d := &recordingDialer{}
+	proxied := 0
+	tr := &http.Transport{DialContext: d.dial, Proxy: func(*http.Request) (*url.URL, error) { proxied++; return nil, nil }}
+	lt := newLoopbackTransport(tr)
+	for _, u := range []string{"http://example.com/x", "http://localhoſt/x", "http://10.0.0.1/x"} {
+		req, err := http.NewRequest(http.MethodPost, u, nil)
+		require.NoError(t, err)
+		_, err = lt.RoundTrip(req)
+		var ns *types.NotSentError
+		require.ErrorAs(t, err, &ns, u)
+		assert.ErrorIs(t, err, errNotLoopback)
+	}
+	// A dial for an address that is not a loopback host is refused too.
+	c, err := loopbackDial(d.dial)(context.Background(), "tcp", "example.com:80")
+	assert.Nil(t, c)
+	assert.ErrorIs(t, err, errNotLoopback)
+	assert.Empty(t, d.addrs(), "dials")
+	assert.Zero(t, proxied)
+	assert.NotNil(t, tr.Proxy, "the caller's transport is not modified")
+	lt.CloseIdleConnections()
+}
+
+// TestHTTPSKeepsTheCallerTransport: an https request goes to the caller's
+// transport itself, proxy function and all.
+func TestHTTPSKeepsTheCallerTransport(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	var proxyAsked atomic.Int64
+	tr := srv.Client().Transport.(*http.Transport).Clone()
+	tr.Proxy = func(*http.Request) (*url.URL, error) { proxyAsked.Add(1); return nil, nil }
+	defer tr.CloseIdleConnections()
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}})
+	defer s.CloseIdleConnections()
+	b, err := s.NewBackend(types.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), proxyAsked.Load(), "the caller's Proxy decides for https")
+	assert.Nil(t, s.loopback.plain.Load(), "no plain-http copy for an https client")
+}
+
+// TestOpaqueRoundTripperIsWatched: a RoundTripper that is not an
+// *http.Transport gets a plain-http request as it is; one whose
+// connection was made for another address (a proxy) is refused before
+// anything is written on it, and one that reports no connection (a mock)
+// is trusted.
+func TestOpaqueRoundTripperIsWatched(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	srvURL, _ := url.Parse(srv.URL)
+	// The "proxy" is the server itself: only the address the connection
+	// was asked for tells it apart.
+	tr := &http.Transport{Proxy: http.ProxyURL(srvURL)}
+	defer tr.CloseIdleConnections()
+	lt := newLoopbackTransport(opaqueRT{tr})
+	req, _ := http.NewRequest(http.MethodGet, "http://pharmacy.localhost:1/x", nil)
+	_, err := lt.RoundTrip(req)
+	var ns *types.NotSentError
+	require.ErrorAs(t, err, &ns)
+	assert.Zero(t, hits.Load(), "requests written through the proxy")
+
+	direct := &http.Transport{}
+	defer direct.CloseIdleConnections()
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+"/x", nil)
+	resp, err := newLoopbackTransport(opaqueRT{direct}).RoundTrip(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, int64(1), hits.Load())
+
+	mocked := newLoopbackTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	}))
+	req, _ = http.NewRequest(http.MethodGet, "http://localhost/x", nil)
+	resp, err = mocked.RoundTrip(req)
+	require.NoError(t, err)
+	assert.Equal(t, 204, resp.StatusCode)
+}
+
+type opaqueRT struct{ next http.RoundTripper }
+
+func (o opaqueRT) RoundTrip(r *http.Request) (*http.Response, error) { return o.next.RoundTrip(r) }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestCallerDialIsKept: a caller's transport that dials with the
+// deprecated Dial field keeps it for plain http, asked for a loopback
+// address only.
+func TestCallerDialIsKept(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	d := &recordingDialer{}
+	tr := &http.Transport{}
+	//lint:ignore SA1019 the field this test is about.
+	tr.Dial = func(network, addr string) (net.Conn, error) { return d.dial(context.Background(), network, addr) }
+	defer tr.CloseIdleConnections()
+	lt := newLoopbackTransport(tr)
+	defer lt.CloseIdleConnections()
+	req, _ := http.NewRequest(http.MethodGet, "http://SANDBOX.LOCALHOST:"+port+"/x", nil)
+	resp, err := lt.RoundTrip(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, []string{"127.0.0.1:" + port}, d.addrs())
+}
