@@ -2,6 +2,7 @@ package rxdelivery
 
 import (
 	"encoding/base64"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -196,6 +197,11 @@ func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 // transport's ResponseHeaderTimeout) matches ErrAttemptTimeout and never
 // context.DeadlineExceeded, which is left to the caller's own deadline.
 func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
+
+// WithTranscript writes a transcript of every attempt to w, with patient
+// values replaced by placeholders and no credential: what the platform's
+// support asks for when a call misbehaves. See option.WithTranscript.
+func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 
 // WithWriteGrace lets a write already sent outlive the end of its
 // caller's context by up to d, waiting for its response (see the README's

@@ -1,6 +1,7 @@
 package option
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -50,6 +51,9 @@ type Settings struct {
 	// WriteGrace, when set, is how long a write already sent goes on
 	// after the caller's context ends, waiting for its response.
 	WriteGrace *time.Duration
+	// Transcript, when set, receives a transcript of every attempt
+	// (WithTranscript).
+	Transcript io.Writer
 	// Header holds extra headers sent on every attempt, in canonical form.
 	// Headers the SDK sets itself are never among them.
 	Header http.Header
@@ -119,6 +123,23 @@ func WithWriteGrace(d time.Duration) CallOption {
 			s.WriteGrace = &d
 		}
 	}}
+}
+
+// WithTranscript writes to w a transcript of every attempt of the call (or,
+// given to NewClient, of every call), for the platform's support: the
+// operation, method, route and path (identifiers such as an order id
+// kept; a prescription number shown as its placeholder), the request's
+// headers without credentials, the request body with every string and
+// number replaced by a placeholder that keeps its JSON type and the class
+// of its length ("<string 5-16>", 99.99 for 12.50) while every field name
+// stays; then the status, the platform's request id, the response's
+// headers and body, in which every value the call sent that the platform
+// echoes back is replaced the same way. No patient value the call sent and
+// no credential appears in it. Each part is one Write to w; a w shared by
+// concurrent calls must be safe for concurrent use. The transcript reads
+// the response body (at most 64 KiB of it is shown) before the call does.
+func WithTranscript(w io.Writer) CallOption {
+	return CallOption{func(s *Settings) { s.Transcript = w }}
 }
 
 // WithHeader sends an extra header on every attempt, replacing a value an

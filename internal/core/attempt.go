@@ -136,6 +136,10 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	start := time.Now()
 	var resp *http.Response
 	var err error
+	tw := c.set.Transcript
+	if tw != nil {
+		c.transcribeRequest(tw, r, c.attempts)
+	}
 	c.sending.Store(1)
 	if c.ep.Write {
 		// The write guard: r goes with a body that cannot be rewound, and
@@ -146,6 +150,9 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		resp, err = next.RoundTrip(r)
 	}
 	c.sending.Store(0)
+	if tw != nil {
+		c.transcribeResponse(tw, r, resp, err)
+	}
 	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 		err = errAttemptTimeout
 	}
