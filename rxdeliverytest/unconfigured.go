@@ -60,14 +60,14 @@ func StartIfUnconfigured(opts ...Option) (*Server, error) {
 
 // ClientOptions returns the options that point a client built by a
 // program at the simulator: the four base URLs, the server's credentials
-// for each interface, sandbox mode and DefaultProgramID. Given to
-// rxdelivery.NewClientFromEnv, they apply after the environment and
-// override it; given to rxdelivery.NewClient, the key and secret arguments
-// may be empty. Unlike Client and NewClient, they keep the SDK's own
-// retry waits, as a program's client would have; add options after them to
-// change anything.
+// for each interface, sandbox mode and DefaultProgramID, then the options
+// of WithClientOptions. Given to rxdelivery.NewClientFromEnv, they apply
+// after the environment and override it; given to rxdelivery.NewClient,
+// the key and secret arguments may be empty. Unlike Client and NewClient,
+// they keep the SDK's own retry waits, as a program's client would have;
+// add options after them to change anything.
 func (s *Server) ClientOptions() []rxdelivery.Option {
-	return []rxdelivery.Option{
+	base := []rxdelivery.Option{
 		rxdelivery.WithOmniURL(s.OmniURL()),
 		rxdelivery.WithDeliveryURL(s.DeliveryURL()),
 		rxdelivery.WithTrackingURL(s.TrackingURL()),
@@ -79,4 +79,5 @@ func (s *Server) ClientOptions() []rxdelivery.Option {
 		rxdelivery.WithSandbox(true),
 		rxdelivery.WithProgramID(DefaultProgramID),
 	}
+	return append(base, s.clientOps...)
 }

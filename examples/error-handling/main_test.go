@@ -6,28 +6,29 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
-func TestMain(m *testing.M) { exampletest.Main(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunHitsEveryErrorClass(t *testing.T) {
-	env := exampletest.Offline(t, exampleenv.ConnectOptions{})
-	injectFaults(env.Sim)
+	sim, client := simulator(t)
+	injectFaults(sim)
 	var out bytes.Buffer
-	start := time.Now()
-	err := run(exampletest.Context(t, 15*time.Second), env.Client, env.ProgramID, &out)
+	began := time.Now()
+	err := run(within(t, 15*time.Second), client, rxdeliverytest.DefaultProgramID, &out)
 	require.NoError(t, err, out.String())
-	assert.Less(t, time.Since(start), 10*time.Second, "the 429 is not slept through")
+	assert.Less(t, time.Since(began), 10*time.Second, "the 429 is not slept through")
 
 	got := out.String()
 	for _, want := range []string{
@@ -43,32 +44,44 @@ func TestRunHitsEveryErrorClass(t *testing.T) {
 		assert.Contains(t, got, want)
 	}
 
-	assert.Len(t, env.Sim.Requests(), 2, "the lost create did create a request")
-	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.RequestsCreate), 2, "the unknown outcome was not retried")
+	assert.Len(t, sim.Requests(), 2, "the lost create did create a request")
+	assert.Len(t, sim.CallsTo(rxdeliverytest.RequestsCreate), 2, "the unknown outcome was not retried")
 	faults := 0
-	for _, c := range env.Sim.Calls() {
+	for _, c := range sim.Calls() {
 		if c.Fault != "" {
 			faults++
 		}
 	}
 	assert.Equal(t, 2, faults)
-	for _, c := range env.Sim.CallsTo(rxdeliverytest.RequestsCancel) {
+	for _, c := range sim.CallsTo(rxdeliverytest.RequestsCancel) {
 		assert.NotEqual(t, 204, c.Status, "nothing was cancelled")
 	}
+}
+
+func TestStartRunsOfflineWithNoSetup(t *testing.T) {
+	offline(t)
+	var out bytes.Buffer
+	require.NoError(t, start(within(t, time.Minute), &out), out.String())
+	got := out.String()
+	assert.Contains(t, got, "No platform in the RXDELIVERY_* variables: running against a simulator at http://127.0.0.1:")
+	// Offline, start arranges the faults a real platform cannot be asked
+	// for.
+	assert.Contains(t, got, "outcome unknown (reconcile, do not resend): reference errors-unknown-")
+	assert.Contains(t, got, "rate limited (retry after the wait the platform gave): the platform asks to wait 2m0s")
 }
 
 func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
 	// Online, the platform cannot be asked to fail: those steps report that
 	// the call went through, and clean up what they created.
-	env := exampletest.Offline(t, exampleenv.ConnectOptions{})
-	ctx := exampletest.Context(t, 10*time.Second)
+	sim, client := simulator(t)
+	ctx := within(t, 10*time.Second)
 	var out bytes.Buffer
-	require.NoError(t, unknownOutcome(ctx, env.Client, env.ProgramID, &out))
-	require.NoError(t, rateLimited(ctx, env.Client, env.ProgramID, &out))
+	require.NoError(t, unknownOutcome(ctx, client, rxdeliverytest.DefaultProgramID, &out))
+	require.NoError(t, rateLimited(ctx, client, rxdeliverytest.DefaultProgramID, &out))
 	assert.Contains(t, out.String(), "the create went through (request ")
 	assert.Contains(t, out.String(), "no rate limit this time: 1 quote(s)")
 	cancelled := 0
-	for _, c := range env.Sim.CallsTo(rxdeliverytest.RequestsCancel) {
+	for _, c := range sim.CallsTo(rxdeliverytest.RequestsCancel) {
 		if c.Status == 204 {
 			cancelled++
 		}
@@ -77,12 +90,10 @@ func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
 }
 
 func TestStepsRefuseUnexpectedOutcomes(t *testing.T) {
-	env := exampletest.Offline(t, exampleenv.ConnectOptions{
-		ClientOptions: []rxdelivery.Option{rxdelivery.WithRetryMax(0)},
-	})
-	ctx := exampletest.Context(t, 10*time.Second)
-	env.Sim.FailNext(rxdeliverytest.AnyOperation, 1, rxdeliverytest.Unavailable(0))
-	err := notFound(ctx, env.Client, env.ProgramID, io.Discard)
+	sim, client := simulator(t, rxdeliverytest.WithClientOptions(rxdelivery.WithRetryMax(0)))
+	ctx := within(t, 10*time.Second)
+	sim.FailNext(rxdeliverytest.AnyOperation, 1, rxdeliverytest.Unavailable(0))
+	err := notFound(ctx, client, rxdeliverytest.DefaultProgramID, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unexpected platform unavailable (retry later)")
 	assert.ErrorIs(t, err, rxdelivery.ErrUnavailable)
@@ -112,4 +123,38 @@ func TestClassify(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, classify(c.err), "%v", c.err)
 	}
+}
+
+// offline unsets every RXDELIVERY_* variable for the test, so that start
+// runs the program against a simulator, as it does with no setup.
+func offline(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "RXDELIVERY_") {
+			t.Setenv(name, "")
+		}
+	}
+}
+
+// simulator starts, for the test, the simulator start starts when no
+// platform is configured (real clock, one second between the steps of an
+// order, then opts), and returns it with a client built as start builds
+// one.
+func simulator(t *testing.T, opts ...rxdeliverytest.Option) (*rxdeliverytest.Server, *rxdelivery.Client) {
+	t.Helper()
+	sim := rxdeliverytest.Start(t, append([]rxdeliverytest.Option{rxdeliverytest.WithRealClock(), rxdeliverytest.WithOrderCadence(time.Second)}, opts...)...)
+	key, secret := sim.Credentials()
+	client, err := rxdelivery.NewClient(key, secret, append(sim.ClientOptions(), rxdelivery.WithUserAgent(userAgent))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	return sim, client
+}
+
+// within returns a context that ends after d or when the test ends.
+func within(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

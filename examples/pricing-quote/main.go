@@ -24,20 +24,51 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
 func main() {
-	exampleenv.Main("pricing-quote", time.Minute, exampleenv.ConnectOptions{}, program)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := start(ctx, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "pricing-quote:", err)
+		os.Exit(1)
+	}
 }
 
-// program checks what the example needs of the environment and runs it.
-func program(ctx context.Context, env *exampleenv.Env) error {
-	return run(ctx, env.Client, os.Stdout)
+// userAgent is the product token the examples add to the SDK's.
+const userAgent = "rxdelivery-go-examples"
+
+// start builds the client from the RXDELIVERY_* variables or, when they
+// name no platform, against a simulator of the platform started here (the
+// public test kit's, on the real clock, one second between the steps of an
+// order), and runs the example with it.
+func start(ctx context.Context, out io.Writer) error {
+	sim, err := rxdeliverytest.StartIfUnconfigured(rxdeliverytest.WithOrderCadence(time.Second))
+	if err != nil {
+		return err
+	}
+	opts := []rxdelivery.Option{rxdelivery.WithUserAgent(userAgent)}
+	if sim != nil {
+		defer sim.Close()
+		fmt.Fprintf(out, "No platform in the RXDELIVERY_* variables: running against a simulator at %s.\n", sim.URL())
+		opts = append(sim.ClientOptions(), opts...)
+	} else {
+		fmt.Fprintln(out, "Running against the platform the RXDELIVERY_* variables describe.")
+	}
+	client, err := rxdelivery.NewClientFromEnv(opts...)
+	if err != nil {
+		return err
+	}
+	defer client.CloseIdleConnections()
+	return run(ctx, client, out)
 }
 
 // box is the package to price. The platform never infers a measure: send

@@ -2,24 +2,26 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampletest"
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
-func TestMain(m *testing.M) { exampletest.Main(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunReachesDelivered(t *testing.T) {
-	env := exampletest.Offline(t, exampleenv.ConnectOptions{})
+	sim, client := simulator(t)
 	var out bytes.Buffer
-	err := run(exampletest.Context(t, 15*time.Second), env.Client, env.ProgramID, &out)
+	err := run(within(t, 15*time.Second), client, rxdeliverytest.DefaultProgramID, &out)
 	require.NoError(t, err, out.String())
 
 	got := out.String()
@@ -39,6 +41,49 @@ func TestRunReachesDelivered(t *testing.T) {
 	assert.Contains(t, got, "Delivered. Created ")
 	assert.Contains(t, got, "signed by ")
 
-	assert.Len(t, env.Sim.Requests(), 1)
-	assert.Len(t, env.Sim.CallsTo(rxdeliverytest.RequestsCreate), 1)
+	assert.Len(t, sim.Requests(), 1)
+	assert.Len(t, sim.CallsTo(rxdeliverytest.RequestsCreate), 1)
+}
+
+func TestStartRunsOfflineWithNoSetup(t *testing.T) {
+	offline(t)
+	var out bytes.Buffer
+	require.NoError(t, start(within(t, time.Minute), &out), out.String())
+	got := out.String()
+	assert.Contains(t, got, "No platform in the RXDELIVERY_* variables: running against a simulator at http://127.0.0.1:")
+	assert.Contains(t, got, "Delivered. Created ")
+}
+
+// offline unsets every RXDELIVERY_* variable for the test, so that start
+// runs the program against a simulator, as it does with no setup.
+func offline(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "RXDELIVERY_") {
+			t.Setenv(name, "")
+		}
+	}
+}
+
+// simulator starts, for the test, the simulator start starts when no
+// platform is configured (real clock, one second between the steps of an
+// order, then opts), and returns it with a client built as start builds
+// one.
+func simulator(t *testing.T, opts ...rxdeliverytest.Option) (*rxdeliverytest.Server, *rxdelivery.Client) {
+	t.Helper()
+	sim := rxdeliverytest.Start(t, append([]rxdeliverytest.Option{rxdeliverytest.WithRealClock(), rxdeliverytest.WithOrderCadence(time.Second)}, opts...)...)
+	key, secret := sim.Credentials()
+	client, err := rxdelivery.NewClient(key, secret, append(sim.ClientOptions(), rxdelivery.WithUserAgent(userAgent))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.CloseIdleConnections)
+	return sim, client
+}
+
+// within returns a context that ends after d or when the test ends.
+func within(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

@@ -35,24 +35,30 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/subtle"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/examples/internal/exampleenv"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -64,23 +70,57 @@ func main() {
 	timeout := flag.Duration("timeout", 3*time.Minute, "give up after this long")
 	flag.Parse()
 
-	cert, err := selfSignedCert()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "tracking-listener: making the listener's certificate:", err)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	if err := start(ctx, cfg, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "tracking-listener:", err)
 		os.Exit(1)
 	}
+}
+
+// userAgent is the product token the examples add to the SDK's.
+const userAgent = "rxdelivery-go-examples"
+
+// start makes the listener's certificate, builds the client from the
+// RXDELIVERY_* variables or, when they name no platform, against a
+// simulator of the platform started here (the public test kit's, on the
+// real clock, one second between the tracking events of a shipment, and
+// trusting the certificate), and runs the example with it.
+func start(ctx context.Context, cfg listenerConfig, out io.Writer) error {
+	cert, err := selfSignedCert()
+	if err != nil {
+		return fmt.Errorf("making the listener's certificate: %w", err)
+	}
 	cfg.Cert = cert
-	// Offline, the simulator must trust the certificate to POST to the
-	// listener; online the option is ignored.
-	exampleenv.Main("tracking-listener", *timeout, exampleenv.ConnectOptions{TrustListenerCert: cert.Leaf},
-		func(ctx context.Context, env *exampleenv.Env) error {
-			if cfg.TrackingNumber == "" {
-				if err := env.RequireSandbox(); err != nil {
-					return err
-				}
-			}
-			return run(ctx, env.Client, cfg, os.Stdout)
-		})
+	// The simulator POSTs the notifications to the listener, over https:
+	// it must trust the listener's self-signed certificate.
+	notify := notifyClient(cert.Leaf)
+	defer notify.CloseIdleConnections()
+	sim, err := rxdeliverytest.StartIfUnconfigured(rxdeliverytest.WithOrderCadence(time.Second), rxdeliverytest.WithListenerClient(notify))
+	if err != nil {
+		return err
+	}
+	opts := []rxdelivery.Option{rxdelivery.WithUserAgent(userAgent)}
+	if sim != nil {
+		defer sim.Close()
+		fmt.Fprintf(out, "No platform in the RXDELIVERY_* variables: running against a simulator at %s.\n", sim.URL())
+		opts = append(sim.ClientOptions(), opts...)
+	} else {
+		fmt.Fprintln(out, "Running against the platform the RXDELIVERY_* variables describe.")
+	}
+	client, err := rxdelivery.NewClientFromEnv(opts...)
+	if err != nil {
+		return err
+	}
+	defer client.CloseIdleConnections()
+	// Without -tracking-number the example creates a shipping order: never
+	// against production.
+	if cfg.TrackingNumber == "" && !client.Sandbox() {
+		return errors.New("this example creates test deliveries: run it offline, or against a sandbox (" + rxdelivery.EnvSandbox + "=true), or pass -tracking-number")
+	}
+	return run(ctx, client, cfg, out)
 }
 
 // listenerConfig is what run needs besides the client.
@@ -320,4 +360,55 @@ func createShipment(ctx context.Context, c *rxdelivery.Client) (*orders.Order, e
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// selfSignedCert returns a new certificate and key for a listener on
+// loopback (localhost, 127.0.0.1 and ::1), valid for a day. Listener URLs
+// must be https; a real deployment uses a certificate from a public
+// authority instead, which the platform trusts.
+func selfSignedCert() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: "tracking-listener example"},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true, // it signs itself
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, nil
+}
+
+// notifyClient returns an HTTP client that trusts the system's roots and
+// cert: the simulator posts notifications with it.
+func notifyClient(cert *x509.Certificate) *http.Client {
+	roots, err := x509.SystemCertPool()
+	if err != nil || roots == nil {
+		roots = x509.NewCertPool()
+	}
+	roots.AddCert(cert)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil // the listener is on loopback
+	tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 }
