@@ -2,6 +2,7 @@ package rxdeliverytest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -145,4 +146,21 @@ func ExampleStartIfUnconfigured() {
 		log.Fatal(err)
 	}
 	fmt.Println(len(page.Pharmacies) > 0)
+}
+
+func TestClientOptionsEndWithTheServersClientOptions(t *testing.T) {
+	srv := rxdeliverytest.Start(t, rxdeliverytest.WithClientOptions(rxdelivery.WithRetryMax(0)))
+	client, err := rxdelivery.NewClient("", "", srv.ClientOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.CloseIdleConnections()
+	srv.FailNext(rxdeliverytest.OrdersGet, 1, rxdeliverytest.Unavailable(0))
+	_, err = client.Orders.Get(context.Background(), "ord_1")
+	if !errors.Is(err, rxdelivery.ErrUnavailable) {
+		t.Fatalf("got %v; want the 503 itself, since WithRetryMax(0) leaves no retry", err)
+	}
+	if n := len(srv.CallsTo(rxdeliverytest.OrdersGet)); n != 1 {
+		t.Fatalf("%d gets sent; want 1", n)
+	}
 }
