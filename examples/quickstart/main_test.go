@@ -54,6 +54,59 @@ func TestStartRunsOfflineWithNoSetup(t *testing.T) {
 	assert.Contains(t, got, "Delivered. Created ")
 }
 
+func TestStartOnlineUsesTheEnvironment(t *testing.T) {
+	// A platform named by the RXDELIVERY_* variables (here a simulator
+	// started by the test): start builds its client from them and starts
+	// no simulator of its own.
+	srv := rxdeliverytest.Start(t, rxdeliverytest.WithRealClock(), rxdeliverytest.WithOrderCadence(time.Second))
+	online := func(t *testing.T, lines []string) {
+		offline(t)
+		for _, l := range lines {
+			name, value, _ := strings.Cut(l, "=")
+			t.Setenv(name, value)
+		}
+	}
+	lines := srv.EnvLines(true)
+
+	t.Run("refuses production", func(t *testing.T) {
+		var prod []string
+		for _, l := range lines {
+			if !strings.HasPrefix(l, rxdelivery.EnvSandbox+"=") {
+				prod = append(prod, l)
+			}
+		}
+		online(t, prod)
+		var out bytes.Buffer
+		err := start(within(t, time.Minute), &out)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "this example creates test deliveries")
+		assert.Contains(t, out.String(), "Running against the platform the RXDELIVERY_* variables describe.")
+	})
+	t.Run("needs a program id", func(t *testing.T) {
+		online(t, lines)
+		err := start(within(t, time.Minute), &bytes.Buffer{})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "set "+rxdelivery.EnvProgramID)
+	})
+	t.Run("reports a configuration error", func(t *testing.T) {
+		online(t, []string{rxdelivery.EnvAPIKey + "=k"})
+		err := start(within(t, time.Minute), &bytes.Buffer{})
+		var cfg *rxdelivery.ConfigError
+		require.ErrorAs(t, err, &cfg)
+	})
+	assert.Empty(t, srv.CallsTo(rxdeliverytest.RequestsCreate), "nothing was created")
+
+	t.Run("runs", func(t *testing.T) {
+		online(t, append(lines, rxdelivery.EnvProgramID+"=prog_1"))
+		var out bytes.Buffer
+		require.NoError(t, start(within(t, time.Minute), &out), out.String())
+		assert.Contains(t, out.String(), "Delivered. Created ")
+		calls := srv.CallsTo(rxdeliverytest.RequestsCreate)
+		require.Len(t, calls, 1)
+		assert.Equal(t, "prog_1", calls[0].Body["identifier"])
+	})
+}
+
 // offline unsets every RXDELIVERY_* variable for the test, so that start
 // runs the program against a simulator, as it does with no setup.
 func offline(t *testing.T) {
