@@ -15,8 +15,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
-	"github.com/rxdelivery/rxdelivery-go/types"
 )
 
 // Version is the SDK's version; it is sent in the User-Agent header
@@ -104,9 +104,9 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	s := defaultSettings()
 	key, secret := os.Getenv(EnvAPIKey), os.Getenv(EnvAPISecret)
 	if (key == "") != (secret == "") {
-		return nil, &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set together"}
+		return nil, &rxtypes.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set together"}
 	}
-	for _, iface := range types.Interfaces {
+	for _, iface := range rxtypes.Interfaces {
 		s.urls[iface] = strings.TrimSpace(os.Getenv(iface.URLEnv()))
 		prefix := "RXDELIVERY_" + strings.ToUpper(iface.String()) + "_API_"
 		k, sec := os.Getenv(prefix+"KEY"), os.Getenv(prefix+"SECRET")
@@ -118,7 +118,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	if v := strings.TrimSpace(os.Getenv(EnvSandbox)); v != "" {
 		on, err := strconv.ParseBool(v)
 		if err != nil {
-			return nil, &types.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
+			return nil, &rxtypes.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
 		}
 		s.sandbox = on
 	}
@@ -137,7 +137,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 func (s *settings) uncoveredInterfaces() error {
 	var missing []string
 	configured := 0
-	for _, iface := range types.Interfaces {
+	for _, iface := range rxtypes.Interfaces {
 		if s.urls[iface] == "" {
 			continue
 		}
@@ -148,9 +148,9 @@ func (s *settings) uncoveredInterfaces() error {
 	}
 	switch {
 	case configured == 0:
-		return &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set, or an interface's base URL with its own key and secret"}
+		return &rxtypes.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set, or an interface's base URL with its own key and secret"}
 	case len(missing) > 0:
-		return &types.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set: the " +
+		return &rxtypes.ConfigError{Message: EnvAPIKey + " and " + EnvAPISecret + " must be set: the " +
 			strings.Join(missing, ", ") + " interface has a base URL and no key of its own (RXDELIVERY_<INTERFACE>_API_KEY)"}
 	}
 	return nil
@@ -168,12 +168,12 @@ func defaultSettings() *settings {
 
 func newClient(key, secret string, s *settings) (*Client, error) {
 	if (key == "") != (secret == "") {
-		return nil, &types.ConfigError{Message: "the API key and secret must be given together"}
+		return nil, &rxtypes.ConfigError{Message: "the API key and secret must be given together"}
 	}
 	ua := defaultUserAgent
 	if t := strings.TrimSpace(s.userAgent); t != "" {
 		if !header.ValidValue(t) {
-			return nil, &types.ConfigError{Message: "WithUserAgent: the product token has a line break or another control character; it cannot be sent in the User-Agent header"}
+			return nil, &rxtypes.ConfigError{Message: "WithUserAgent: the product token has a line break or another control character; it cannot be sent in the User-Agent header"}
 		}
 		ua = t + " " + ua
 	}
@@ -184,12 +184,12 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		return nil, s.call.Err
 	}
 	if s.call.CallOnly != "" {
-		return nil, &types.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
+		return nil, &rxtypes.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
 	}
 	if s.call.RetryMax != nil {
 		s.retryMax, s.call.RetryMax = *s.call.RetryMax, nil
 	}
-	var limits [len(types.Interfaces)]*core.Limiter
+	var limits [len(rxtypes.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
 		if l != nil {
 			limits[i] = core.NewLimiter(l.perSecond, l.burst)
@@ -211,8 +211,8 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),
 	})
-	var backends [len(types.Interfaces)]*core.Backend
-	for _, iface := range types.Interfaces {
+	var backends [len(rxtypes.Interfaces)]*core.Backend
+	for _, iface := range rxtypes.Interfaces {
 		creds, err := s.credentials(iface, key, secret)
 		if err != nil {
 			return nil, err
@@ -241,12 +241,12 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 // blank one, a key with a colon, or a control character in either (which
 // Basic authentication cannot carry, RFC 7617). The messages never quote
 // a key or a secret.
-func (s *settings) credentials(iface types.Interface, key, secret string) (core.Credentials, error) {
+func (s *settings) credentials(iface rxtypes.Interface, key, secret string) (core.Credentials, error) {
 	creds := core.Credentials{Key: key, Secret: secret}
 	own := s.creds[iface]
 	if own != nil {
 		if (own.Key == "") != (own.Secret == "") {
-			return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
+			return creds, &rxtypes.ConfigError{Message: fmt.Sprintf("the %s API key and secret must be given together", iface)}
 		}
 		creds = *own
 	}
@@ -259,19 +259,19 @@ func (s *settings) credentials(iface types.Interface, key, secret string) (core.
 	}
 	switch {
 	case creds.Key == "" && creds.Secret == "":
-		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s interface has a base URL and no API key and secret: %s", iface, fix)}
+		return creds, &rxtypes.ConfigError{Message: fmt.Sprintf("the %s interface has a base URL and no API key and secret: %s", iface, fix)}
 	case strings.TrimSpace(creds.Key) == "" || strings.TrimSpace(creds.Secret) == "":
-		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key or secret is blank: %s", iface, fix)}
+		return creds, &rxtypes.ConfigError{Message: fmt.Sprintf("the %s API key or secret is blank: %s", iface, fix)}
 	case strings.Contains(creds.Key, ":"):
-		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key has a colon, which Basic authentication cannot carry: %s", iface, fix)}
+		return creds, &rxtypes.ConfigError{Message: fmt.Sprintf("the %s API key has a colon, which Basic authentication cannot carry: %s", iface, fix)}
 	case hasControl(creds.Key) || hasControl(creds.Secret):
-		return creds, &types.ConfigError{Message: fmt.Sprintf("the %s API key or secret has a line break or another control character: %s", iface, fix)}
+		return creds, &rxtypes.ConfigError{Message: fmt.Sprintf("the %s API key or secret has a line break or another control character: %s", iface, fix)}
 	}
 	return creds, nil
 }
 
 // interfaceName is the name of iface's constant, as a caller writes it.
-func interfaceName(iface types.Interface) string {
+func interfaceName(iface rxtypes.Interface) string {
 	switch iface {
 	case Omni:
 		return "rxdelivery.Omni"

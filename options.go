@@ -10,7 +10,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Option configures a Client. Options are applied in order, after the
@@ -25,7 +25,7 @@ type Option = option.Option
 
 // CallOption configures calls: the trailing argument of every service
 // method, and, given to NewClient, the default of every call. See package
-// option for the hooks' types.
+// option for the hooks' rxtypes.
 type CallOption = option.CallOption
 
 // clientOption is an Option that exists for a whole client only.
@@ -54,9 +54,9 @@ func applyOptions(s *settings, opts []Option) {
 }
 
 type settings struct {
-	urls       [len(types.Interfaces)]string
-	creds      [len(types.Interfaces)]*core.Credentials
-	enc        [len(types.Interfaces)]*base64.Encoding
+	urls       [len(rxtypes.Interfaces)]string
+	creds      [len(rxtypes.Interfaces)]*core.Credentials
+	enc        [len(rxtypes.Interfaces)]*base64.Encoding
 	httpClient *http.Client
 	retryMax   int
 	waitMin    time.Duration
@@ -74,7 +74,7 @@ type settings struct {
 	// retryBudget is the size of the retry budget, in retries.
 	retryBudget int
 	// limits are the client-side rate limits per interface.
-	limits [len(types.Interfaces)]*rateLimit
+	limits [len(rxtypes.Interfaces)]*rateLimit
 }
 
 // rateLimit is a WithRateLimit setting.

@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/header"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Class is a call's class, which decides what the retry policy may send
@@ -138,16 +138,16 @@ func ErrorKind(err error) string {
 			return s.name
 		}
 	}
-	var ns *types.NotSentError
-	var te *types.TransportError
-	var ae *types.APIError
-	var ce *types.ConfigError
+	var ns *rxtypes.NotSentError
+	var te *rxtypes.TransportError
+	var ae *rxtypes.APIError
+	var ce *rxtypes.ConfigError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "deadline_exceeded"
-	case errors.Is(err, types.ErrAttemptTimeout):
+	case errors.Is(err, rxtypes.ErrAttemptTimeout):
 		return "attempt_timeout"
 	case errors.As(err, &ns):
 		return "not_sent"
@@ -166,15 +166,15 @@ var kindSentinels = [...]struct {
 	err  error
 	name string
 }{
-	{types.ErrUnknownOutcome, "unknown_outcome"},
-	{types.ErrUnableToCancel, "unable_to_cancel"},
-	{types.ErrRateLimited, "rate_limited"},
-	{types.ErrUnavailable, "unavailable"},
-	{types.ErrBadRequest, "bad_request"},
-	{types.ErrUnauthorized, "unauthorized"},
-	{types.ErrForbidden, "forbidden"},
-	{types.ErrNotFound, "not_found"},
-	{types.ErrMalformedResponse, "malformed_response"},
-	{types.ErrNoBaseURL, "no_base_url"},
-	{types.ErrSandboxOnly, "sandbox_only"},
+	{rxtypes.ErrUnknownOutcome, "unknown_outcome"},
+	{rxtypes.ErrUnableToCancel, "unable_to_cancel"},
+	{rxtypes.ErrRateLimited, "rate_limited"},
+	{rxtypes.ErrUnavailable, "unavailable"},
+	{rxtypes.ErrBadRequest, "bad_request"},
+	{rxtypes.ErrUnauthorized, "unauthorized"},
+	{rxtypes.ErrForbidden, "forbidden"},
+	{rxtypes.ErrNotFound, "not_found"},
+	{rxtypes.ErrMalformedResponse, "malformed_response"},
+	{rxtypes.ErrNoBaseURL, "no_base_url"},
+	{rxtypes.ErrSandboxOnly, "sandbox_only"},
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func apply(opts ...CallOption) Settings {
@@ -66,7 +66,7 @@ func TestClassAndErrorKind(t *testing.T) {
 	if ErrorKind(nil) != "" {
 		t.Error("nil has no kind")
 	}
-	wrapped := fmt.Errorf("x: %w", types.ErrUnknownOutcome)
+	wrapped := fmt.Errorf("x: %w", rxtypes.ErrUnknownOutcome)
 	if ErrorKind(wrapped) != "unknown_outcome" {
 		t.Error(ErrorKind(wrapped))
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // The request bodies of this package write their own JSON in one pass,
@@ -92,7 +92,7 @@ func appendIntPtr(b []byte, n *int) []byte {
 	return strconv.AppendInt(b, int64(*n), 10)
 }
 
-func appendDecimalPtr(b []byte, d *types.Decimal) []byte {
+func appendDecimalPtr(b []byte, d *rxtypes.Decimal) []byte {
 	if d == nil {
 		return append(b, "null"...)
 	}
@@ -121,7 +121,7 @@ func appendArray[T any](b []byte, items []T, appendOne func(*T, []byte) []byte) 
 	return append(b, ']')
 }
 
-func appendDate(b []byte, d types.Date) []byte {
+func appendDate(b []byte, d rxtypes.Date) []byte {
 	b = append(b, '"')
 	b, _ = d.AppendText(b)
 	return append(b, '"')

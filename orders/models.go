@@ -3,7 +3,7 @@ package orders
 import (
 	"encoding/json"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Order is a delivery order as the platform returns it.
@@ -52,7 +52,7 @@ type Shipping struct {
 	// LabelPDF is the URL (or path) of the label PDF to put on the package.
 	LabelPDF string `json:"label_pdf"`
 	// Cost is the shipping cost.
-	Cost types.Decimal `json:"cost"`
+	Cost rxtypes.Decimal `json:"cost"`
 	// SaturdayDelivery reports whether Saturday delivery was requested.
 	SaturdayDelivery bool `json:"saturday_delivery"`
 	// Delivery is set once the carrier delivered the package.
@@ -62,13 +62,13 @@ type Shipping struct {
 // ShippingDelivery is when a carrier delivered a shipping order.
 type ShippingDelivery struct {
 	// OccurredAt is the time of the delivery.
-	OccurredAt types.Time `json:"occurred_at"`
+	OccurredAt rxtypes.Time `json:"occurred_at"`
 }
 
 // Cancellation is when and why an order was cancelled.
 type Cancellation struct {
 	// OccurredAt is the time of the cancellation.
-	OccurredAt types.Time `json:"occurred_at"`
+	OccurredAt rxtypes.Time `json:"occurred_at"`
 	// Reason is the short phrase the platform gives. It is read from
 	// either cancellation_reason (the document's schema table) or reason
 	// (its sample body); a reason the SDK has no constant for is kept
@@ -81,7 +81,7 @@ type Cancellation struct {
 // wins.
 func (c *Cancellation) UnmarshalJSON(b []byte) error {
 	var w struct {
-		OccurredAt         types.Time         `json:"occurred_at"`
+		OccurredAt         rxtypes.Time       `json:"occurred_at"`
 		CancellationReason CancellationReason `json:"cancellation_reason"`
 		Reason             CancellationReason `json:"reason"`
 	}
@@ -100,7 +100,7 @@ func (c *Cancellation) UnmarshalJSON(b []byte) error {
 type ETA struct {
 	// ArrivalAt is the estimated arrival. Once the order is delivered or
 	// returned it is the last estimate made before.
-	ArrivalAt types.Time `json:"arrival_at"`
+	ArrivalAt rxtypes.Time `json:"arrival_at"`
 	// Type says whether the estimate is of the pickup or the delivery.
 	Type ETAType `json:"type"`
 }
@@ -130,84 +130,84 @@ func (e *listEnvelope) list() ([]Order, bool) {
 }
 
 // The models the delivery order and omni request documents share are
-// defined in package types; these names are the ones the orders package
+// defined in package rxtypes; these names are the ones the orders package
 // has always used.
 type (
-	// Status is types.OrderStatus: the current state of an order.
-	Status = types.OrderStatus
-	// Pickup is types.Pickup: when the courier picked the item up.
-	Pickup = types.Pickup
-	// Return is types.Return: when the item was brought back.
-	Return = types.Return
-	// Delivery is types.Delivery: the outcome of a delivery or an attempt.
-	Delivery = types.Delivery
-	// Relationship is types.Relationship: the recipient's relationship to
+	// Status is rxtypes.OrderStatus: the current state of an order.
+	Status = rxtypes.OrderStatus
+	// Pickup is rxtypes.Pickup: when the courier picked the item up.
+	Pickup = rxtypes.Pickup
+	// Return is rxtypes.Return: when the item was brought back.
+	Return = rxtypes.Return
+	// Delivery is rxtypes.Delivery: the outcome of a delivery or an attempt.
+	Delivery = rxtypes.Delivery
+	// Relationship is rxtypes.Relationship: the recipient's relationship to
 	// the patient.
-	Relationship = types.Relationship
-	// RecipientIdentification is types.RecipientIdentification: the
+	Relationship = rxtypes.Relationship
+	// RecipientIdentification is rxtypes.RecipientIdentification: the
 	// identification checked at the point of delivery.
-	RecipientIdentification = types.RecipientIdentification
-	// IDQualifier is types.IDQualifier: the code of an identification type.
-	IDQualifier = types.IDQualifier
-	// Gender is types.Gender: a patient's gender.
-	Gender = types.Gender
-	// Address is types.Address: a US postal address of the delivery
+	RecipientIdentification = rxtypes.RecipientIdentification
+	// IDQualifier is rxtypes.IDQualifier: the code of an identification type.
+	IDQualifier = rxtypes.IDQualifier
+	// Gender is rxtypes.Gender: a patient's gender.
+	Gender = rxtypes.Gender
+	// Address is rxtypes.Address: a US postal address of the delivery
 	// interface.
-	Address = types.Address
+	Address = rxtypes.Address
 )
 
-// The order statuses (types.OrderStatusNew and so on).
+// The order statuses (rxtypes.OrderStatusNew and so on).
 const (
 	// StatusNew is an order the platform accepted and has not yet handed
 	// to a courier.
-	StatusNew = types.OrderStatusNew
+	StatusNew = rxtypes.OrderStatusNew
 	// StatusSubmittedToCourier is an order handed to a courier.
-	StatusSubmittedToCourier = types.OrderStatusSubmittedToCourier
+	StatusSubmittedToCourier = rxtypes.OrderStatusSubmittedToCourier
 	// StatusPickedUp is an order the courier picked up.
-	StatusPickedUp = types.OrderStatusPickedUp
+	StatusPickedUp = rxtypes.OrderStatusPickedUp
 	// StatusDelivered is an order delivered to the recipient.
-	StatusDelivered = types.OrderStatusDelivered
+	StatusDelivered = rxtypes.OrderStatusDelivered
 	// StatusDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	StatusDeliveryAttempted = types.OrderStatusDeliveryAttempted
+	StatusDeliveryAttempted = rxtypes.OrderStatusDeliveryAttempted
 	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
-	StatusReturnedToPharmacy = types.OrderStatusReturnedToPharmacy
+	StatusReturnedToPharmacy = rxtypes.OrderStatusReturnedToPharmacy
 	// StatusCancelled is a cancelled order.
-	StatusCancelled = types.OrderStatusCancelled
+	StatusCancelled = rxtypes.OrderStatusCancelled
 )
 
 // The genders of the document.
 const (
 	// GenderMale is male.
-	GenderMale = types.GenderMale
+	GenderMale = rxtypes.GenderMale
 	// GenderFemale is female.
-	GenderFemale = types.GenderFemale
+	GenderFemale = rxtypes.GenderFemale
 	// GenderUnspecified is for a patient whose gender is not given.
-	GenderUnspecified = types.GenderUnspecified
+	GenderUnspecified = rxtypes.GenderUnspecified
 )
 
 // RelationshipOther means the relationship is described in
 // Delivery.OtherRelationshipDescription.
-const RelationshipOther = types.RelationshipOther
+const RelationshipOther = rxtypes.RelationshipOther
 
-// Identification qualifier codes (types.QualifierMilitaryID and so on).
+// Identification qualifier codes (rxtypes.QualifierMilitaryID and so on).
 const (
 	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = types.QualifierMilitaryID
+	QualifierMilitaryID = rxtypes.QualifierMilitaryID
 	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = types.QualifierStateIssuedID
+	QualifierStateIssuedID = rxtypes.QualifierStateIssuedID
 	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = types.QualifierUniqueSystemID
+	QualifierUniqueSystemID = rxtypes.QualifierUniqueSystemID
 	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = types.QualifierPermanentResidentCard
+	QualifierPermanentResidentCard = rxtypes.QualifierPermanentResidentCard
 	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = types.QualifierPassportID
+	QualifierPassportID = rxtypes.QualifierPassportID
 	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = types.QualifierDriversLicenseID
+	QualifierDriversLicenseID = rxtypes.QualifierDriversLicenseID
 	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = types.QualifierSocialSecurityNumber
+	QualifierSocialSecurityNumber = rxtypes.QualifierSocialSecurityNumber
 	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = types.QualifierTribalID
+	QualifierTribalID = rxtypes.QualifierTribalID
 )
 
 // ServiceLevel is how an order is carried: by a courier the same day

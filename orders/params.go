@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // CreateParams is the body of Create: one delivery order. Fields marked
@@ -21,17 +21,17 @@ type CreateParams struct {
 	ReadyAt *time.Time `json:"ready_at,omitempty"`
 	// ServiceDate is the date of the service (shipping orders in the
 	// document's example); omitted when nil or zero.
-	ServiceDate *types.Date `json:"service_date,omitempty"`
+	ServiceDate *rxtypes.Date `json:"service_date,omitempty"`
 	// Initiator is the source of the request; optional, and when set it
 	// must be InitiatorPharmacy.
 	Initiator Initiator `json:"initiator,omitempty"`
 	// DeliveryFee is the delivery fee to collect. Required for sameday.
-	DeliveryFee *types.Decimal `json:"delivery_fee,omitempty"`
+	DeliveryFee *rxtypes.Decimal `json:"delivery_fee,omitempty"`
 	// RxAmountDue is the copay to collect. Required for sameday.
-	RxAmountDue *types.Decimal `json:"rx_amount_due,omitempty"`
+	RxAmountDue *rxtypes.Decimal `json:"rx_amount_due,omitempty"`
 	// OtherItemsAmountDue is the fee for other items; optional, sameday
 	// only.
-	OtherItemsAmountDue *types.Decimal `json:"other_items_amount_due,omitempty"`
+	OtherItemsAmountDue *rxtypes.Decimal `json:"other_items_amount_due,omitempty"`
 	// DeliveryNotes are instructions for the courier; at most 280
 	// characters.
 	DeliveryNotes string `json:"delivery_notes,omitempty"`
@@ -104,7 +104,7 @@ type Patient struct {
 	Gender Gender `json:"gender"`
 	// DateOfBirth is required; it must be a real day and not in the
 	// future.
-	DateOfBirth types.Date `json:"date_of_birth"`
+	DateOfBirth rxtypes.Date `json:"date_of_birth"`
 	// MobilePhoneNumber is 10 digits. Shipping orders need it or
 	// HomePhoneNumber.
 	MobilePhoneNumber string `json:"mobile_phone_number,omitempty"`
@@ -132,7 +132,7 @@ type Prescription struct {
 	DaysSupply int `json:"days_supply"`
 	// FillQuantity is the quantity dispensed; required, and greater than
 	// 0 (a fill dispenses something).
-	FillQuantity types.Decimal `json:"fill_quantity"`
+	FillQuantity rxtypes.Decimal `json:"fill_quantity"`
 	// FillNumber is the fill's number: 0 is the original fill, 1 the first
 	// refill. Required, so it is a pointer: nil is refused by validation,
 	// rxdelivery.Ptr(0) sends 0.
@@ -140,7 +140,7 @@ type Prescription struct {
 	// PatientPay is the amount the patient pays. Required, so it is a
 	// pointer: nil is refused by validation, and a pointer to 0.00 sends
 	// a zero copay.
-	PatientPay *types.Decimal `json:"patient_pay"`
+	PatientPay *rxtypes.Decimal `json:"patient_pay"`
 	// Prescriber is the prescribing provider; required.
 	Prescriber Prescriber `json:"prescriber"`
 	// DateOfService is optional free text; a date such as "2024-05-02"
@@ -166,15 +166,15 @@ func (p Prescription) MarshalJSON() ([]byte, error) {
 // addPrescriptionBody is the body of AddPrescription: exactly the fields
 // the document lists for that endpoint.
 type addPrescriptionBody struct {
-	Number        string         `json:"number"`
-	NDC           string         `json:"ndc"`
-	Refrigeration Refrigeration  `json:"refrigeration"`
-	DaysSupply    int            `json:"days_supply"`
-	FillQuantity  types.Decimal  `json:"fill_quantity"`
-	FillNumber    *int           `json:"fill_number"`
-	PatientPay    *types.Decimal `json:"patient_pay"`
-	Prescriber    Prescriber     `json:"prescriber"`
-	Payers        []Payer        `json:"payers"`
+	Number        string           `json:"number"`
+	NDC           string           `json:"ndc"`
+	Refrigeration Refrigeration    `json:"refrigeration"`
+	DaysSupply    int              `json:"days_supply"`
+	FillQuantity  rxtypes.Decimal  `json:"fill_quantity"`
+	FillNumber    *int             `json:"fill_number"`
+	PatientPay    *rxtypes.Decimal `json:"patient_pay"`
+	Prescriber    Prescriber       `json:"prescriber"`
+	Payers        []Payer          `json:"payers"`
 }
 
 // addBody returns the add-prescription body of p.
@@ -262,7 +262,7 @@ type Weight struct {
 	// Unit is ounce or pound; required.
 	Unit WeightUnit `json:"unit"`
 	// Value is the weight in Unit; required.
-	Value types.Decimal `json:"value"`
+	Value rxtypes.Decimal `json:"value"`
 }
 
 // Dimensions is a package size.
@@ -270,11 +270,11 @@ type Dimensions struct {
 	// Unit must be DimensionUnitInch.
 	Unit DimensionUnit `json:"unit"`
 	// Length is required when there is no package code.
-	Length types.Decimal `json:"length"`
+	Length rxtypes.Decimal `json:"length"`
 	// Width is required when there is no package code.
-	Width types.Decimal `json:"width"`
+	Width rxtypes.Decimal `json:"width"`
 	// Height is required when there is no package code.
-	Height types.Decimal `json:"height"`
+	Height rxtypes.Decimal `json:"height"`
 }
 
 // Validate checks p against every rule of the delivery order document and
@@ -529,7 +529,7 @@ func (d *Dimensions) check(c *validate.Collector, required bool) {
 	}
 	for _, m := range [...]struct {
 		name string
-		v    *types.Decimal
+		v    *rxtypes.Decimal
 	}{{"length", &d.Length}, {"width", &d.Width}, {"height", &d.Height}} {
 		switch {
 		case required && m.v.Sign() <= 0:

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Pharmacy is a pharmacy as the lookup endpoints return it.
@@ -20,7 +20,7 @@ type Pharmacy struct {
 	// DistanceFromOrigin is the approximate distance to the search origin
 	// in miles, rounded to 0.01. It is set in search results only; Get
 	// leaves it nil.
-	DistanceFromOrigin *types.Decimal `json:"distance_from_origin,omitempty"`
+	DistanceFromOrigin *rxtypes.Decimal `json:"distance_from_origin,omitempty"`
 	// PhoneNumber is returned for preferred pharmacies only; "" otherwise.
 	PhoneNumber string `json:"phone_number"`
 	// FaxNumber is returned for preferred pharmacies only; "" otherwise.

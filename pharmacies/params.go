@@ -5,7 +5,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // MaxPageSize is the largest page size the search accepts; the platform's
@@ -69,10 +69,10 @@ type DeliveryInfoParams struct {
 }
 
 // DeliveryAddress is the dropoff address of DeliveryInfo: it is
-// types.Address, the delivery interface's address (Street, Street2,
+// rxtypes.Address, the delivery interface's address (Street, Street2,
 // City, State, Zipcode; street, not street1), sent as
 // delivery[address][street]=… and so on.
-type DeliveryAddress = types.Address
+type DeliveryAddress = rxtypes.Address
 
 // Validate checks p against the delivery document's address rules and
 // returns a *rxdelivery.ValidationError listing every problem, or nil.

@@ -12,7 +12,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Service calls the pharmacy lookup endpoints of the omni interface and the
@@ -203,5 +203,5 @@ func checkID(id string) func(core.Checks) error {
 }
 
 func idProblem(msg string) error {
-	return &types.ValidationError{Problems: []types.Problem{{Path: "id", Message: msg}}}
+	return &rxtypes.ValidationError{Problems: []rxtypes.Problem{{Path: "id", Message: msg}}}
 }

@@ -1,6 +1,6 @@
 package pricing
 
-import "github.com/rxdelivery/rxdelivery-go/types"
+import "github.com/rxdelivery/rxdelivery-go/rxtypes"
 
 // Provider is a pricing provider key. Values the platform adds later are
 // kept verbatim when decoding.
@@ -41,5 +41,5 @@ type Quote struct {
 	// Service is the service key, such as "ground_service".
 	Service ServiceKey `json:"service"`
 	// PriceUSD is the price in US dollars, exact.
-	PriceUSD types.Decimal `json:"price_usd"`
+	PriceUSD rxtypes.Decimal `json:"price_usd"`
 }

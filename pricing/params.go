@@ -3,7 +3,7 @@ package pricing
 import (
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // QuoteParams are the fields of Quote. Version 1 of the interface refuses
@@ -44,13 +44,13 @@ type Address struct {
 // greater than zero.
 type PackageDimensions struct {
 	// LengthIn is the length in inches.
-	LengthIn types.Decimal `json:"length_in"`
+	LengthIn rxtypes.Decimal `json:"length_in"`
 	// WidthIn is the width in inches.
-	WidthIn types.Decimal `json:"width_in"`
+	WidthIn rxtypes.Decimal `json:"width_in"`
 	// HeightIn is the height in inches.
-	HeightIn types.Decimal `json:"height_in"`
+	HeightIn rxtypes.Decimal `json:"height_in"`
 	// WeightOz is the weight in ounces.
-	WeightOz types.Decimal `json:"weight_oz"`
+	WeightOz rxtypes.Decimal `json:"weight_oz"`
 }
 
 // Validate reports every problem of p, each with its JSON path, as a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Request is an omni request as the platform returns it: the caller's ask to
@@ -23,7 +23,7 @@ type Request struct {
 	// CreateParams.
 	ExternalReferenceNumber string `json:"external_reference_number"`
 	// CreatedAt is when the request was created.
-	CreatedAt types.Time `json:"created_at"`
+	CreatedAt rxtypes.Time `json:"created_at"`
 	// Order is the associated order; nil until one is associated (always
 	// nil in the response to Create).
 	Order *Order `json:"order"`
@@ -66,56 +66,56 @@ type Order struct {
 	StatusNote string `json:"status_note"`
 	// StatusNoteUpdatedAt is when StatusNote last changed; zero when the
 	// platform sent null.
-	StatusNoteUpdatedAt types.Time `json:"status_note_updated_at"`
+	StatusNoteUpdatedAt rxtypes.Time `json:"status_note_updated_at"`
 }
 
-// The courier-delivery models are defined in package types, shared with
+// The courier-delivery models are defined in package rxtypes, shared with
 // the orders package: both documents describe them alike. go doc
-// types.Delivery (and so on) shows their fields and methods.
+// rxtypes.Delivery (and so on) shows their fields and methods.
 type (
-	// Pickup is types.Pickup: when the item was picked up (OccurredAt).
-	Pickup = types.Pickup
-	// Return is types.Return: when the item was returned to the pharmacy
+	// Pickup is rxtypes.Pickup: when the item was picked up (OccurredAt).
+	Pickup = rxtypes.Pickup
+	// Return is rxtypes.Return: when the item was returned to the pharmacy
 	// (OccurredAt).
-	Return = types.Return
-	// Delivery is types.Delivery: the outcome of a delivery or a
+	Return = rxtypes.Return
+	// Delivery is rxtypes.Delivery: the outcome of a delivery or a
 	// delivery attempt (OccurredAt, SignatureURL, SignedBy, Relationship,
 	// FailureReason, RecipientIdentification; Succeeded).
-	Delivery = types.Delivery
-	// Relationship is types.Relationship: the relationship between the
+	Delivery = rxtypes.Delivery
+	// Relationship is rxtypes.Relationship: the relationship between the
 	// patient and the person who received a delivery.
-	Relationship = types.Relationship
-	// RecipientIdentification is types.RecipientIdentification: the
+	Relationship = rxtypes.Relationship
+	// RecipientIdentification is rxtypes.RecipientIdentification: the
 	// identification document checked at the point of delivery (Number,
 	// Type, Qualifier, JurisdictionCode).
-	RecipientIdentification = types.RecipientIdentification
-	// IDQualifier is types.IDQualifier: the code of a recipient
+	RecipientIdentification = rxtypes.RecipientIdentification
+	// IDQualifier is rxtypes.IDQualifier: the code of a recipient
 	// identification type, "01" to "08" (Description, Known).
-	IDQualifier = types.IDQualifier
+	IDQualifier = rxtypes.IDQualifier
 )
 
 // RelationshipOther means the relationship is described in
 // Delivery.OtherRelationshipDescription.
-const RelationshipOther = types.RelationshipOther
+const RelationshipOther = rxtypes.RelationshipOther
 
 // Identification qualifier codes.
 const (
 	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = types.QualifierMilitaryID
+	QualifierMilitaryID = rxtypes.QualifierMilitaryID
 	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = types.QualifierStateIssuedID
+	QualifierStateIssuedID = rxtypes.QualifierStateIssuedID
 	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = types.QualifierUniqueSystemID
+	QualifierUniqueSystemID = rxtypes.QualifierUniqueSystemID
 	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = types.QualifierPermanentResidentCard
+	QualifierPermanentResidentCard = rxtypes.QualifierPermanentResidentCard
 	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = types.QualifierPassportID
+	QualifierPassportID = rxtypes.QualifierPassportID
 	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = types.QualifierDriversLicenseID
+	QualifierDriversLicenseID = rxtypes.QualifierDriversLicenseID
 	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = types.QualifierSocialSecurityNumber
+	QualifierSocialSecurityNumber = rxtypes.QualifierSocialSecurityNumber
 	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = types.QualifierTribalID
+	QualifierTribalID = rxtypes.QualifierTribalID
 )
 
 // Status is the status of a request (as opposed to that of its order).
@@ -171,30 +171,30 @@ func (d *StatusDetail) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OrderStatus is types.OrderStatus, the state of an order, which both
+// OrderStatus is rxtypes.OrderStatus, the state of an order, which both
 // interfaces share (methods Known, Cancellable, Final). A value the
 // document does not list is kept as sent; "submitted to courier" (with
 // spaces) decodes to OrderSubmittedToCourier.
-type OrderStatus = types.OrderStatus
+type OrderStatus = rxtypes.OrderStatus
 
 // Order statuses the document lists.
 const (
 	// OrderNew is an order just created.
-	OrderNew = types.OrderStatusNew
+	OrderNew = rxtypes.OrderStatusNew
 	// OrderSubmittedToCourier is an order handed to a courier company.
-	OrderSubmittedToCourier = types.OrderStatusSubmittedToCourier
+	OrderSubmittedToCourier = rxtypes.OrderStatusSubmittedToCourier
 	// OrderPickedUp is an order whose item was picked up.
-	OrderPickedUp = types.OrderStatusPickedUp
+	OrderPickedUp = rxtypes.OrderStatusPickedUp
 	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered = types.OrderStatusDelivered
+	OrderDelivered = rxtypes.OrderStatusDelivered
 	// OrderDeliveryAttempted is an order whose delivery was attempted and
 	// failed.
-	OrderDeliveryAttempted = types.OrderStatusDeliveryAttempted
+	OrderDeliveryAttempted = rxtypes.OrderStatusDeliveryAttempted
 	// OrderReturnedToPharmacy is an order whose item went back to the
 	// pharmacy.
-	OrderReturnedToPharmacy = types.OrderStatusReturnedToPharmacy
+	OrderReturnedToPharmacy = rxtypes.OrderStatusReturnedToPharmacy
 	// OrderCancelled is a cancelled order.
-	OrderCancelled = types.OrderStatusCancelled
+	OrderCancelled = rxtypes.OrderStatusCancelled
 )
 
 // ETA is a request's estimated delivery time. The platform writes it either
@@ -203,7 +203,7 @@ const (
 // the text and parses what it reliably can:
 //
 //   - Time is set when the whole text is an ISO 8601 timestamp (the forms
-//     types.ParseTime reads).
+//     rxtypes.ParseTime reads).
 //   - Date is set when the text is such a timestamp (its date as written,
 //     in the timestamp's own offset) or begins with an ISO 8601 calendar
 //     date (YYYY-MM-DD) followed by the end of the text, a space or a "T".
@@ -218,7 +218,7 @@ type ETA struct {
 	Time time.Time
 	// Date is the calendar date Raw starts with; zero when it starts with
 	// none.
-	Date types.Date
+	Date rxtypes.Date
 }
 
 // ParseETA reads s as the platform's delivery_eta text. It never fails: it
@@ -226,13 +226,13 @@ type ETA struct {
 func ParseETA(s string) ETA {
 	e := ETA{Raw: s}
 	t := strings.TrimSpace(s)
-	if parsed, ok := types.ParseTime(t); ok {
+	if parsed, ok := rxtypes.ParseTime(t); ok {
 		e.Time = parsed
-		e.Date = types.DateOf(parsed)
+		e.Date = rxtypes.DateOf(parsed)
 		return e
 	}
 	if len(t) >= 10 && (len(t) == 10 || t[10] == ' ' || t[10] == 'T') {
-		if d, err := types.ParseDate(t[:10]); err == nil {
+		if d, err := rxtypes.ParseDate(t[:10]); err == nil {
 			e.Date = d
 		}
 	}

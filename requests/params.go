@@ -7,7 +7,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // CreateParams is the body of a new omni request: an item to pick up at a
@@ -106,14 +106,14 @@ func (a Address) MarshalJSON() ([]byte, error) {
 }
 
 // ToOrders returns a in the delivery interface's form, orders.Address
-// (types.Address), whose first line is named street instead of street1.
-func (a Address) ToOrders() types.Address {
-	return types.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
+// (rxtypes.Address), whose first line is named street instead of street1.
+func (a Address) ToOrders() rxtypes.Address {
+	return rxtypes.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
 }
 
 // AddressFromOrders returns the omni form of a delivery-interface address:
 // its street becomes Street1.
-func AddressFromOrders(a types.Address) Address {
+func AddressFromOrders(a rxtypes.Address) Address {
 	return Address{Street1: a.Street, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
 }
 
@@ -182,22 +182,22 @@ type PatientParams struct {
 	Gender Gender `json:"gender,omitempty"`
 	// DateOfBirth is required; it must be a real day and not in the
 	// future.
-	DateOfBirth types.Date `json:"date_of_birth"`
+	DateOfBirth rxtypes.Date `json:"date_of_birth"`
 }
 
 // Gender is a patient's gender, the same type in both interfaces: it is
-// types.Gender, a string type whose values are "male", "female" and
-// "unspecified" (the constants below, and types.GenderMale and so on).
-type Gender = types.Gender
+// rxtypes.Gender, a string type whose values are "male", "female" and
+// "unspecified" (the constants below, and rxtypes.GenderMale and so on).
+type Gender = rxtypes.Gender
 
-// Genders the platform accepts (types.GenderMale and so on).
+// Genders the platform accepts (rxtypes.GenderMale and so on).
 const (
 	// GenderMale is "male".
-	GenderMale = types.GenderMale
+	GenderMale = rxtypes.GenderMale
 	// GenderFemale is "female".
-	GenderFemale = types.GenderFemale
+	GenderFemale = rxtypes.GenderFemale
 	// GenderUnspecified is "unspecified".
-	GenderUnspecified = types.GenderUnspecified
+	GenderUnspecified = rxtypes.GenderUnspecified
 )
 
 // RemittanceParams lists amounts to collect from the patient and where to
@@ -223,7 +223,7 @@ type Contact struct {
 type Payment struct {
 	// Fee is the amount: required, greater than 0. It goes on the wire
 	// as a JSON number in the canonical form ("5.00").
-	Fee types.Decimal `json:"fee"`
+	Fee rxtypes.Decimal `json:"fee"`
 	// Kind is what the amount is for: required, one of the PaymentKind
 	// constants.
 	Kind PaymentKind `json:"kind"`
@@ -279,7 +279,7 @@ const (
 )
 
 // Validate checks p against every rule of the document and returns a
-// *types.ValidationError listing each problem with its JSON path, or
+// *rxtypes.ValidationError listing each problem with its JSON path, or
 // nil. Create runs it before sending unless the client was built with
 // validation off. It does not check the sandbox rule on TestMeta, which
 // depends on the client.

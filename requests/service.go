@@ -7,7 +7,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Service calls the requests endpoints. Get one from rxdelivery.Client; it is
@@ -66,11 +66,11 @@ func checkCreate(p *CreateParams) func(core.Checks) error {
 		if p == nil || p.TestMeta == nil || ck.Sandbox {
 			return err
 		}
-		ve := &types.ValidationError{}
+		ve := &rxtypes.ValidationError{}
 		if err != nil && !errors.As(err, &ve) {
 			return err
 		}
-		ve.Problems = append(ve.Problems, types.Problem{
+		ve.Problems = append(ve.Problems, rxtypes.Problem{
 			Path:    "test_meta",
 			Message: "is accepted only by a client in sandbox mode (WithSandbox)",
 		})
@@ -79,15 +79,15 @@ func checkCreate(p *CreateParams) func(core.Checks) error {
 }
 
 // sandboxOnlyError is the refusal of test_meta by a client that is not in
-// sandbox mode. It reads and unwraps as its *types.ValidationError and
-// also matches types.ErrSandboxOnly.
+// sandbox mode. It reads and unwraps as its *rxtypes.ValidationError and
+// also matches rxtypes.ErrSandboxOnly.
 type sandboxOnlyError struct {
-	ve *types.ValidationError
+	ve *rxtypes.ValidationError
 }
 
 func (e *sandboxOnlyError) Error() string        { return e.ve.Error() }
 func (e *sandboxOnlyError) Unwrap() error        { return e.ve }
-func (e *sandboxOnlyError) Is(target error) bool { return target == types.ErrSandboxOnly }
+func (e *sandboxOnlyError) Is(target error) bool { return target == rxtypes.ErrSandboxOnly }
 
 // Cancel cancels the request id and those of its orders that are in a
 // cancellable status (DELETE /api/v1/requests/:id). When its orders are not

@@ -1,6 +1,6 @@
 package tracking
 
-import "github.com/rxdelivery/rxdelivery-go/types"
+import "github.com/rxdelivery/rxdelivery-go/rxtypes"
 
 // Carrier is the carrier of a tracking number. Values the platform adds
 // later are kept verbatim.
@@ -92,9 +92,9 @@ type Subscription struct {
 	// empty otherwise.
 	StatusReason string `json:"subscription_status_reason"`
 	// SubscribedAt is when the subscription was created.
-	SubscribedAt types.Time `json:"subscribed_at"`
+	SubscribedAt rxtypes.Time `json:"subscribed_at"`
 	// UpdatedAt is when the subscription was last updated.
-	UpdatedAt types.Time `json:"updated_at"`
+	UpdatedAt rxtypes.Time `json:"updated_at"`
 
 	// Created is true when Subscribe got the response 201 Created, that is when
 	// the platform reports a new subscription rather than an update. It is

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // DefaultMaxBodyBytes is the largest notification body ParseNotification
@@ -29,7 +29,7 @@ type Notification struct {
 	TrackingNumber string `json:"tracking_number"`
 	// Timestamp is when the platform generated the notification. Always
 	// present.
-	Timestamp types.Time `json:"timestamp"`
+	Timestamp rxtypes.Time `json:"timestamp"`
 	// Carrier is POSTAL or PARCELA. Always present.
 	Carrier Carrier `json:"carrier"`
 	// Status is the status category of the current tracking state, such as
@@ -38,7 +38,7 @@ type Notification struct {
 	// StatusText is a customer-facing sentence for the status; may be empty.
 	StatusText string `json:"status_text,omitempty"`
 	// StatusOccurredAt is when the current status occurred. Always present.
-	StatusOccurredAt types.Time `json:"status_occurred_at"`
+	StatusOccurredAt rxtypes.Time `json:"status_occurred_at"`
 	// Stale is set by an ordering handler (WithOrdering, WithStaleDelivery)
 	// on a notification at or before the latest one processed for its
 	// tracking number; it is never decoded from the body.
@@ -54,7 +54,7 @@ type TrackingEvent struct {
 	// Status is the status category of the event.
 	Status TrackingStatus `json:"status,omitempty"`
 	// StatusOccurredAt is when the event occurred.
-	StatusOccurredAt types.Time `json:"status_occurred_at"`
+	StatusOccurredAt rxtypes.Time `json:"status_occurred_at"`
 }
 
 // NotificationError is a notification request that ParseNotification
@@ -157,7 +157,7 @@ func decodeNotification(data []byte) (*Notification, error) {
 		}
 		return nil, ne
 	}
-	// types.Time keeps any JSON value; the two required timestamps must be
+	// rxtypes.Time keeps any JSON value; the two required timestamps must be
 	// strings.
 	var ts struct {
 		Timestamp        json.RawMessage `json:"timestamp"`

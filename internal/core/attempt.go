@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // attemptTransport is the SDK's one RoundTripper, beneath
@@ -58,7 +58,7 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Respons
 	if lim := c.limiter(); lim != nil {
 		if err := lim.Wait(parent); err != nil {
 			c.lastEnd, c.lastErr = time.Now(), err
-			return nil, &types.NotSentError{Err: err}
+			return nil, &rxtypes.NotSentError{Err: err}
 		}
 	}
 	if len(c.set.Middleware) > 0 {
@@ -100,7 +100,7 @@ func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *h
 	}()
 	res := f(parent, a)
 	if !called {
-		err = &types.NotSentError{Err: orHookRefused(res.Err)}
+		err = &rxtypes.NotSentError{Err: orHookRefused(res.Err)}
 		c.lastEnd, c.lastErr = time.Now(), err
 		return nil, err
 	}

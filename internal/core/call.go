@@ -15,7 +15,7 @@ import (
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // call is the state of one call, made by Execute and shared by its
@@ -178,7 +178,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 			return false, nil
 		}
 		cost := int64(RetryCost)
-		if errors.Is(asAttemptTimeout(ctx, err), types.ErrAttemptTimeout) {
+		if errors.Is(asAttemptTimeout(ctx, err), rxtypes.ErrAttemptTimeout) {
 			cost = TimeoutRetryCost
 		}
 		return c.spend(cost), nil

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Endpoint describes one operation of the platform. The sixteen below are
@@ -16,7 +16,7 @@ type Endpoint struct {
 	// it: the service package and method, "orders.Create".
 	Name string
 	// Interface is the platform interface that serves it.
-	Interface types.Interface
+	Interface rxtypes.Interface
 	// Method is the HTTP method.
 	Method string
 	// Route is the path below the interface's base URL with a placeholder
@@ -35,26 +35,26 @@ type Endpoint struct {
 
 // The platform's endpoints, in the order of the README's Operations table.
 var (
-	RequestsCreate  = &Endpoint{Name: "requests.Create", Interface: types.InterfaceOmni, Method: http.MethodPost, Route: "/api/v1/requests", Write: true}
-	RequestsCancel  = &Endpoint{Name: "requests.Cancel", Interface: types.InterfaceOmni, Method: http.MethodDelete, Route: "/api/v1/requests/{id}", Write: true}
-	RequestsGet     = &Endpoint{Name: "requests.Get", Interface: types.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/{id}"}
-	RequestsGetMany = &Endpoint{Name: "requests.GetMany", Interface: types.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/"}
+	RequestsCreate  = &Endpoint{Name: "requests.Create", Interface: rxtypes.InterfaceOmni, Method: http.MethodPost, Route: "/api/v1/requests", Write: true}
+	RequestsCancel  = &Endpoint{Name: "requests.Cancel", Interface: rxtypes.InterfaceOmni, Method: http.MethodDelete, Route: "/api/v1/requests/{id}", Write: true}
+	RequestsGet     = &Endpoint{Name: "requests.Get", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/{id}"}
+	RequestsGetMany = &Endpoint{Name: "requests.GetMany", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/"}
 
-	PharmaciesSearch       = &Endpoint{Name: "pharmacies.Search", Interface: types.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/"}
-	PharmaciesGet          = &Endpoint{Name: "pharmacies.Get", Interface: types.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
-	PharmaciesDeliveryInfo = &Endpoint{Name: "pharmacies.DeliveryInfo", Interface: types.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
+	PharmaciesSearch       = &Endpoint{Name: "pharmacies.Search", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/"}
+	PharmaciesGet          = &Endpoint{Name: "pharmacies.Get", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
+	PharmaciesDeliveryInfo = &Endpoint{Name: "pharmacies.DeliveryInfo", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
 
-	OrdersCreate             = &Endpoint{Name: "orders.Create", Interface: types.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders", Write: true}
-	OrdersCancel             = &Endpoint{Name: "orders.Cancel", Interface: types.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}", Write: true}
-	OrdersGet                = &Endpoint{Name: "orders.Get", Interface: types.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders/{id}"}
-	OrdersGetMany            = &Endpoint{Name: "orders.GetMany", Interface: types.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders"}
-	OrdersAddPrescription    = &Endpoint{Name: "orders.AddPrescription", Interface: types.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders/{id}/prescriptions", Write: true}
-	OrdersRemovePrescription = &Endpoint{Name: "orders.RemovePrescription", Interface: types.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}/prescriptions/{rx_number}", Hidden: []string{"rx_number"}, Write: true}
+	OrdersCreate             = &Endpoint{Name: "orders.Create", Interface: rxtypes.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders", Write: true}
+	OrdersCancel             = &Endpoint{Name: "orders.Cancel", Interface: rxtypes.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}", Write: true}
+	OrdersGet                = &Endpoint{Name: "orders.Get", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders/{id}"}
+	OrdersGetMany            = &Endpoint{Name: "orders.GetMany", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders"}
+	OrdersAddPrescription    = &Endpoint{Name: "orders.AddPrescription", Interface: rxtypes.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders/{id}/prescriptions", Write: true}
+	OrdersRemovePrescription = &Endpoint{Name: "orders.RemovePrescription", Interface: rxtypes.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}/prescriptions/{rx_number}", Hidden: []string{"rx_number"}, Write: true}
 
-	TrackingSubscribe       = &Endpoint{Name: "tracking.Subscribe", Interface: types.InterfaceTracking, Method: http.MethodPost, Route: "/tracking/v1/subscriptions"}
-	TrackingGetSubscription = &Endpoint{Name: "tracking.GetSubscription", Interface: types.InterfaceTracking, Method: http.MethodGet, Route: "/tracking/v1/subscriptions"}
+	TrackingSubscribe       = &Endpoint{Name: "tracking.Subscribe", Interface: rxtypes.InterfaceTracking, Method: http.MethodPost, Route: "/tracking/v1/subscriptions"}
+	TrackingGetSubscription = &Endpoint{Name: "tracking.GetSubscription", Interface: rxtypes.InterfaceTracking, Method: http.MethodGet, Route: "/tracking/v1/subscriptions"}
 
-	PricingQuote = &Endpoint{Name: "pricing.Quote", Interface: types.InterfacePricing, Method: http.MethodPost, Route: "/pricing/v1/quotes"}
+	PricingQuote = &Endpoint{Name: "pricing.Quote", Interface: rxtypes.InterfacePricing, Method: http.MethodPost, Route: "/pricing/v1/quotes"}
 )
 
 // Endpoints lists the sixteen endpoints in the order of the README's

@@ -13,7 +13,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Request is one call of a service method: the endpoint, the values of
@@ -57,7 +57,7 @@ type Checks struct {
 // ResponseChecker is a decoded response that can tell whether it holds
 // what the documents promise (an envelope's member, an id). Execute runs
 // the check after decoding, before the call's hooks and metadata see the
-// call end; a refusal becomes a *types.DecodeError naming the status and
+// call end; a refusal becomes a *rxtypes.DecodeError naming the status and
 // the endpoint, and a write's outcome is then unknown (the platform
 // accepted it, but its response does not say what it did).
 type ResponseChecker interface {
@@ -69,9 +69,9 @@ type ResponseChecker interface {
 // the exchange (go-retryablehttp's loop of attempts, each through the
 // attempt transport); then the response read whole, its status turned
 // into a typed error or its body decoded and checked; last the metadata
-// and the log line of the end. Every failure is a *types.APIError,
-// *types.TransportError, *types.DecodeError, *types.ConfigError or
-// *types.ValidationError, and WithMetadata is filled at every end.
+// and the log line of the end. Every failure is a *rxtypes.APIError,
+// *rxtypes.TransportError, *rxtypes.DecodeError, *rxtypes.ConfigError or
+// *rxtypes.ValidationError, and WithMetadata is filled at every end.
 func (b *Backend) Execute(ctx context.Context, r Request) error {
 	c := newCall(b, r)
 	err := c.prepare(ctx)
@@ -94,7 +94,7 @@ func (c *call) prepare(ctx context.Context) error {
 	}
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
-		return &types.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
+		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
 	}
 	if err := checkPathValues(c.ep, r.PathValues); err != nil {
 		return err
@@ -105,26 +105,26 @@ func (c *call) prepare(ctx context.Context) error {
 		}
 	}
 	if b.base == "" {
-		return &types.ConfigError{
+		return &rxtypes.ConfigError{
 			Message: "no base URL for the " + b.iface.String() + " interface: set " + b.iface.URLOption() + " or " + b.iface.URLEnv(),
-			Err:     types.ErrNoBaseURL,
+			Err:     rxtypes.ErrNoBaseURL,
 		}
 	}
 	if b.authHeader == nil {
-		return &types.ConfigError{Message: "no credentials for the " + b.iface.String() +
+		return &rxtypes.ConfigError{Message: "no credentials for the " + b.iface.String() +
 			" interface: pass a key and secret to NewClient, or use WithCredentials"}
 	}
 	if r.Query != nil {
 		q, err := Query(r.Query)
 		if err != nil {
-			return &types.ConfigError{Message: c.method() + " " + c.shown + ": encoding the query failed", Err: err}
+			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the query failed", Err: err}
 		}
 		c.query = q
 	}
 	if r.Body != nil {
 		body, err := jsonx.Marshal(r.Body)
 		if err != nil {
-			return &types.ConfigError{Message: c.method() + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
+			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
 		}
 		c.body = body
 	}
@@ -155,7 +155,7 @@ func (c *call) hooked(ctx context.Context) error {
 	op := c.operation()
 	res := f(ctx, &op)
 	if !called {
-		return &types.TransportError{Method: c.method(), Path: c.shown, Err: &types.NotSentError{Err: orHookRefused(res.Err)}}
+		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
 	}
 	return err
 }
@@ -174,7 +174,7 @@ func (c *call) exchange(ctx context.Context) error {
 		raw = c.body
 	}
 	if ctx.Err() != nil {
-		return &types.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
 	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
@@ -188,7 +188,7 @@ func (c *call) exchange(ctx context.Context) error {
 	ctx = context.WithValue(ctx, callKey{}, c)
 	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
 	if err != nil {
-		return &types.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
+		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
 	h["Authorization"] = b.authHeader
@@ -201,7 +201,7 @@ func (c *call) exchange(ctx context.Context) error {
 		h[k] = vs
 	}
 	if ctx.Err() != nil {
-		return &types.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
 	}
 	// A 2xx body is read whole inside the attempt, so that a body cut
 	// short is seen while go-retryablehttp can still send a safe call
@@ -323,7 +323,7 @@ func orHookRefused(err error) error {
 // IsUnknownOutcome reports whether err is a write's failure whose outcome
 // is unknown.
 func IsUnknownOutcome(err error) bool {
-	return err != nil && errors.Is(err, types.ErrUnknownOutcome)
+	return err != nil && errors.Is(err, rxtypes.ErrUnknownOutcome)
 }
 
 // since is the time from t to now; a zero t gives zero.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestCallerClientWithoutTransportUsesDefaultTransport: as in net/http, a
@@ -41,9 +41,9 @@ func TestClientAttemptTimeout(t *testing.T) {
 	d := 20 * time.Millisecond
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
 		Defaults: option.Settings{AttemptTimeout: &d}})
-	b, err := s.NewBackend(types.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	assert.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
-	assert.ErrorIs(t, err, types.ErrAttemptTimeout)
+	assert.ErrorIs(t, err, rxtypes.ErrAttemptTimeout)
 	assert.False(t, errors.Is(err, context.DeadlineExceeded))
 }

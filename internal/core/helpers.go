@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-querystring/query"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Params returns the Check of a request whose params are p: fn validates
@@ -30,7 +30,7 @@ func Params[P any](p *P, fn func(*P, validate.Options) error) func(Checks) error
 
 // ErrParamsRequired is the refusal of nil params.
 func ErrParamsRequired() error {
-	return &types.ValidationError{Problems: []types.Problem{{Message: "params are required"}}}
+	return &rxtypes.ValidationError{Problems: []rxtypes.Problem{{Message: "params are required"}}}
 }
 
 // Query encodes v (a struct with `url` tags) with go-querystring; a
@@ -104,7 +104,7 @@ func checkPathValues(e *Endpoint, values []string) error {
 		rest = rest[end+1:]
 	}
 	if n := strings.Count(e.Route, "{"); n != len(values) {
-		return &types.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(n) + " placeholders"}
+		return &rxtypes.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(n) + " placeholders"}
 	}
 	if c == nil {
 		return nil

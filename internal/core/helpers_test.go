@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 type params struct{ Name string }
@@ -31,11 +31,11 @@ func (p *params) validate(o validate.Options) error {
 func TestCheckHonoursTheSettings(t *testing.T) {
 	t.Parallel()
 	on := NewShared(Config{Validate: true, ValidateOptions: validate.Options{NPICheckDigit: true}, Sandbox: true})
-	b, err := on.NewBackend(types.InterfaceOmni, "", Credentials{}, nil)
+	b, err := on.NewBackend(rxtypes.InterfaceOmni, "", Credentials{}, nil)
 	require.NoError(t, err)
 	assert.True(t, b.Sandbox())
 	assert.True(t, on.Sandbox())
-	assert.Equal(t, types.InterfaceOmni, b.Interface())
+	assert.Equal(t, rxtypes.InterfaceOmni, b.Interface())
 	// Execute hands the client's settings to the request's check, before
 	// anything else can refuse the call.
 	var got Checks
@@ -45,11 +45,11 @@ func TestCheckHonoursTheSettings(t *testing.T) {
 	assert.Equal(t, Checks{Validate: true, Options: validate.Options{NPICheckDigit: true}, Sandbox: true}, got)
 
 	err = Params(&params{}, (*params).validate)(got)
-	var ve *types.ValidationError
+	var ve *rxtypes.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.True(t, ve.Has("name"))
 	assert.True(t, ve.Has("npi"), "the client's options reach the check")
-	assert.ErrorIs(t, Params[params](nil, (*params).validate)(got), types.ErrInvalidParams)
+	assert.ErrorIs(t, Params[params](nil, (*params).validate)(got), rxtypes.ErrInvalidParams)
 	assert.NoError(t, Params(&params{}, (*params).validate)(Checks{}), "validation off")
 	assert.Error(t, Params[params](nil, (*params).validate)(Checks{}), "nil params are refused even with validation off")
 }
@@ -67,15 +67,15 @@ func TestQueryAndIDs(t *testing.T) {
 
 	assert.NoError(t, CheckID("id", "ord_1"))
 	for _, bad := range []string{"", "  ", ".", ".."} {
-		var ve *types.ValidationError
+		var ve *rxtypes.ValidationError
 		require.ErrorAs(t, CheckID("ids[1]", bad), &ve, "%q", bad)
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
 	}
 
 	c := newCall(&Backend{s: &Shared{}}, Request{Endpoint: OrdersCreate})
 	err = c.decodeError(200, Missing("order"), false)
-	assert.ErrorIs(t, err, types.ErrMalformedResponse)
-	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
+	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 	assert.EqualError(t, err, "rxdelivery: POST /api/v1/orders: 200 OK: malformed response body: the response has no order (outcome unknown: reconcile before retrying)")
 }
 
@@ -91,7 +91,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 	})
 	mock.RegisterResponder("GET", "https://x.example/b", httpmock.NewErrorResponder(errors.New("reset")))
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: logger, RetryMax: 1})
-	b, err := s.NewBackend(types.InterfaceOmni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/a", Query: "origin_address=1+Private+Rd"}, nil)
 	require.Error(t, err)
@@ -109,7 +109,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 	// A logger above debug level costs nothing and logs nothing.
 	logs.Reset()
 	quiet := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	b, err = quiet.NewBackend(types.InterfaceOmni, "https://x.example", Credentials{Key: "k", Secret: "s"}, nil)
+	b, err = quiet.NewBackend(rxtypes.InterfaceOmni, "https://x.example", Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, _ = b.Do(context.Background(), Call{Method: "GET", Path: "/a"}, nil)
 	assert.Empty(t, logs.String())
@@ -119,21 +119,21 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 func TestInterfaceNames(t *testing.T) {
 	t.Parallel()
 	for i, want := range []string{"omni", "delivery", "tracking", "pricing"} {
-		assert.Equal(t, want, types.Interfaces[i].String())
+		assert.Equal(t, want, rxtypes.Interfaces[i].String())
 	}
-	assert.Equal(t, "unknown", types.Interface(9).String())
-	assert.Equal(t, "RXDELIVERY_PRICING_URL", types.InterfacePricing.URLEnv())
-	assert.Equal(t, "WithTrackingURL", types.InterfaceTracking.URLOption())
+	assert.Equal(t, "unknown", rxtypes.Interface(9).String())
+	assert.Equal(t, "RXDELIVERY_PRICING_URL", rxtypes.InterfacePricing.URLEnv())
+	assert.Equal(t, "WithTrackingURL", rxtypes.InterfaceTracking.URLOption())
 }
 
 func TestErrorStrings(t *testing.T) {
 	t.Parallel()
-	te := &types.TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	te := &rxtypes.TransportError{Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
 	assert.Equal(t, "rxdelivery: GET /x: unexpected EOF", te.Error())
 	te.UnknownOutcome = true
 	assert.Contains(t, te.Error(), "outcome unknown")
-	de := &types.DecodeError{StatusCode: 200, Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
+	de := &rxtypes.DecodeError{StatusCode: 200, Method: "GET", Path: "/x", Err: io.ErrUnexpectedEOF}
 	assert.Equal(t, "rxdelivery: GET /x: 200 OK: malformed response body: unexpected EOF", de.Error())
-	ce := &types.ConfigError{Message: "no base URL", Err: types.ErrNoBaseURL}
-	assert.ErrorIs(t, ce, types.ErrNoBaseURL)
+	ce := &rxtypes.ConfigError{Message: "no base URL", Err: rxtypes.ErrNoBaseURL}
+	assert.ErrorIs(t, ce, rxtypes.ErrNoBaseURL)
 }

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // This file holds the loopback rule: credentials go over https, or over
@@ -100,7 +100,7 @@ func loopbackDial(next dialFunc) dialFunc {
 		}
 		ip, ok := loopbackHost(host)
 		if !ok {
-			return nil, &types.NotSentError{Err: errNotLoopback}
+			return nil, &rxtypes.NotSentError{Err: errNotLoopback}
 		}
 		ips := loopbackIPs
 		if ip.IsValid() {
@@ -112,7 +112,7 @@ func loopbackDial(next dialFunc) dialFunc {
 			if err == nil {
 				if !peerIsLoopback(conn.RemoteAddr()) {
 					conn.Close()
-					return nil, &types.NotSentError{Err: errNotLoopback}
+					return nil, &rxtypes.NotSentError{Err: errNotLoopback}
 				}
 				return conn, nil
 			}
@@ -163,7 +163,7 @@ func (t *loopbackTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	if !isLoopback(req.URL.Hostname()) {
 		closeRequestBody(req)
-		return nil, &types.NotSentError{Err: errNotLoopback}
+		return nil, &rxtypes.NotSentError{Err: errNotLoopback}
 	}
 	if t.base != nil {
 		return t.plainTransport().RoundTrip(req)
@@ -238,7 +238,7 @@ func watchPlain(next http.RoundTripper, req *http.Request) (*http.Response, erro
 	ctx := httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{GetConn: w.getConn, GotConn: w.gotConn})
 	resp, err := next.RoundTrip(req.WithContext(ctx))
 	if err != nil && w.refused.Load() {
-		return nil, &types.NotSentError{Err: errNotLoopback}
+		return nil, &rxtypes.NotSentError{Err: errNotLoopback}
 	}
 	return resp, err
 }

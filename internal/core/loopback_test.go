@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestLoopbackHostRule: the hosts a plain-http base URL and a redirect hop
@@ -42,12 +42,12 @@ func TestLoopbackHostRule(t *testing.T) {
 		assert.False(t, isLoopback(h), "%q is not loopback", h)
 	}
 	for _, in := range []string{"http://localhost.:8080", "http://SANDBOX.LOCALHOST.:1/x", "http://[::ffff:127.0.0.1]:9"} {
-		_, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		_, err := s.NewBackend(rxtypes.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
 		assert.NoError(t, err, in)
 	}
 	for _, in := range []string{"http://localhoſt:8080", "http://pharmacy.localhoſt:8080", "http://ｌｏｃａｌｈｏｓｔ:8080", "http://localhost.example:8080"} {
-		_, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
-		var ce *types.ConfigError
+		_, err := s.NewBackend(rxtypes.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		var ce *rxtypes.ConfigError
 		assert.ErrorAs(t, err, &ce, in)
 	}
 	// The redirect hop a caller's client follows is judged by the same rule.
@@ -133,7 +133,7 @@ func TestLoopbackNameDialsIPv4ThenIPv6(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryMax: 0})
 	defer s.CloseIdleConnections()
-	b, err := s.NewBackend(types.InterfaceOmni, "http://Pharmacy.LocalHost.:"+port, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, "http://Pharmacy.LocalHost.:"+port, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
 	require.NoError(t, err)
@@ -154,7 +154,7 @@ func TestPlainHTTPOffLoopbackIsNeverDialled(t *testing.T) {
 		req, err := http.NewRequest(http.MethodPost, u, nil)
 		require.NoError(t, err)
 		_, err = lt.RoundTrip(req)
-		var ns *types.NotSentError
+		var ns *rxtypes.NotSentError
 		require.ErrorAs(t, err, &ns, u)
 		assert.ErrorIs(t, err, errNotLoopback)
 	}
@@ -182,7 +182,7 @@ func TestHTTPSKeepsTheCallerTransport(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}})
 	defer s.CloseIdleConnections()
-	b, err := s.NewBackend(types.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)
 	require.NoError(t, err)
@@ -207,7 +207,7 @@ func TestOpaqueRoundTripperIsWatched(t *testing.T) {
 	lt := newLoopbackTransport(opaqueRT{tr})
 	req, _ := http.NewRequest(http.MethodGet, "http://pharmacy.localhost:1/x", nil)
 	_, err := lt.RoundTrip(req)
-	var ns *types.NotSentError
+	var ns *rxtypes.NotSentError
 	require.ErrorAs(t, err, &ns)
 	assert.Zero(t, hits.Load(), "requests written through the proxy")
 

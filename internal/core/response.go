@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Reading a response and what it becomes: a 2xx body read whole at a
@@ -212,7 +212,7 @@ const (
 // setRedirect records in e the scheme and host of a 3xx response's
 // Location, resolved against the request's URL, and keeps no more of it in
 // Header.
-func setRedirect(e *types.APIError, resp *http.Response, sc *scrubber) {
+func setRedirect(e *rxtypes.APIError, resp *http.Response, sc *scrubber) {
 	loc := resp.Header.Get("Location")
 	if loc == "" {
 		return
@@ -249,14 +249,14 @@ type errorDetail struct {
 
 // scrubAPIError removes the call's values and the credentials from the
 // platform's words e keeps as strings; Body keeps them raw.
-func scrubAPIError(e *types.APIError, sc *scrubber) {
+func scrubAPIError(e *rxtypes.APIError, sc *scrubber) {
 	e.ID, e.Type, e.Code, e.Message = sc.scrub(e.ID), sc.scrub(e.Type), sc.scrub(e.Code), sc.scrub(e.Message)
 }
 
 // newAPIError builds an APIError from a bounded read of an error response.
 // It never fails: a body it cannot read leaves the fields empty.
-func newAPIError(iface types.Interface, method, path string, status int, h http.Header, body []byte, now time.Time) *types.APIError {
-	e := &types.APIError{StatusCode: status, Method: method, Path: path, Interface: iface, Header: h}
+func newAPIError(iface rxtypes.Interface, method, path string, status int, h http.Header, body []byte, now time.Time) *rxtypes.APIError {
+	e := &rxtypes.APIError{StatusCode: status, Method: method, Path: path, Interface: iface, Header: h}
 	if ra, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
 		e.RetryAfter = ra
 	}
@@ -330,7 +330,7 @@ func (c *call) apiError(resp *http.Response, data []byte) error {
 	scrubAPIError(e, c.sc)
 	// A body that names a definite refusal settles the outcome whatever
 	// the status.
-	e.UnknownOutcome = c.ep.Write && unknownStatus(resp.StatusCode) && !e.Is(types.ErrUnableToCancel)
+	e.UnknownOutcome = c.ep.Write && unknownStatus(resp.StatusCode) && !e.Is(rxtypes.ErrUnableToCancel)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		setRedirect(e, resp, c.sc)
 		// The platform documents no redirect: whether it acted on a write
@@ -351,14 +351,14 @@ func (c *call) transportError(err error) error {
 	if neverSent(err) {
 		unknown = false
 	}
-	return &types.TransportError{Method: c.method(), Path: c.shown, Err: redact(err, c.sc), UnknownOutcome: unknown}
+	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(err, c.sc), UnknownOutcome: unknown}
 }
 
 // decodeError is the *DecodeError of a 2xx response whose body could not
 // be used; cut marks a body that ended early. For a write the outcome is
 // unknown: the platform accepted it, but its response is lost.
 func (c *call) decodeError(status int, err error, cut bool) error {
-	return &types.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
+	return &rxtypes.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
 		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.ep.Write}
 }
 

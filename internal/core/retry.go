@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // The retry policy. Safe calls (reads, pricing quotes, tracking subscribe,
@@ -29,7 +29,7 @@ import (
 // a second try may pass; for a write only when the request provably did
 // not leave.
 func retryAfterError(ctx context.Context, write bool, err error) bool {
-	var ns *types.NotSentError
+	var ns *rxtypes.NotSentError
 	if errors.As(err, &ns) {
 		// Stopped before sending, by the rate limit's wait or a hook.
 		return false
@@ -114,7 +114,7 @@ func retryableTransportError(err error) bool {
 // refused, unreachable, DNS; net/http refused to write it), or HTTP proves
 // the server did not process it (fateOf).
 func neverSent(err error) bool {
-	var ns *types.NotSentError
+	var ns *rxtypes.NotSentError
 	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
 		return true
 	}
@@ -145,14 +145,14 @@ func isWaitCancel(err error) bool {
 // a 429 or 5xx response, a failed exchange that the caller's context did not
 // end, or a response cut short.
 func retriedKind(err error) bool {
-	var ae *types.APIError
+	var ae *rxtypes.APIError
 	if errors.As(err, &ae) {
 		return ae.StatusCode == http.StatusTooManyRequests || ae.StatusCode >= 500
 	}
-	var te *types.TransportError
+	var te *rxtypes.TransportError
 	if errors.As(err, &te) {
 		return !errors.Is(te.Err, context.Canceled) && !errors.Is(te.Err, context.DeadlineExceeded)
 	}
-	var de *types.DecodeError
+	var de *rxtypes.DecodeError
 	return errors.As(err, &de) && de.Incomplete
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Defaults of the retry policy.
@@ -64,7 +64,7 @@ type Config struct {
 	Defaults option.Settings
 	// RateLimits are the client-side rate limits, per interface; nil
 	// means none.
-	RateLimits [len(types.Interfaces)]*Limiter
+	RateLimits [len(rxtypes.Interfaces)]*Limiter
 	// RetryBudget is the client's retry budget; nil means none.
 	RetryBudget *Budget
 }
@@ -86,7 +86,7 @@ type Shared struct {
 	waitMin   time.Duration
 	waitMax   time.Duration
 	defaults  option.Settings
-	limiters  [len(types.Interfaces)]*Limiter
+	limiters  [len(rxtypes.Interfaces)]*Limiter
 	budget    *Budget
 }
 
@@ -183,7 +183,7 @@ func (s *Shared) Sandbox() bool { return s.sandbox }
 // its Authorization header, both fixed at construction.
 type Backend struct {
 	s     *Shared
-	iface types.Interface
+	iface rxtypes.Interface
 	base  string // scheme://host[/prefix] without a trailing slash; "" when unset
 	// basePath is the path of base ("/omni"), for log lines.
 	basePath string
@@ -207,7 +207,7 @@ type Credentials struct {
 // then fail with a ConfigError naming the option). It refuses a base URL
 // that is not absolute, and credentials over plain http to a host that is
 // not loopback.
-func (s *Shared) NewBackend(iface types.Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
+func (s *Shared) NewBackend(iface rxtypes.Interface, base string, creds Credentials, enc *base64.Encoding) (*Backend, error) {
 	b := &Backend{s: s, iface: iface}
 	if enc == nil {
 		enc = iface.DefaultAuthEncoding()
@@ -222,16 +222,16 @@ func (s *Shared) NewBackend(iface types.Interface, base string, creds Credential
 	}
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
+		return nil, &rxtypes.ConfigError{Message: "the " + iface.String() + " base URL must be an absolute http(s) URL (" + iface.URLOption() + ", " + iface.URLEnv() + ")"}
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
+		return nil, &rxtypes.ConfigError{Message: "the " + iface.String() + " base URL must not carry a query, a fragment or user info (" + iface.URLOption() + ")"}
 	}
 	if !validPort(u.Port()) {
-		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL has a port outside 1-65535 (" + iface.URLOption() + ")"}
+		return nil, &rxtypes.ConfigError{Message: "the " + iface.String() + " base URL has a port outside 1-65535 (" + iface.URLOption() + ")"}
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return nil, &types.ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
+		return nil, &rxtypes.ConfigError{Message: "the " + iface.String() + " base URL uses plain http to a host that is not loopback; credentials are sent only over https (" + iface.URLOption() + ")"}
 	}
 	b.base = strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/")
 	b.basePath = strings.TrimRight(u.EscapedPath(), "/")
@@ -249,7 +249,7 @@ func validPort(port string) bool {
 }
 
 // Interface returns the backend's interface.
-func (b *Backend) Interface() types.Interface { return b.iface }
+func (b *Backend) Interface() rxtypes.Interface { return b.iface }
 
 // BaseURL returns the base URL without a trailing slash, or "".
 func (b *Backend) BaseURL() string { return b.base }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // errAttemptTimeout is the cause of an attempt that outlived the attempt
@@ -20,8 +20,8 @@ func (*attemptTimeoutError) Error() string   { return "the attempt timed out" }
 func (*attemptTimeoutError) Timeout() bool   { return true }
 func (*attemptTimeoutError) Temporary() bool { return true }
 
-// Is matches types.ErrAttemptTimeout.
-func (*attemptTimeoutError) Is(target error) bool { return target == types.ErrAttemptTimeout }
+// Is matches rxtypes.ErrAttemptTimeout.
+func (*attemptTimeoutError) Is(target error) bool { return target == rxtypes.ErrAttemptTimeout }
 
 // layerTimeoutError is an attempt ended by a deadline of another layer
 // (a caller's http.Client.Timeout, a Transport's ResponseHeaderTimeout)
@@ -30,9 +30,9 @@ type layerTimeoutError struct{ cause string }
 
 func (e *layerTimeoutError) Error() string { return "the attempt timed out: " + e.cause }
 
-// Is matches types.ErrAttemptTimeout (and the SDK's own attempt timeout).
+// Is matches rxtypes.ErrAttemptTimeout (and the SDK's own attempt timeout).
 func (e *layerTimeoutError) Is(target error) bool {
-	return target == types.ErrAttemptTimeout || target == errAttemptTimeout
+	return target == rxtypes.ErrAttemptTimeout || target == errAttemptTimeout
 }
 
 // Timeout reports true, as a net.Error's does.
@@ -47,11 +47,11 @@ func (e *layerTimeoutError) Timeout() bool { return true }
 // as they are: the request never left. Other errors are returned as they
 // are.
 func asAttemptTimeout(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || errors.Is(err, types.ErrAttemptTimeout) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, rxtypes.ErrAttemptTimeout) {
 		return err
 	}
 	var op *net.OpError
-	var notSent *types.NotSentError
+	var notSent *rxtypes.NotSentError
 	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &notSent) {
 		return err
 	}

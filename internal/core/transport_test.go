@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 const testBase = "https://api.rxdelivery.test/prefix"
@@ -39,7 +39,7 @@ func newTestBackend(t *testing.T, cfg Config) (*Backend, *httpmock.MockTransport
 		cfg.RetryMax = 3
 	}
 	cfg.Validate = true
-	b, err := NewShared(cfg).NewBackend(types.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := NewShared(cfg).NewBackend(rxtypes.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	return b, mock
 }
@@ -150,12 +150,12 @@ func TestGetGivesUpAfterRetryMax(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(502, `{"error":{"message":"upstream"}}`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-	var apiErr *types.APIError
+	var apiErr *rxtypes.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 502, apiErr.StatusCode)
 	assert.Equal(t, "upstream", apiErr.Message)
-	assert.ErrorIs(t, err, types.ErrUnavailable)
-	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "a read has no outcome to lose")
+	assert.ErrorIs(t, err, rxtypes.ErrUnavailable)
+	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome, "a read has no outcome to lose")
 	assert.Equal(t, 3, seq.count())
 }
 
@@ -169,8 +169,8 @@ func TestWriteAnswered500IsAttemptedOnce(t *testing.T) {
 			_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/requests", Body: map[string]string{"a": "b"}, Write: true}, nil)
 			require.Error(t, err)
 			assert.Equal(t, 1, seq.count())
-			assert.ErrorIs(t, err, types.ErrUnknownOutcome)
-			var apiErr *types.APIError
+			assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)
+			var apiErr *rxtypes.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.True(t, apiErr.UnknownOutcome)
 			assert.Contains(t, err.Error(), "outcome unknown")
@@ -205,9 +205,9 @@ func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(io.ErrUnexpectedEOF)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *types.TransportError
+	var te *rxtypes.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
+	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, 1, seq.count())
 }
@@ -219,9 +219,9 @@ func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(dialErr)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *types.TransportError
+	var te *rxtypes.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "a failed dial never sent the request")
+	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome, "a failed dial never sent the request")
 	assert.Equal(t, 3, seq.count())
 }
 
@@ -233,11 +233,11 @@ func TestRetryAfterAboveCapReturnsAtOnce(t *testing.T) {
 	start := time.Now()
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
 	assert.Less(t, time.Since(start), 60*time.Second, "the 120s wait was not slept")
-	var apiErr *types.APIError
+	var apiErr *rxtypes.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 120*time.Second, apiErr.RetryAfter)
 	assert.Equal(t, "rate_limit_exceeded", apiErr.Code)
-	assert.ErrorIs(t, err, types.ErrRateLimited)
+	assert.ErrorIs(t, err, rxtypes.ErrRateLimited)
 	assert.Equal(t, 1, seq.count())
 	assert.Contains(t, err.Error(), "retry after 2m0s")
 }
@@ -253,7 +253,7 @@ func TestRetryAfterPastDeadlineReturnsAtOnce(t *testing.T) {
 	_, err := b.Do(ctx, Call{Method: "GET", Path: "/api/v1/x"}, nil)
 	assert.Less(t, time.Since(start), 10*time.Second, "neither the wait nor the deadline was slept through")
 	require.NoError(t, ctx.Err())
-	var apiErr *types.APIError
+	var apiErr *rxtypes.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 50*time.Second, apiErr.RetryAfter)
 	assert.Equal(t, 1, seq.count())
@@ -275,7 +275,7 @@ func TestContextCancelledDuringWait(t *testing.T) {
 	returned := time.Now()
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Less(t, returned.Sub(time.Unix(0, cancelledAt.Load())), 10*time.Second, "the 30s wait ended with the context")
-	assert.NotErrorIs(t, err, types.ErrUnknownOutcome, "cancelled while waiting after a 429: nothing was applied")
+	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome, "cancelled while waiting after a 429: nothing was applied")
 	assert.Equal(t, 1, seq.count())
 }
 
@@ -286,7 +286,7 @@ func TestContextAlreadyDoneSendsNothing(t *testing.T) {
 	cancel()
 	_, err := b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
+	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }
 
@@ -336,24 +336,24 @@ func TestErrorBodyShapes(t *testing.T) {
 		is                     []error
 	}{
 		{"omni", 422, `{"error":{"id":"req_1","type":"unable_to_cancel","message":"orders are not in a cancellable status"}}`,
-			"req_1", "unable_to_cancel", "", "orders are not in a cancellable status", []error{types.ErrBadRequest, types.ErrUnableToCancel}},
+			"req_1", "unable_to_cancel", "", "orders are not in a cancellable status", []error{rxtypes.ErrBadRequest, rxtypes.ErrUnableToCancel}},
 		{"delivery", 400, `{"error":{"message":"Order is not in a cancellable status"}}`,
-			"", "", "", "Order is not in a cancellable status", []error{types.ErrBadRequest, types.ErrUnableToCancel}},
+			"", "", "", "Order is not in a cancellable status", []error{rxtypes.ErrBadRequest, rxtypes.ErrUnableToCancel}},
 		{"tracking", 404, `{"error":{"code":"not_found","message":"subscription not found"}}`,
-			"", "", "not_found", "subscription not found", []error{types.ErrNotFound}},
+			"", "", "not_found", "subscription not found", []error{rxtypes.ErrNotFound}},
 		{"pricing", 502, `{"error":{"message":"pricing could not be retrieved from the provider"}}`,
-			"", "", "", "pricing could not be retrieved from the provider", []error{types.ErrUnavailable}},
-		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{types.ErrUnauthorized}},
-		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "42", "", "", "no", []error{types.ErrForbidden}},
+			"", "", "", "pricing could not be retrieved from the provider", []error{rxtypes.ErrUnavailable}},
+		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{rxtypes.ErrUnauthorized}},
+		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "42", "", "", "no", []error{rxtypes.ErrForbidden}},
 		{"html", 500, `<html>oops</html>`, "", "", "", "", nil},
-		{"empty", 503, ``, "", "", "", "", []error{types.ErrUnavailable}},
+		{"empty", 503, ``, "", "", "", "", []error{rxtypes.ErrUnavailable}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b, mock := newTestBackend(t, Config{RetryMax: -1})
 			mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewStringResponder(tc.status, tc.body))
 			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-			var apiErr *types.APIError
+			var apiErr *rxtypes.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, tc.status, apiErr.StatusCode)
 			assert.Equal(t, "GET", apiErr.Method)
@@ -377,7 +377,7 @@ func TestHugeErrorBodyIsBounded(t *testing.T) {
 	huge := bytes.Repeat([]byte("x"), 8<<20)
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewBytesResponder(500, huge))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
-	var apiErr *types.APIError
+	var apiErr *rxtypes.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Len(t, apiErr.Body, maxKeptBody)
 	assert.Less(t, len(err.Error()), 200)
@@ -390,10 +390,10 @@ func TestMalformedSuccessBody(t *testing.T) {
 			b, mock := newTestBackend(t, Config{})
 			mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", httpmock.NewStringResponder(200, body))
 			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
-			var de *types.DecodeError
+			var de *rxtypes.DecodeError
 			require.ErrorAs(t, err, &de)
-			assert.ErrorIs(t, err, types.ErrMalformedResponse)
-			assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
+			assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
+			assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 			assert.Contains(t, err.Error(), "GET /api/v1/requests/r1: 200 OK: malformed response body")
 		})
 	}
@@ -404,8 +404,8 @@ func TestMalformedBodyOfWriteIsUnknownOutcome(t *testing.T) {
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", httpmock.NewStringResponder(200, `{"order":`))
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
-	assert.ErrorIs(t, err, types.ErrMalformedResponse)
-	assert.ErrorIs(t, err, types.ErrUnknownOutcome)
+	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 }
 
 func TestRawMessageOut(t *testing.T) {
@@ -419,23 +419,23 @@ func TestRawMessageOut(t *testing.T) {
 
 	mock.RegisterResponder("GET", testBase+"/api/v1/bad", httpmock.NewStringResponder(200, `{"any":`))
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/bad"}, &raw)
-	assert.ErrorIs(t, err, types.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
 }
 
 func TestMissingBaseURLAndCredentials(t *testing.T) {
 	t.Parallel()
 	s := NewShared(Config{})
-	b, err := s.NewBackend(types.InterfaceDelivery, "", Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceDelivery, "", Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
-	assert.ErrorIs(t, err, types.ErrNoBaseURL)
+	assert.ErrorIs(t, err, rxtypes.ErrNoBaseURL)
 	assert.Contains(t, err.Error(), "WithDeliveryURL")
 	assert.Contains(t, err.Error(), "RXDELIVERY_DELIVERY_URL")
 
-	b, err = s.NewBackend(types.InterfaceTracking, "https://t.example", Credentials{}, nil)
+	b, err = s.NewBackend(rxtypes.InterfaceTracking, "https://t.example", Credentials{}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
-	var ce *types.ConfigError
+	var ce *rxtypes.ConfigError
 	require.ErrorAs(t, err, &ce)
 	assert.Contains(t, err.Error(), "no credentials for the tracking interface")
 }
@@ -452,13 +452,13 @@ func TestBaseURLRules(t *testing.T) {
 		"https://api.example.com/a%20b/": "https://api.example.com/a%20b",
 	}
 	for in, want := range good {
-		b, err := s.NewBackend(types.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
+		b, err := s.NewBackend(rxtypes.InterfaceOmni, in, Credentials{Key: "k", Secret: "s"}, nil)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, b.BaseURL(), in)
 	}
 	for _, bad := range []string{"http://api.example.com", "ftp://x", "/relative", "https://u:p@x.example", "https://x.example?q=1", "http://10.0.0.1"} {
-		_, err := s.NewBackend(types.InterfaceOmni, bad, Credentials{Key: "k", Secret: "s"}, nil)
-		var ce *types.ConfigError
+		_, err := s.NewBackend(rxtypes.InterfaceOmni, bad, Credentials{Key: "k", Secret: "s"}, nil)
+		var ce *rxtypes.ConfigError
 		require.ErrorAs(t, err, &ce, bad)
 		assert.Contains(t, err.Error(), "WithOmniURL")
 		assert.NotContains(t, err.Error(), "u:p")
@@ -471,12 +471,12 @@ func TestAuthAlphabet(t *testing.T) {
 	creds := Credentials{Key: "k>?", Secret: "s~~?"}
 	raw := []byte("k>?:s~~?")
 	require.NotEqual(t, base64.StdEncoding.EncodeToString(raw), base64.URLEncoding.EncodeToString(raw), "the test value must tell the alphabets apart")
-	for iface, enc := range map[types.Interface]*base64.Encoding{types.InterfaceOmni: base64.URLEncoding, types.InterfaceDelivery: base64.URLEncoding, types.InterfacePricing: base64.URLEncoding, types.InterfaceTracking: base64.StdEncoding} {
+	for iface, enc := range map[rxtypes.Interface]*base64.Encoding{rxtypes.InterfaceOmni: base64.URLEncoding, rxtypes.InterfaceDelivery: base64.URLEncoding, rxtypes.InterfacePricing: base64.URLEncoding, rxtypes.InterfaceTracking: base64.StdEncoding} {
 		b, err := s.NewBackend(iface, "https://x.example", creds, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "Basic "+enc.EncodeToString(raw), b.authHeader[0], iface.String())
 	}
-	b, err := s.NewBackend(types.InterfaceOmni, "https://x.example", creds, base64.RawStdEncoding)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, "https://x.example", creds, base64.RawStdEncoding)
 	require.NoError(t, err)
 	assert.Equal(t, "Basic "+base64.RawStdEncoding.EncodeToString(raw), b.authHeader[0])
 }
@@ -504,7 +504,7 @@ func TestPoolReusesConnections(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(types.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	for i := 0; i < 20; i++ {
 		_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/ok"}, &out{})
@@ -525,12 +525,12 @@ func TestDialFailureAgainstClosedPort(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(types.InterfaceDelivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceDelivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Query: "secret=1", Body: map[string]int{}, Write: true}, nil)
-	var te *types.TransportError
+	var te *rxtypes.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.NotErrorIs(t, err, types.ErrUnknownOutcome)
+	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 	assert.NotContains(t, err.Error(), "secret=1")
 }
 
@@ -540,7 +540,7 @@ func TestSuccessBodyOverLimit(t *testing.T) {
 	big := append(append([]byte(`{"id":"`), bytes.Repeat([]byte("a"), 4<<10)...), `"}`...)
 	mock.RegisterResponder("GET", testBase+"/big", httpmock.NewBytesResponder(200, big))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
-	assert.ErrorIs(t, err, types.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
 	assert.ErrorIs(t, err, errBodyTooLarge)
 	var raw json.RawMessage
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &raw)
@@ -577,7 +577,7 @@ func TestWriteWithoutConnectionIsKnown(t *testing.T) {
 	tr := &http.Transport{MaxConnsPerHost: 1}
 	defer tr.CloseIdleConnections()
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
-	b, err := s.NewBackend(types.InterfaceDelivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	b, err := s.NewBackend(rxtypes.InterfaceDelivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 
 	done := make(chan struct{})
@@ -589,7 +589,7 @@ func TestWriteWithoutConnectionIsKnown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err = b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
-	var te *types.TransportError
+	var te *rxtypes.TransportError
 	require.ErrorAs(t, err, &te)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.False(t, te.UnknownOutcome, "the write waited for a connection and never left")
@@ -643,12 +643,12 @@ func TestSafeCallCutEveryTimeIsIncomplete(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"r`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/requests/r1", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/requests/r1"}, &out{})
-	var de *types.DecodeError
+	var de *rxtypes.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.True(t, de.Incomplete)
 	assert.False(t, de.UnknownOutcome)
 	assert.Equal(t, http.StatusOK, de.StatusCode)
-	assert.ErrorIs(t, err, types.ErrMalformedResponse)
+	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
 	assert.Equal(t, "rxdelivery: GET /api/v1/requests/r1: 200 OK: response body incomplete: connection reset by peer", err.Error())
 	assert.Equal(t, 4, seq.count(), "the first attempt and three retries")
 }
@@ -659,10 +659,10 @@ func TestWriteDoesNotRetryCutBody(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{cutBody(`{"id":"ord_`), ok(`{"id":"ord_2"}`)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, &out{})
-	var de *types.DecodeError
+	var de *rxtypes.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.True(t, de.Incomplete)
-	assert.ErrorIs(t, err, types.ErrUnknownOutcome, "the order exists; its answer was lost")
+	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome, "the order exists; its answer was lost")
 	assert.Equal(t, 1, seq.count())
 }
 
@@ -672,7 +672,7 @@ func TestBodyOverLimitIsNotRetried(t *testing.T) {
 	seq := &sequence{steps: []httpmock.Responder{ok(`{"id":"a long identifier"}`)}}
 	mock.RegisterResponder("GET", testBase+"/big", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/big"}, &out{})
-	var de *types.DecodeError
+	var de *rxtypes.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.False(t, de.Incomplete)
 	assert.ErrorIs(t, err, errBodyTooLarge)
@@ -702,7 +702,7 @@ func TestTrailingDataIsMalformed(t *testing.T) {
 	b, mock := newTestBackend(t, Config{})
 	mock.RegisterResponder("GET", testBase+"/x", httpmock.NewStringResponder(200, `{"id":"r1"} {"id":"r2"}`))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/x"}, &out{})
-	var de *types.DecodeError
+	var de *rxtypes.DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.False(t, de.Incomplete)
 	assert.Contains(t, err.Error(), "200 OK: malformed response body: ")

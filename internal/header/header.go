@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Valid reports whether key and value can be sent as a header:
@@ -54,9 +54,9 @@ func ValidValue(value string) bool {
 func Error(what, key, value string) error {
 	switch {
 	case !ValidName(key):
-		return &types.ConfigError{Message: what + ": a header name must be a token (letters, digits and !#$%&'*+-.^_`|~, not empty, no space or colon)"}
+		return &rxtypes.ConfigError{Message: what + ": a header name must be a token (letters, digits and !#$%&'*+-.^_`|~, not empty, no space or colon)"}
 	case !ValidValue(value):
-		return &types.ConfigError{Message: what + ": the value of the header " + strconv.Quote(key) + " has a line break or another control character"}
+		return &rxtypes.ConfigError{Message: what + ": the value of the header " + strconv.Quote(key) + " has a line break or another control character"}
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestValidHeaderAgreesWithNetHTTP checks the SDK's header rules against
@@ -51,7 +51,7 @@ func TestValidHeaderAgreesWithNetHTTP(t *testing.T) {
 func TestHeaderErrorNeverQuotesAValue(t *testing.T) {
 	assert.NoError(t, Error("WithHeader", "X-Ok", "v\tw"))
 	err := Error("WithHeader", "X-Key", "s3cret\r\n")
-	var ce *types.ConfigError
+	var ce *rxtypes.ConfigError
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, `rxdelivery: WithHeader: the value of the header "X-Key" has a line break or another control character`, err.Error())
 	err = Error("WithHeader", "Authorization: Basic s3cret", "")

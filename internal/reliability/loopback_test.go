@@ -24,7 +24,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // The loopback rule: credentials and patient data go over https, or over
@@ -225,7 +225,7 @@ func createThrough(t *testing.T, s *loopbackServer, p *fakeProxy, host string, m
 	c.CloseIdleConnections()
 	assert.Equal(t, proxied, p.bytes.Load(), "bytes sent to the proxy")
 	if err != nil && mayRefuse {
-		var ns *types.NotSentError
+		var ns *rxtypes.NotSentError
 		assert.True(t, errors.As(err, &ns), "a refusal before sending: %v", err)
 		assert.False(t, errors.Is(err, rxdelivery.ErrUnknownOutcome), "a refused create has a known outcome")
 		assert.Contains(t, err.Error(), "loopback")
@@ -581,7 +581,7 @@ func TestCallerDialerAndResolver(t *testing.T) {
 			t.Cleanup(c.CloseIdleConnections)
 			_, err = c.Orders.Create(context.Background(), createParams(t, "ref-misrouted"))
 			require.Error(t, err)
-			var ns *types.NotSentError
+			var ns *rxtypes.NotSentError
 			assert.True(t, errors.As(err, &ns), "refused before sending: %v", err)
 			assert.False(t, errors.Is(err, rxdelivery.ErrUnknownOutcome))
 			assert.True(t, strings.Contains(err.Error(), "loopback"), err.Error())

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // assertNotQuoted fails when msg contains the input in, or its trimmed
@@ -18,12 +18,12 @@ func assertNotQuoted(t *testing.T, msg, in string) {
 }
 
 // problems returns the problems recorded by c, or nil.
-func problems(c *Collector) []types.Problem {
+func problems(c *Collector) []rxtypes.Problem {
 	err := c.Err()
 	if err == nil {
 		return nil
 	}
-	return err.(*types.ValidationError).Problems
+	return err.(*rxtypes.ValidationError).Problems
 }
 
 // collectorCase is one call of a Collector check and the message it should

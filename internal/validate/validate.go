@@ -21,7 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Options changes what the checks demand. The zero value follows the
@@ -46,7 +46,7 @@ type Options struct {
 type Collector struct {
 	// Options are the settings the checks follow.
 	Options  Options
-	problems []types.Problem
+	problems []rxtypes.Problem
 	at       []step
 	inline   [8]step
 }
@@ -114,7 +114,7 @@ func (c *Collector) Path(path string) string {
 
 // Add records a problem at path, relative to the collector's location.
 func (c *Collector) Add(path, message string) {
-	c.problems = append(c.problems, types.Problem{Path: c.Path(path), Message: message})
+	c.problems = append(c.problems, rxtypes.Problem{Path: c.Path(path), Message: message})
 }
 
 // AddErr records err's message at path when err is not nil.
@@ -125,12 +125,12 @@ func (c *Collector) AddErr(path string, err error) {
 }
 
 // Merge records the problems of err under prefix when err is a
-// *types.ValidationError, and err's message at prefix otherwise.
+// *rxtypes.ValidationError, and err's message at prefix otherwise.
 func (c *Collector) Merge(prefix string, err error) {
 	if err == nil {
 		return
 	}
-	var ve *types.ValidationError
+	var ve *rxtypes.ValidationError
 	if !errors.As(err, &ve) {
 		c.Add(prefix, err.Error())
 		return
@@ -143,13 +143,13 @@ func (c *Collector) Merge(prefix string, err error) {
 // Len returns how many problems are recorded.
 func (c *Collector) Len() int { return len(c.problems) }
 
-// Err returns a *types.ValidationError with every recorded problem, or nil when
+// Err returns a *rxtypes.ValidationError with every recorded problem, or nil when
 // there is none.
 func (c *Collector) Err() error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	return &types.ValidationError{Problems: c.problems}
+	return &rxtypes.ValidationError{Problems: c.problems}
 }
 
 // Join joins JSON path parts with dots, skipping empty parts.
@@ -218,14 +218,14 @@ func OneOf[S ~string](c *Collector, path string, s S, required bool, allowed ...
 // Positive records a problem when d is not greater than zero. It is for
 // required numbers whose zero is ruled out (a fee, a weight), so an unset
 // field, which reads as zero, is refused by the same rule.
-func (c *Collector) Positive(path string, d types.Decimal) {
+func (c *Collector) Positive(path string, d rxtypes.Decimal) {
 	if d.Sign() <= 0 {
 		c.Add(path, "is required and must be greater than 0")
 	}
 }
 
 // NonNegative records a problem when d is set and below zero; nil passes.
-func (c *Collector) NonNegative(path string, d *types.Decimal) {
+func (c *Collector) NonNegative(path string, d *rxtypes.Decimal) {
 	if d != nil && d.Sign() < 0 {
 		c.Add(path, "must not be negative")
 	}
@@ -233,7 +233,7 @@ func (c *Collector) NonNegative(path string, d *types.Decimal) {
 
 // RequiredDecimal records "is required" when d is nil. Zero is a value:
 // a pointer to 0.00 passes. It reports whether d is set.
-func (c *Collector) RequiredDecimal(path string, d *types.Decimal) bool {
+func (c *Collector) RequiredDecimal(path string, d *rxtypes.Decimal) bool {
 	if d == nil {
 		c.Add(path, "is required")
 		return false
@@ -242,7 +242,7 @@ func (c *Collector) RequiredDecimal(path string, d *types.Decimal) bool {
 }
 
 // RequiredDate records a problem when d is zero or not a real day.
-func (c *Collector) RequiredDate(path string, d types.Date) {
+func (c *Collector) RequiredDate(path string, d rxtypes.Date) {
 	switch {
 	case d.IsZero():
 		c.Add(path, "is required")
@@ -259,13 +259,13 @@ var latest = time.FixedZone("UTC+14", 14*60*60)
 // not after today. The last is a rule of the domain, not of the documents:
 // a person born tomorrow has no prescription today. "Today" is taken in
 // the earliest time zone, so a birth today anywhere is accepted.
-func (c *Collector) DateOfBirth(path string, d types.Date) {
+func (c *Collector) DateOfBirth(path string, d rxtypes.Date) {
 	switch {
 	case d.IsZero():
 		c.Add(path, "is required")
 	case !d.IsValid():
 		c.Add(path, "must be a valid date")
-	case d.After(types.DateOf(time.Now().In(latest))):
+	case d.After(rxtypes.DateOf(time.Now().In(latest))):
 		c.Add(path, "must not be in the future")
 	}
 }

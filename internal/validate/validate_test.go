@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 type level string
@@ -26,29 +26,29 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	OneOf(&c, "e", level(""), true, "ondemand")
 	OneOf(&c, "f", level(""), false, "ondemand")
 	OneOf(&c, "g", level("ondemand"), true, "ondemand")
-	c.Positive("h", types.Decimal{})
-	c.Positive("i", types.MustDecimal("-0.01"))
-	c.Positive("j", types.MustDecimal("0.01"))
-	c.NonNegative("k", ptr(types.MustDecimal("-1")))
+	c.Positive("h", rxtypes.Decimal{})
+	c.Positive("i", rxtypes.MustDecimal("-0.01"))
+	c.Positive("j", rxtypes.MustDecimal("0.01"))
+	c.NonNegative("k", ptr(rxtypes.MustDecimal("-1")))
 	c.NonNegative("l", nil)
-	c.NonNegative("l2", ptr(types.MustDecimal("0")))
+	c.NonNegative("l2", ptr(rxtypes.MustDecimal("0")))
 	assert.False(t, c.RequiredDecimal("m", nil))
-	assert.True(t, c.RequiredDecimal("n", ptr(types.MustDecimal("1"))))
-	assert.True(t, c.RequiredDecimal("n2", ptr(types.MustDecimal("0.00"))), "zero is a value")
-	c.RequiredDate("o", types.Date{})
-	c.RequiredDate("p", types.Date{Year: 2023, Month: time.February, Day: 29})
-	c.RequiredDate("q", types.Date{Year: 2024, Month: time.February, Day: 29})
+	assert.True(t, c.RequiredDecimal("n", ptr(rxtypes.MustDecimal("1"))))
+	assert.True(t, c.RequiredDecimal("n2", ptr(rxtypes.MustDecimal("0.00"))), "zero is a value")
+	c.RequiredDate("o", rxtypes.Date{})
+	c.RequiredDate("p", rxtypes.Date{Year: 2023, Month: time.February, Day: 29})
+	c.RequiredDate("q", rxtypes.Date{Year: 2024, Month: time.February, Day: 29})
 	c.AddErr("r", nil)
 	c.AddErr("s", errors.New("is odd"))
 	c.Merge("t", nil)
 	c.Merge("u", errors.New("plain"))
-	c.Merge("v", &types.ValidationError{Problems: []types.Problem{{Path: "w", Message: "m1"}, {Path: "[0].x", Message: "m2"}, {Message: "m3"}}})
+	c.Merge("v", &rxtypes.ValidationError{Problems: []rxtypes.Problem{{Path: "w", Message: "m1"}, {Path: "[0].x", Message: "m2"}, {Message: "m3"}}})
 	c.Add("", "whole value")
 
 	err := c.Err()
-	var ve *types.ValidationError
+	var ve *rxtypes.ValidationError
 	require.ErrorAs(t, err, &ve)
-	assert.ErrorIs(t, err, types.ErrInvalidParams)
+	assert.ErrorIs(t, err, rxtypes.ErrInvalidParams)
 	got := map[string]string{}
 	for _, p := range ve.Problems {
 		got[p.Path] = p.Message
@@ -64,7 +64,7 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	assert.True(t, ve.Has("v.w"))
 	assert.False(t, ve.Has("zzz"))
 	assert.Contains(t, err.Error(), "rxdelivery: invalid params: a: is required; b: must be at most 3 characters")
-	assert.Equal(t, "whole value", types.Problem{Message: "whole value"}.String())
+	assert.Equal(t, "whole value", rxtypes.Problem{Message: "whole value"}.String())
 }
 
 func TestPathHelpers(t *testing.T) {
@@ -77,7 +77,7 @@ func TestPathHelpers(t *testing.T) {
 	assert.True(t, Digits("0123", 4))
 	assert.False(t, Digits("01a3", 4))
 	assert.False(t, Digits("012", 4))
-	assert.Equal(t, "rxdelivery: invalid params: x: y", fmt.Sprint(&types.ValidationError{Problems: []types.Problem{{Path: "x", Message: "y"}}}))
+	assert.Equal(t, "rxdelivery: invalid params: x: y", fmt.Sprint(&rxtypes.ValidationError{Problems: []rxtypes.Problem{{Path: "x", Message: "y"}}}))
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -105,7 +105,7 @@ func TestCollectorLocation(t *testing.T) {
 		c.Push("a")
 	}
 	c.Add("b", "deep")
-	var ve *types.ValidationError
+	var ve *rxtypes.ValidationError
 	require.ErrorAs(t, c.Err(), &ve)
 	var paths []string
 	for _, p := range ve.Problems {
@@ -142,9 +142,9 @@ func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
 	})
 	Each(&c, "none", []string(nil), func(*string, *Collector) { t.Fatal("called for no element") })
 	c.Add("after", "is required")
-	assert.Equal(t, []types.Problem{
+	assert.Equal(t, []rxtypes.Problem{
 		{Path: "order.items[1].name", Message: "is required"},
 		{Path: "order.items[3].name", Message: "is required"},
 		{Path: "order.after", Message: "is required"},
-	}, c.Err().(*types.ValidationError).Problems, "Each leaves the collector where it found it")
+	}, c.Err().(*rxtypes.ValidationError).Problems, "Each leaves the collector where it found it")
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rxdelivery/rxdelivery-go/types"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Case is the test of one row of the rule table.
@@ -87,7 +87,7 @@ func Run[T any](t *testing.T, file, prefix string, check func(*T) error, cases [
 			bad := c.Base()
 			c.Bad(bad)
 			err := check(bad)
-			var ve *types.ValidationError
+			var ve *rxtypes.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("%s (%s): a value the rule rules out is accepted (err %v)", c.ID, row.Path, err)
 			}

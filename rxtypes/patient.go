@@ -1,4 +1,4 @@
-package types
+package rxtypes
 
 // Gender is a patient's gender. It is required on orders and optional on
 // omni requests; orders.Gender and requests.Gender name this type.

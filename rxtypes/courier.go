@@ -1,4 +1,4 @@
-package types
+package rxtypes
 
 // The courier-delivery models: an order's status, its pickup, delivery and
 // return, and the identification collected from the recipient. The omni
