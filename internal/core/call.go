@@ -139,7 +139,7 @@ func (c *call) metadata(err error) option.Metadata {
 	if c.attempts > 0 {
 		// A call that ended before its first attempt took no time of
 		// the platform's.
-		m.Duration = since(c.start)
+		m.Duration = time.Since(c.start)
 	}
 	if m.Header != nil {
 		m.RequestID = requestID(m.Header)
@@ -147,13 +147,13 @@ func (c *call) metadata(err error) option.Metadata {
 	return m
 }
 
-// RequestIDHeaders are the response headers read as the platform's
+// requestIDHeaders are the response headers read as the platform's
 // request identifier, in order. The documents name none; these are the
 // names HTTP APIs commonly use.
-var RequestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
+var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
 
 func requestID(h http.Header) string {
-	for _, k := range RequestIDHeaders {
+	for _, k := range requestIDHeaders {
 		if v := h.Get(k); v != "" {
 			return v
 		}
@@ -257,7 +257,7 @@ func (c *call) prepareRetry(req *http.Request) error {
 	}
 	attrs := c.logAttrs(
 		slog.Int("attempt", c.attempts+1),
-		slog.Duration("waited", since(c.lastEnd)),
+		slog.Duration("waited", time.Since(c.lastEnd)),
 	)
 	if c.lastErr != nil {
 		attrs = append(attrs, slog.String("after", option.ErrorKind(c.lastErr)))
@@ -318,9 +318,6 @@ func (e *Endpoint) pathsOrRoute(values []string) (path, shown string) {
 	}
 	return e.Paths(values...)
 }
-
-// ErrorKind is option.ErrorKind, for the packages that log.
-func ErrorKind(err error) string { return option.ErrorKind(err) }
 
 // sendTrace tells whether the last attempt of a write got a connection. A
 // write whose last attempt failed before it had one never left the

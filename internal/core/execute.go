@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
@@ -324,12 +323,4 @@ func orHookRefused(err error) error {
 // is unknown.
 func IsUnknownOutcome(err error) bool {
 	return err != nil && errors.Is(err, rxtypes.ErrUnknownOutcome)
-}
-
-// since is the time from t to now; a zero t gives zero.
-func since(t time.Time) time.Duration {
-	if t.IsZero() {
-		return 0
-	}
-	return time.Since(t)
 }

@@ -19,7 +19,7 @@ import (
 func Params[P any](p *P, fn func(*P, validate.Options) error) func(Checks) error {
 	return func(c Checks) error {
 		if p == nil {
-			return ErrParamsRequired()
+			return errParamsRequired()
 		}
 		if !c.Validate {
 			return nil
@@ -28,8 +28,8 @@ func Params[P any](p *P, fn func(*P, validate.Options) error) func(Checks) error
 	}
 }
 
-// ErrParamsRequired is the refusal of nil params.
-func ErrParamsRequired() error {
+// errParamsRequired is the refusal of nil params.
+func errParamsRequired() error {
 	return &rxtypes.ValidationError{Problems: []rxtypes.Problem{{Message: "params are required"}}}
 }
 
@@ -62,13 +62,13 @@ func CheckID(path, id string) error {
 // identifiers, and every identifier in it that CheckID refuses, at
 // "ids[i]", whatever the validation setting.
 func IDs(ids []string) func(Checks) error {
-	return func(Checks) error { return CheckIDs(ids) }
+	return func(Checks) error { return checkIDs(ids) }
 }
 
-// CheckIDs refuses an empty list of identifiers, and every identifier in it
+// checkIDs refuses an empty list of identifiers, and every identifier in it
 // that CheckID refuses, at "ids[i]". Like CheckID it applies whatever the
 // validation setting.
-func CheckIDs(ids []string) error {
+func checkIDs(ids []string) error {
 	var c validate.Collector
 	if len(ids) == 0 {
 		c.Add("ids", "is required (at least one id)")
