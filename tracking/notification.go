@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
@@ -71,7 +72,8 @@ type NotificationError struct {
 	// Message says what is wrong, without quoting the body.
 	Message string
 	// Fields lists the missing or mistyped fields, by JSON path, when the
-	// body's fields are the problem.
+	// body's fields are the problem; an event's field has its index
+	// (tracking_events[2].status), whatever the Go release.
 	Fields []string
 	// Err is the underlying cause, such as an *http.MaxBytesError or a
 	// read error; nil when the content is the problem.
@@ -142,7 +144,7 @@ func decodeNotification(data []byte) (*Notification, error) {
 		return nil, &NotificationError{StatusCode: http.StatusBadRequest, Message: "body is empty"}
 	}
 	var n Notification
-	if err := json.Unmarshal(data, &n); err != nil {
+	if err := jsonx.Unmarshal(data, &n); err != nil {
 		ne := &NotificationError{StatusCode: http.StatusBadRequest, Message: "body is not valid JSON"}
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
@@ -150,8 +152,11 @@ func decodeNotification(data []byte) (*Notification, error) {
 		case errors.As(err, &se):
 			ne.Message += " (error at byte " + strconv.FormatInt(se.Offset, 10) + ")"
 		case errors.As(err, &te) && te.Field != "":
-			ne.Message = "field " + te.Field + " has the wrong JSON type"
-			ne.Fields = []string{te.Field}
+			// The same path on every Go release, with the index of an
+			// event: tracking_events[0].status.
+			path := jsonx.Path(data, te.Field)
+			ne.Message = "field " + path + " has the wrong JSON type"
+			ne.Fields = []string{path}
 		case errors.As(err, &te):
 			ne.Message = "body must be a JSON object"
 		}

@@ -143,7 +143,10 @@ func badInputs() []struct {
 		}, 400, []string{"tracking_number"}},
 		{"nested wrong type", func() *http.Request {
 			return post(`{"tracking_number":"`+canary+`","tracking_events":[{"status":7}]}`, "application/json")
-		}, 400, []string{"tracking_events.status"}},
+		}, 400, []string{"tracking_events[0].status"}},
+		{"wrong type in a later event", func() *http.Request {
+			return post(`{"tracking_number":"`+canary+`","tracking_events":[{"status":"Accepted"},{"status":"`+canary+`","status_occurred_at":"2024-05-15T07:45:00Z"},{"status":["`+canary+`"]}]}`, "application/json")
+		}, 400, []string{"tracking_events[2].status"}},
 		{"timestamp not a string", func() *http.Request {
 			return post(`{"tracking_number":"`+canary+`","timestamp":1715760000,"carrier":"POSTAL","status":"Accepted","status_occurred_at":"2024-05-15T07:45:00Z"}`, "application/json")
 		}, 400, []string{"timestamp"}},

@@ -1,56 +1,26 @@
 // Package jsonx is the SDK's one seam to its JSON decoder. Every answer
 // body the transport decodes goes through Unmarshal, which has exactly the
 // semantics of encoding/json's Unmarshal (the v1 semantics every model's
-// tolerant decoding was written and tested against) but runs on the
-// v2-class decoder of github.com/go-json-experiment/json: one pass over
-// the input, no separate validation scan, fewer allocations.
+// tolerant decoding was written and tested against) but runs on a v2
+// decoder: one pass over the input, no separate validation scan, fewer
+// allocations.
 //
-// The decoder module is pinned to the last version whose go directive is
-// 1.23, so that the SDK keeps building for users on Go 1.23. The standard
-// library's encoding/json/v2 is the same code: when the SDK may require a
-// Go release that ships it without an experiment flag, this file is the one
-// to change (its imports and the options value below), and nothing outside
-// this package names the decoder.
+// Which v2 decoder depends on the Go release the SDK is built with, and
+// nothing outside this package names it:
+//
+//   - Go 1.27 and later ship encoding/json/v2 in the standard library,
+//     and build encoding/json itself on it (decode_std.go). Unmarshal is
+//     encoding/json's Unmarshal there, called through encoding/json/v2
+//     with its v1 options.
+//   - Older releases (and Go 1.27 built with GOEXPERIMENT=nojsonv2) run
+//     the same code from github.com/go-json-experiment/json, pinned to the
+//     last version whose go directive is 1.23 (decode_module.go), with
+//     encoding/json deciding every failure.
+//
+// On every Go release a type error's path is the one Go 1.27's
+// encoding/json reports: the full path with the index of each array
+// element and the key of each map entry (tracking_events.0.status), where
+// the encoding/json of older releases leaves them out
+// (tracking_events.status). Path turns such a path into the SDK's own
+// notation for the paths users see (tracking_events[0].status).
 package jsonx
-
-import (
-	"encoding/json"
-
-	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
-)
-
-// v1 are the options that make the v2 decoder behave as encoding/json:
-// case-insensitive names, duplicate names allowed (the last wins),
-// invalid UTF-8 replaced, UnmarshalJSON methods called with null, and
-// encoding/json's handling of null and of values of the wrong type.
-var v1 = jsonv1.DefaultOptionsV1()
-
-// Unmarshal decodes data into v as encoding/json's Unmarshal does.
-//
-// When the input does not decode, encoding/json decodes it again to report
-// the failure: errors keep encoding/json's types (*json.SyntaxError,
-// *json.UnmarshalTypeError) and messages, which callers may inspect. A
-// failure is rare (a malformed answer), so the second pass costs nothing on
-// the common path. A panic inside the v2 decoder is handled the same way,
-// so a fault of the pinned module cannot take a call down where
-// encoding/json would not.
-func Unmarshal(data []byte, v any) error {
-	if decodeOK(data, v) {
-		return nil
-	}
-	return json.Unmarshal(data, v)
-}
-
-// decodeOK reports whether the v2 decoder decoded data into v.
-func decodeOK(data []byte, v any) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return decode(data, v) == nil
-}
-
-// decode is the v2 decoder alone, with encoding/json's semantics.
-func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
