@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
 
 // maxBody bounds a request body the sandbox reads.
@@ -468,7 +470,7 @@ func decodeJSON(body []byte, v any, strict bool) string {
 		var synErr *json.SyntaxError
 		switch {
 		case errors.As(err, &typeErr):
-			field := typeErr.Field
+			field := typeErrorPath(body[:dec.InputOffset()], v, typeErr)
 			if field == "" {
 				field = "body"
 			}
@@ -485,6 +487,22 @@ func decodeJSON(body []byte, v any, strict bool) string {
 		return "body must hold a single JSON value"
 	}
 	return ""
+}
+
+// typeErrorPath returns the path of te, the type error decoding value (the
+// body's first JSON value) into v gave, written as the sandbox's other
+// messages write paths (prescriptions[0].days_supply) and the same on every
+// Go release: encoding/json before Go 1.27 leaves array indexes out of
+// te.Field, so the value is decoded again by jsonx, whose type errors have
+// them.
+func typeErrorPath(value []byte, v any, te *json.UnmarshalTypeError) string {
+	field := te.Field
+	var again *json.UnmarshalTypeError
+	if t := reflect.TypeOf(v); t != nil && t.Kind() == reflect.Pointer &&
+		errors.As(jsonx.Unmarshal(value, reflect.New(t.Elem()).Interface()), &again) && again.Type == te.Type {
+		field = again.Field
+	}
+	return jsonx.Path(value, field)
 }
 
 // jsonKind names the JSON kind a Go type decodes from.

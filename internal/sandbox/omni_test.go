@@ -128,10 +128,12 @@ func TestCreateRequestMalformedBodies(t *testing.T) {
 	for name, tc := range map[string]struct {
 		body, contentType, want string
 	}{
-		"not json":          {`{"identifier":`, "application/json", "body is not valid JSON"},
-		"empty":             {"", "application/json", "body is required"},
-		"two values":        {`{} {}`, "application/json", "single JSON value"},
-		"array":             {`[]`, "application/json", "body: must be an object"},
+		"not json":   {`{"identifier":`, "application/json", "body is not valid JSON"},
+		"empty":      {"", "application/json", "body is required"},
+		"two values": {`{} {}`, "application/json", "single JSON value"},
+		"array":      {`[]`, "application/json", "body: must be an object"},
+		"wrong kind, then a second value": {`{"identifier":"x","remittance":{"payments":[{},{"kind":["copay"]}]}} {}`, "application/json",
+			"remittance.payments[1].kind: must be a string"},
 		"wrong type header": {`{}`, "text/plain", "Content-Type must be application/json"},
 		"charset accepted":  {`{}`, "application/json; charset=utf-8", "identifier: is required"},
 	} {

@@ -186,6 +186,17 @@ func TestCreateOrderValidation(t *testing.T) {
 			"prescriptions[0].days_supply: must be a JSON integer", "prescriptions[0].fill_quantity: is required", "prescriptions[0].prescriber: is required",
 			"prescriptions[0].payers[0].bin: is required", "prescriptions[0].payers[0].coverage_type: must be one of", "prescriptions[0].payers[0].government_plan_indicator: is required",
 		}},
+		// A wrong JSON kind inside a list names the element, as the
+		// rules above do, on every Go release.
+		{"wrong kind in a later prescription", with(orderBody(""), "prescriptions", []any{prescription("RX1"), with(prescription("RX2"), "number", 7)}), []string{
+			"prescriptions[1].number: must be a string",
+		}},
+		{"wrong kind in a payer", with(orderBody(""), "prescriptions", []any{with(prescription("RX1"), "payers", []any{map[string]any{"bin": 610014}})}), []string{
+			"prescriptions[0].payers[0].bin: must be a string",
+		}},
+		{"prescription not an object", with(orderBody(""), "prescriptions", []any{prescription("RX1"), "RX2"}), []string{
+			"prescriptions[1]: must be an object",
+		}},
 		{"other items", with(orderBody(""), "other_items", []any{map[string]any{"upc": "1"}}), []string{
 			"other_items[0].sku: is required", "other_items[0].quantity: is required", "other_items[0].description: is required",
 		}},
