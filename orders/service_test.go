@@ -392,6 +392,24 @@ func TestGetMany_EmptyAndMissingArrays(t *testing.T) {
 	}
 }
 
+// TestGetMany_DecodeErrorPathHasTheIndex: the cause of a DecodeError for
+// a list element of the wrong JSON kind names the element the same way on
+// every Go release (orders.1), as Go 1.27's encoding/json does; before,
+// older releases left the index out (orders).
+func TestGetMany_DecodeErrorPathHasTheIndex(t *testing.T) {
+	t.Parallel()
+	env := testutil.Setup(t)
+	client, mock := env.Client, env.Mock
+	mock.RegisterResponder(http.MethodGet, ordersEP, testutil.BytesResponder(200, []byte(`{"orders":[{"id":"ord_1"},7]}`)))
+	_, err := client.Orders.GetMany(context.Background(), []string{"ord_1", "ord_2"})
+	var de *rxdelivery.DecodeError
+	require.ErrorAs(t, err, &de)
+	var te *json.UnmarshalTypeError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "orders.1", te.Field)
+	assert.Contains(t, err.Error(), ".orders.1 of ")
+}
+
 func TestGetMany_RefusesMissingIDs(t *testing.T) {
 	t.Parallel()
 	env := testutil.Setup(t, rxdelivery.WithoutValidation())
