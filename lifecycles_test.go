@@ -7,10 +7,12 @@ package rxdelivery_test
 // Final and Cancellable methods, wherever a status type has them.
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,11 +21,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
@@ -167,10 +173,11 @@ func typeAndLiteral(pkg string, typ, value ast.Expr) (string, *ast.BasicLit) {
 type diagram struct {
 	name        string
 	text        string
-	states      map[string]bool   // every state id used
-	labels      map[string]string // state id -> label of `state "label" as id`
-	final       map[string]bool   // states with a transition to [*]
-	cancellable map[string]bool   // states of class cancellable
+	states      map[string]bool    // every state id used
+	edges       map[[2]string]bool // transitions drawn, [*] for start and end
+	labels      map[string]string  // state id -> label of `state "label" as id`
+	final       map[string]bool    // states with a transition to [*]
+	cancellable map[string]bool    // states of class cancellable
 }
 
 var (
@@ -189,7 +196,7 @@ var (
 func parseDiagrams(md string) ([]*diagram, error) {
 	var out []*diagram
 	for _, m := range mermaidBlock.FindAllStringSubmatch(md, -1) {
-		d := &diagram{text: m[1], states: map[string]bool{}, labels: map[string]string{},
+		d := &diagram{text: m[1], states: map[string]bool{}, edges: map[[2]string]bool{}, labels: map[string]string{},
 			final: map[string]bool{}, cancellable: map[string]bool{}}
 		depth := 0
 		lines := strings.Split(m[1], "\n")
@@ -239,6 +246,7 @@ func parseDiagrams(md string) ([]*diagram, error) {
 				if err = state(g[1]); err == nil {
 					err = state(g[2])
 				}
+				d.edges[[2]string{g[1], g[2]}] = true
 				if g[2] == "[*]" && g[1] != "[*]" {
 					d.final[g[1]] = true
 				}
@@ -496,9 +504,201 @@ const (
 // whose statuses the page draws point to it.
 func TestLifecyclesLinked(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"README.md", "doc.go", "orders/doc.go", "requests/doc.go", "tracking/doc.go"} {
+	for _, file := range []string{"README.md", "doc.go", "orders/doc.go", "requests/doc.go", "rxtypes/doc.go", "tracking/doc.go"} {
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
 		assert.True(t, strings.Contains(string(b), "docs/lifecycles.md"), "%s does not link docs/lifecycles.md", file)
 	}
+}
+
+// walk records the transitions a resource made, as edges of a diagram
+// ([*] for the start and the end), to check them against the page.
+type walk struct {
+	edges [][2]string
+	last  string
+}
+
+// to records a move to state, when it is another state than the last.
+func (w *walk) to(state string) {
+	if state != w.last {
+		w.edges = append(w.edges, [2]string{w.last, state})
+		w.last = state
+	}
+}
+
+// checkWalk asserts that every transition of w is drawn in diagram name.
+func checkWalk(t *testing.T, name string, w *walk) {
+	t.Helper()
+	diagrams, err := parseDiagrams(readLifecycles(t))
+	require.NoError(t, err)
+	i := slices.IndexFunc(diagrams, func(d *diagram) bool { return d.name == name })
+	require.GreaterOrEqual(t, i, 0, "no diagram %q", name)
+	require.NotEmpty(t, w.edges)
+	for _, e := range w.edges {
+		assert.True(t, diagrams[i].edges[e], "diagram %q does not draw %s --> %s", name, e[0], e[1])
+	}
+}
+
+// TestLifecycleDiagramsFollowTheSimulator: every transition the simulator
+// makes (the sandbox scenarios of omni requests, the courier and shipping
+// progress of delivery orders, cancellation, a subscription suspended and
+// enabled again) is an arrow of the page, and the statuses the simulator
+// lets a DELETE cancel are exactly those the page marks cancellable.
+func TestLifecycleDiagramsFollowTheSimulator(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	for _, sc := range []requests.Scenario{requests.ScenarioSuccessfulDelivery, requests.ScenarioUnsuccessfulDelivery, requests.ScenarioIncompleteRequest} {
+		t.Run("request "+string(sc), func(t *testing.T) {
+			t.Parallel()
+			srv := rxdeliverytest.Start(t)
+			c := srv.Client()
+			created, err := c.Requests.Create(ctx, omniParams(sc))
+			require.NoError(t, err)
+			w := &walk{last: "[*]"}
+			w.to("no_order")
+			inner := ""
+			for range 20 {
+				r, err := c.Requests.Get(ctx, created.ID)
+				require.NoError(t, err)
+				if r.Order != nil {
+					require.NotNil(t, r.Status)
+					if inner == "" {
+						w.to(string(requests.StatusRequestReceived))
+						inner = "[*]"
+					}
+					if s := string(r.Order.Status); s != inner {
+						w.edges = append(w.edges, [2]string{inner, s})
+						inner = s
+					}
+					if r.Status.Name == requests.StatusRequestIncomplete {
+						w.to(string(requests.StatusRequestIncomplete))
+						w.to("[*]")
+						break
+					}
+					require.Equal(t, requests.StatusRequestReceived, r.Status.Name)
+					if r.Order.Status.Final() {
+						w.edges = append(w.edges, [2]string{inner, "[*]"})
+						w.to("[*]")
+						break
+					}
+				}
+				srv.Advance(10 * time.Second)
+			}
+			require.Equal(t, "[*]", w.last, "the scenario did not end: %v", w.edges)
+			checkWalk(t, "requests", w)
+		})
+	}
+
+	for _, level := range []orders.ServiceLevel{orders.ServiceLevelSameday, orders.ServiceLevelOndemand, orders.ServiceLevelShipping} {
+		name := "orders-courier"
+		if level == orders.ServiceLevelShipping {
+			name = "orders-shipping"
+		}
+		label := string(level)
+		if level == orders.ServiceLevelSameday {
+			label = "sameday" // the zero ServiceLevel
+		}
+		t.Run("order "+label, func(t *testing.T) {
+			t.Parallel()
+			srv := rxdeliverytest.Start(t)
+			c := srv.Client()
+			created, err := c.Orders.Create(ctx, orderParams(level))
+			require.NoError(t, err)
+			w := &walk{last: "[*]"}
+			for range 20 {
+				o, err := c.Orders.Get(ctx, created.ID)
+				require.NoError(t, err)
+				w.to(string(o.Status))
+				if o.Status.Final() {
+					w.to("[*]")
+					break
+				}
+				srv.Advance(rxdeliverytest.DefaultOrderCadence)
+			}
+			require.Equal(t, "[*]", w.last, "the order did not end: %v", w.edges)
+			checkWalk(t, name, w)
+		})
+	}
+
+	t.Run("cancelled orders", func(t *testing.T) {
+		t.Parallel()
+		diagrams, err := parseDiagrams(readLifecycles(t))
+		require.NoError(t, err)
+		for _, level := range []orders.ServiceLevel{orders.ServiceLevelSameday, orders.ServiceLevelShipping} {
+			name := "orders-courier"
+			if level == orders.ServiceLevelShipping {
+				name = "orders-shipping"
+			}
+			d := diagrams[slices.IndexFunc(diagrams, func(d *diagram) bool { return d.name == name })]
+			srv := rxdeliverytest.Start(t)
+			c := srv.Client()
+			for _, st := range []orders.Status{orders.StatusNew, orders.StatusSubmittedToCourier, orders.StatusPickedUp,
+				orders.StatusDelivered, orders.StatusDeliveryAttempted, orders.StatusReturnedToPharmacy, orders.StatusCancelled} {
+				created, err := c.Orders.Create(ctx, orderParams(level))
+				require.NoError(t, err)
+				require.NoError(t, srv.SetOrderStatus(created.ID, st))
+				err = c.Orders.Cancel(ctx, created.ID)
+				if st == orders.StatusCancelled {
+					continue // drawn final; what a second DELETE answers is not a transition
+				}
+				assert.Equal(t, d.cancellable[string(st)], err == nil, "%s: a %s order, cancel error %v", name, st, err)
+				if err != nil {
+					assert.ErrorIs(t, err, rxdelivery.ErrUnableToCancel)
+					continue
+				}
+				o, err := c.Orders.Get(ctx, created.ID)
+				require.NoError(t, err)
+				assert.True(t, d.edges[[2]string{string(st), string(o.Status)}], "%s does not draw %s --> %s", name, st, o.Status)
+			}
+		}
+	})
+
+	t.Run("subscription suspended and enabled again", func(t *testing.T) {
+		t.Parallel()
+		listener := httptest.NewTLSServer(tracking.NewHandler(func(context.Context, *tracking.Notification) error { return nil }))
+		defer listener.Close()
+		srv := rxdeliverytest.Start(t, rxdeliverytest.WithListenerClient(listener.Client()))
+		c := srv.Client()
+		const tn = "9400100000000000000000"
+		w := &walk{last: "[*]"}
+		status := func() {
+			sub, err := c.Tracking.GetSubscription(ctx, tn)
+			require.NoError(t, err)
+			w.to(string(sub.Status))
+		}
+		// Nothing listens on port 1 of loopback.
+		_, err := c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: tn, ListenerURL: "https://127.0.0.1:1/hooks"})
+		require.NoError(t, err)
+		status()
+		srv.Track(tn, tracking.TrackingAccepted)
+		status()
+		_, err = c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: tn, ListenerURL: listener.URL + "/hooks"})
+		require.NoError(t, err)
+		status()
+		srv.Track(tn, tracking.TrackingMovingThroughNetwork)
+		status()
+		assert.Equal(t, [][2]string{{"[*]", "ENABLED"}, {"ENABLED", "SUSPENDED"}, {"SUSPENDED", "ENABLED"}}, w.edges)
+		checkWalk(t, "tracking-subscription", w)
+	})
+}
+
+// orderParams returns valid params of an order at level for the simulator.
+func orderParams(level orders.ServiceLevel) *orders.CreateParams {
+	p := rxdeliverytest.SamedayOrderParams()
+	switch level {
+	case orders.ServiceLevelOndemand:
+		p.ServiceLevel = level
+	case orders.ServiceLevelShipping:
+		p.ServiceLevel, p.DeliveryFee, p.RxAmountDue = level, nil, nil
+		p.Patient.HomePhoneNumber = "6145550101"
+		p.Shipping = &orders.ShippingParams{
+			Carrier: orders.CarrierPostal, CarrierService: orders.CarrierServicePostalPriorityMail,
+			Signature: orders.SignatureNone,
+			Weight:    orders.Weight{Unit: orders.WeightUnitPound, Value: rxdelivery.MustDecimal("1.5")},
+			Dimensions: &orders.Dimensions{Unit: orders.DimensionUnitInch, Length: rxdelivery.MustDecimal("10"),
+				Width: rxdelivery.MustDecimal("8"), Height: rxdelivery.MustDecimal("4")},
+		}
+	}
+	return p
 }
