@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -13,7 +12,7 @@ import (
 func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 	c, err := j.store.Get(ctx, k)
 	if err != nil {
-		return Claim{}, err
+		return Claim{}, redact(k, err)
 	}
 	j.expire(ctx, &c, storeTime(j.now()))
 	c.Token = ""
@@ -47,7 +46,7 @@ func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
 // in flight with a live lease, created already, or absent.
 func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	if id == "" {
-		return errors.New("journal: resolving " + k.String() + ": an id is required (use Free when nothing was created)")
+		return errorf(k, "journal: resolving %s: an id is required (use Free when nothing was created)", k)
 	}
 	c, err := j.unknownClaim(ctx, k)
 	if err != nil {
@@ -56,7 +55,7 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	u := c
 	u.State, u.ID, u.Note, u.UpdatedAt = StateCreated, id, "resolved by an operator", storeTime(j.now())
 	if err := j.store.Update(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}, u); err != nil {
-		return fmt.Errorf("journal: resolving %s: %w", k, err)
+		return errorf(k, "journal: resolving %s: %w", k, err)
 	}
 	return nil
 }
@@ -70,7 +69,7 @@ func (j *Journal) Free(ctx context.Context, k Key) error {
 		return err
 	}
 	if err := j.store.Delete(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}); err != nil {
-		return fmt.Errorf("journal: freeing %s: %w", k, err)
+		return errorf(k, "journal: freeing %s: %w", k, err)
 	}
 	return nil
 }
@@ -80,17 +79,17 @@ func (j *Journal) Free(ctx context.Context, k Key) error {
 func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 	c, err := j.store.Get(ctx, k)
 	if err != nil {
-		return Claim{}, err
+		return Claim{}, redact(k, err)
 	}
 	j.expire(ctx, &c, storeTime(j.now()))
 	switch c.State {
 	case StateUnknown:
 		return c, nil
 	case StateInFlight:
-		return Claim{}, fmt.Errorf("%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
+		return Claim{}, errorf(k, "%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
 			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format(time.RFC3339))
 	default:
-		return Claim{}, fmt.Errorf("%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, c.ID)
 	}
 }
 
@@ -115,7 +114,7 @@ func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 			}
 			err := j.store.Delete(ctx, Match{Key: c.Key, State: StateCreated, Token: c.Token})
 			if err != nil && !errors.Is(err, ErrNoMatch) {
-				return removed, err
+				return removed, errorf(c.Key, "journal: pruning %s: %w", c.Key, err)
 			}
 			if err == nil {
 				removed++

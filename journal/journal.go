@@ -51,10 +51,12 @@ type ClaimedError struct {
 	Claim Claim
 }
 
-// Error says which reference is claimed, since when, by whom and why.
+// Error says on which interface a create is already claimed, since when,
+// by whom and why. It never quotes the reference (a pharmacy's medical
+// record number, often): Claim.Reference holds it for code.
 func (e *ClaimedError) Error() string {
 	c := &e.Claim
-	s := "journal: " + c.Interface + " reference " + strconv.Quote(c.Reference) + " is already claimed by " + c.Holder +
+	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + c.Holder +
 		" since " + c.ClaimedAt.Format(time.RFC3339)
 	switch c.State {
 	case StateInFlight:
@@ -158,7 +160,7 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, e
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
 		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
-		return Claim{}, nil, fmt.Errorf("journal: claiming %s: %w", k, err)
+		return Claim{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
 	if inserted {
 		return c, nil, nil
@@ -211,7 +213,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 		if other.State == StateCreated {
 			v, err := get(ctx, other.ID)
 			if err != nil {
-				return nil, fmt.Errorf("journal: %s was created as %s; reading it: %w", k, other.ID, err)
+				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, other.ID, err)
 			}
 			return v, nil
 		}
@@ -229,7 +231,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	switch {
 	case callErr == nil && v != nil && idOf(v) != "":
 		if err := j.settle(sctx, mine, StateCreated, idOf(v), ""); err != nil {
-			return v, fmt.Errorf("%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
+			return v, errorf(k, "%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
 		}
 		return v, nil
 	case callErr == nil:
@@ -237,17 +239,17 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 		// back by id.
 		note := "the platform answered success without an id"
 		if err := j.settle(sctx, mine, StateUnknown, "", note); err != nil {
-			return v, fmt.Errorf("%w: %s: %w", ErrNotRecorded, k, err)
+			return v, errorf(k, "%w: %s: %w", ErrNotRecorded, k, err)
 		}
 		return v, nil
 	case provenNotCreated(callErr):
 		if err := j.release(sctx, mine); err != nil {
-			return nil, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err))
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err)))
 		}
 		return nil, callErr
 	default:
 		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
-			return nil, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err))
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err)))
 		}
 		return nil, callErr
 	}

@@ -13,7 +13,9 @@ type Key struct {
 	// and "tracking" for the keys of tracking notifications.
 	Interface string
 	// Reference is the caller's external_reference_number (for a tracking
-	// notification, its tracking number, status and status time).
+	// notification, its tracking number, status and status time). It is
+	// for code only: String, Format, the Claim holding it and every error
+	// of the journal leave it out.
 	Reference string
 }
 
@@ -27,9 +29,6 @@ const (
 	// handled through Journal.Once.
 	InterfaceTracking = "tracking"
 )
-
-// String returns "interface/reference".
-func (k Key) String() string { return k.Interface + "/" + k.Reference }
 
 // State is where a claim stands.
 type State string

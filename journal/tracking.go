@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -78,12 +77,12 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 		defer scancel()
 		if ferr != nil {
 			if rerr := j.release(sctx, mine); rerr != nil {
-				return errors.Join(ferr, fmt.Errorf("journal: releasing %s: %w", k, rerr))
+				return errors.Join(ferr, errorf(k, "journal: releasing %s: %w", k, rerr))
 			}
 			return ferr
 		}
 		if err := j.settle(sctx, mine, StateCreated, "", ""); err != nil {
-			return fmt.Errorf("journal: recording %s as handled: %w", k, err)
+			return errorf(k, "journal: recording %s as handled: %w", k, err)
 		}
 		return nil
 	}
@@ -101,7 +100,7 @@ func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, error) {
 			return Claim{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
 				ClaimedAt: now, LeaseUntil: u.LeaseUntil}}
 		}
-		return Claim{}, err
+		return Claim{}, errorf(c.Key, "journal: taking over %s: %w", c.Key, err)
 	}
 	return u, nil
 }
