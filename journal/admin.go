@@ -14,7 +14,7 @@ func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 	if err != nil {
 		return Claim{}, redact(k, err)
 	}
-	j.expire(ctx, &c, storeTime(j.now()))
+	j.expire(ctx, &c)
 	c.Token = ""
 	return c, nil
 }
@@ -25,13 +25,12 @@ func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 // unknown on the way). Each needs an operator: find out on the platform
 // whether the create happened, then Resolve or Free it.
 func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
-	now := storeTime(j.now())
 	inFlight, err := j.store.List(ctx, StateInFlight, -1)
 	if err != nil {
 		return nil, err
 	}
 	for i := range inFlight {
-		j.expire(ctx, &inFlight[i], now)
+		j.expire(ctx, &inFlight[i])
 	}
 	out, err := j.store.List(ctx, StateUnknown, limit)
 	for i := range out {
@@ -81,7 +80,7 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 	if err != nil {
 		return Claim{}, redact(k, err)
 	}
-	j.expire(ctx, &c, storeTime(j.now()))
+	j.expire(ctx, &c)
 	switch c.State {
 	case StateUnknown:
 		return c, nil

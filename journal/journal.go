@@ -112,11 +112,14 @@ func WithHolder(name string) Option {
 	}
 }
 
-// WithClock sets the clock that stamps claims and decides whether a lease
-// has ended (default time.Now). Leases are compared with the clock of the
-// process that reads a claim, so replicas' clocks should agree to well
-// within the lease; a wrong clock only changes whether a claim is
-// reported in flight or unknown, never whether a create is sent.
+// WithClock sets this process's clock (default time.Now), for tests. It
+// stamps the times a claim records when it changes, and the leases of a
+// store kept in this process (MemoryStore). A store shared by processes
+// stamps and judges leases on its own clock, one for every replica:
+// pgstore on the PostgreSQL server's, sqlitestore on its host's. So
+// replicas whose clocks disagree never judge each other's leases: a claim
+// in flight elsewhere turns unknown, and a tracking notification is run
+// again, only when its lease has ended on the store's clock.
 func WithClock(now func() time.Time) Option {
 	return func(j *Journal) {
 		if now != nil {
@@ -147,9 +150,16 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// claim takes k for this process. It returns the new claim, or the claim
-// that another holder has (with an ended lease turned unknown).
-func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, err error) {
+// claim takes k for this process. It returns the new claim and the
+// deadline of the work it guards, or the claim that another holder has
+// (with a lease the store judged ended turned unknown).
+//
+// The deadline is this process's monotonic clock at the start of the
+// claim plus the lease: the store stamps the lease later, on its clock,
+// so the work ends before the lease does on any clock that runs at the
+// rate of this one, whatever its offset.
+func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.Time, other *Claim, err error) {
+	start := time.Now()
 	now := storeTime(j.now())
 	c := Claim{Key: k, State: StateInFlight, Token: newToken(), Holder: j.holder,
 		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now}
@@ -160,21 +170,23 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, e
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
 		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
-		return Claim{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
+		return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
 	if inserted {
-		return c, nil, nil
+		return stored, start.Add(j.lease), nil, nil
 	}
-	j.expire(ctx, &stored, now)
-	return Claim{}, &stored, nil
+	j.expire(ctx, &stored)
+	return Claim{}, time.Time{}, &stored, nil
 }
 
-// expire turns c unknown in the store when its lease has ended by now, and
-// updates c to what the store holds.
-func (j *Journal) expire(ctx context.Context, c *Claim, now time.Time) {
-	if !c.Expired(now) {
+// expire asks the store to turn the in-flight claim c unknown if its lease
+// has ended (the store judges it, on its clock), and updates c to what the
+// store holds.
+func (j *Journal) expire(ctx context.Context, c *Claim) {
+	if c.State != StateInFlight {
 		return
 	}
+	now := storeTime(j.now())
 	u := *c
 	u.State = StateUnknown
 	u.Note = "the holder's lease ended before the create settled"
@@ -186,10 +198,6 @@ func (j *Journal) expire(ctx context.Context, c *Claim, now time.Time) {
 	}
 	if fresh, gerr := j.store.Get(ctx, c.Key); gerr == nil {
 		*c = fresh
-	}
-	if c.Expired(now) {
-		// The store could not be changed; report what it would say.
-		c.State, c.Note = StateUnknown, u.Note
 	}
 }
 
@@ -205,7 +213,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	if k.Reference == "" {
 		return nil, ErrNoReference
 	}
-	mine, other, err := j.claim(ctx, k)
+	mine, deadline, other, err := j.claim(ctx, k)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +230,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 		return nil, &ClaimedError{Claim: shown}
 	}
 
-	cctx, cancel := context.WithTimeout(ctx, j.lease)
+	cctx, cancel := context.WithDeadline(ctx, deadline)
 	v, callErr := create(cctx)
 	cancel()
 

@@ -41,7 +41,7 @@ func NotificationKey(n *tracking.Notification) Key {
 func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) func(context.Context, *tracking.Notification) error {
 	return func(ctx context.Context, n *tracking.Notification) (err error) {
 		k := NotificationKey(n)
-		mine, other, err := j.claim(ctx, k)
+		mine, deadline, other, err := j.claim(ctx, k)
 		if err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 				return &ClaimedError{Claim: shown}
 			}
 			// Unknown: its holder died while fn ran. Take the key over.
-			if mine, err = j.takeOver(ctx, *other); err != nil {
+			if mine, deadline, err = j.takeOver(ctx, *other); err != nil {
 				return err
 			}
 		}
@@ -69,7 +69,7 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 			defer cancel()
 			_ = j.release(sctx, mine)
 		}()
-		cctx, cancel := context.WithTimeout(ctx, j.lease)
+		cctx, cancel := context.WithDeadline(ctx, deadline)
 		ferr := fn(cctx, n)
 		cancel()
 		done = true
@@ -88,8 +88,11 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 	}
 }
 
-// takeOver gives the unknown claim c to this process.
-func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, error) {
+// takeOver gives the unknown claim c to this process, with a new lease
+// (stamped by the store), and returns the deadline of the work it guards
+// (see claim).
+func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, time.Time, error) {
+	start := time.Now()
 	now := storeTime(j.now())
 	u := Claim{Key: c.Key, State: StateInFlight, Token: newToken(), Holder: j.holder,
 		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now,
@@ -97,10 +100,14 @@ func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, error) {
 	if err := j.store.Update(ctx, Match{Key: c.Key, State: StateUnknown, Token: c.Token}, u); err != nil {
 		if errors.Is(err, ErrNoMatch) {
 			// Another process took it over first.
-			return Claim{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
+			return Claim{}, time.Time{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
 				ClaimedAt: now, LeaseUntil: u.LeaseUntil}}
 		}
-		return Claim{}, errorf(c.Key, "journal: taking over %s: %w", c.Key, err)
+		return Claim{}, time.Time{}, errorf(c.Key, "journal: taking over %s: %w", c.Key, err)
 	}
-	return u, nil
+	// Read back the store's stamps, so that settling keeps them.
+	if stored, err := j.store.Get(ctx, c.Key); err == nil && stored.Token == u.Token {
+		u = stored
+	}
+	return u, start.Add(j.lease), nil
 }
