@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 )
 
@@ -56,6 +57,7 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	if err := j.store.Update(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}, u); err != nil {
 		return errorf(k, "journal: resolving %s: %w", k, err)
 	}
+	j.log(ctx, slog.LevelInfo, "journal: resolved by an operator", k, slog.String("id", id))
 	return nil
 }
 
@@ -70,6 +72,7 @@ func (j *Journal) Free(ctx context.Context, k Key) error {
 	if err := j.store.Delete(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}); err != nil {
 		return errorf(k, "journal: freeing %s: %w", k, err)
 	}
+	j.log(ctx, slog.LevelInfo, "journal: freed by an operator", k)
 	return nil
 }
 
@@ -98,10 +101,15 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 // those older than any retry or redelivery you can receive, since a
 // pruned reference is sent again by its next create. Claims in flight or
 // of unknown outcome are never pruned.
-func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (removed int, err error) {
+	defer func() {
+		if j.logger != nil {
+			j.logger.LogAttrs(ctx, slog.LevelInfo, "journal: pruned created claims", slog.String("holder", j.holder),
+				slog.Int("removed", removed), slog.Time("cutoff", cutoff), slog.Bool("failed", err != nil))
+		}
+	}()
 	const page = 500
 	cutoff = storeTime(cutoff)
-	removed := 0
 	for {
 		claims, err := j.store.List(ctx, StateCreated, page)
 		if err != nil {

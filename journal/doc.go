@@ -52,7 +52,9 @@
 //
 // Errors and renderings of a Key or a Claim (%v, %+v, %#v, %q) never show
 // the reference, which may be a medical record number: it is in
-// Key.Reference and ClaimedError.Claim for code.
+// Key.Reference and ClaimedError.Claim for code. WithLogger writes the
+// journal's events (claims, releases, unknown outcomes, lease expiries,
+// takeovers) without it unless WithReferencesInLogs asks for it.
 //
 // Journal.Once gives tracking notifications the same protection: wrapped
 // around a tracking.NewHandler callback, it lets each (tracking number,

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"time"
@@ -85,6 +86,9 @@ type Journal struct {
 	lease  time.Duration
 	holder string
 	now    func() time.Time
+
+	logger        *slog.Logger
+	logReferences bool
 }
 
 // Option configures New.
@@ -170,9 +174,11 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.T
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
 		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
+		j.logErr(ctx, "journal: claiming failed", k, err)
 		return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
 	if inserted {
+		j.log(ctx, slog.LevelDebug, "journal: claimed", k, slog.Time("lease_until", stored.LeaseUntil))
 		return stored, start.Add(j.lease), nil, nil
 	}
 	j.expire(ctx, &stored)
@@ -193,8 +199,13 @@ func (j *Journal) expire(ctx context.Context, c *Claim) {
 	u.UpdatedAt = now
 	err := j.store.Update(ctx, Match{Key: c.Key, State: StateInFlight, Token: c.Token, LeaseEndedBy: now}, u)
 	if err == nil {
+		j.log(ctx, slog.LevelWarn, "journal: lease ended; outcome unknown", c.Key,
+			slog.String("claim_holder", c.Holder), slog.Time("lease_until", c.LeaseUntil))
 		*c = u
 		return
+	}
+	if !errors.Is(err, ErrNoMatch) {
+		j.logErr(ctx, "journal: expiring a lease failed", c.Key, err)
 	}
 	if fresh, gerr := j.store.Get(ctx, c.Key); gerr == nil {
 		*c = fresh
@@ -219,12 +230,14 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	}
 	if other != nil {
 		if other.State == StateCreated {
+			j.log(ctx, slog.LevelDebug, "journal: already created; reading it back", k, slog.String("id", other.ID))
 			v, err := get(ctx, other.ID)
 			if err != nil {
 				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, other.ID, err)
 			}
 			return v, nil
 		}
+		j.logRefused(ctx, *other)
 		shown := *other
 		shown.Token = ""
 		return nil, &ClaimedError{Claim: shown}
@@ -239,28 +252,42 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	switch {
 	case callErr == nil && v != nil && idOf(v) != "":
 		if err := j.settle(sctx, mine, StateCreated, idOf(v), ""); err != nil {
+			j.logErr(ctx, "journal: created, but the id was not recorded", k, err)
 			return v, errorf(k, "%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
 		}
+		j.log(ctx, slog.LevelDebug, "journal: created", k, slog.String("id", idOf(v)))
 		return v, nil
 	case callErr == nil:
 		// A success without an id: something exists that cannot be read
 		// back by id.
 		note := "the platform answered success without an id"
 		if err := j.settle(sctx, mine, StateUnknown, "", note); err != nil {
+			j.logErr(ctx, "journal: created without an id, not recorded", k, err)
 			return v, errorf(k, "%w: %s: %w", ErrNotRecorded, k, err)
 		}
+		j.log(ctx, slog.LevelWarn, "journal: outcome unknown", k, slog.String("cause", note))
 		return v, nil
 	case provenNotCreated(callErr):
 		if err := j.release(sctx, mine); err != nil {
+			j.logErr(ctx, "journal: releasing failed", k, err)
 			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err)))
 		}
+		j.log(ctx, slog.LevelInfo, "journal: released; the answer proves nothing was created", k)
 		return nil, callErr
 	default:
 		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
+			j.logErr(ctx, "journal: marking an unknown outcome failed", k, err)
 			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err)))
 		}
+		j.log(ctx, slog.LevelWarn, "journal: outcome unknown", k, slog.String("cause", callErr.Error()))
 		return nil, callErr
 	}
+}
+
+// logRefused writes the refusal of a key claimed by c.
+func (j *Journal) logRefused(ctx context.Context, c Claim) {
+	j.log(ctx, slog.LevelInfo, "journal: refused; the key is claimed", c.Key,
+		slog.String("state", string(c.State)), slog.String("claim_holder", c.Holder))
 }
 
 // settle moves this holder's claim to state (created with id, or unknown

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -48,8 +49,10 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 		if other != nil {
 			switch other.State {
 			case StateCreated:
+				j.log(ctx, slog.LevelDebug, "journal: already handled", k)
 				return nil
 			case StateInFlight:
+				j.logRefused(ctx, *other)
 				shown := *other
 				shown.Token = ""
 				return &ClaimedError{Claim: shown}
@@ -68,6 +71,7 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 			sctx, cancel := settleContext(ctx)
 			defer cancel()
 			_ = j.release(sctx, mine)
+			j.log(sctx, slog.LevelInfo, "journal: released; the callback panicked", k)
 		}()
 		cctx, cancel := context.WithDeadline(ctx, deadline)
 		ferr := fn(cctx, n)
@@ -77,13 +81,17 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 		defer scancel()
 		if ferr != nil {
 			if rerr := j.release(sctx, mine); rerr != nil {
+				j.logErr(ctx, "journal: releasing failed", k, rerr)
 				return errors.Join(ferr, errorf(k, "journal: releasing %s: %w", k, rerr))
 			}
+			j.log(ctx, slog.LevelInfo, "journal: released; the callback failed", k)
 			return ferr
 		}
 		if err := j.settle(sctx, mine, StateCreated, "", ""); err != nil {
+			j.logErr(ctx, "journal: recording a handled notification failed", k, err)
 			return errorf(k, "journal: recording %s as handled: %w", k, err)
 		}
+		j.log(ctx, slog.LevelDebug, "journal: handled", k)
 		return nil
 	}
 }
@@ -103,8 +111,10 @@ func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, time.Time, erro
 			return Claim{}, time.Time{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
 				ClaimedAt: now, LeaseUntil: u.LeaseUntil}}
 		}
+		j.logErr(ctx, "journal: taking over failed", c.Key, err)
 		return Claim{}, time.Time{}, errorf(c.Key, "journal: taking over %s: %w", c.Key, err)
 	}
+	j.log(ctx, slog.LevelWarn, "journal: taken over after a holder's lease ended", c.Key, slog.String("claim_holder", c.Holder))
 	// Read back the store's stamps, so that settling keeps them.
 	if stored, err := j.store.Get(ctx, c.Key); err == nil && stored.Token == u.Token {
 		u = stored
