@@ -114,7 +114,9 @@ var ErrAsyncReplication = errors.New("journal: the PostgreSQL primary streams to
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("journal: the PostgreSQL connection string: %w", err)
+		// pgx's error text hides the password, but the error keeps the
+		// connection string in a field that %#v prints: keep the text only.
+		return nil, errors.New("journal: the PostgreSQL connection string: " + err.Error())
 	}
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
