@@ -130,12 +130,12 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now = l.clock.Now()
+	l.update(now)
 	select {
 	case <-w.ready:
 		// Its turn came (or it was refused) as ctx ended: a turn it
 		// took goes back to the bucket, for the next in the queue.
 		if w.err == nil {
-			l.update(now)
 			l.tokens = math.Min(l.tokens+1, l.burst)
 			l.update(now)
 		}

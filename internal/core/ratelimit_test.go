@@ -89,6 +89,14 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// jump moves the clock by d without firing the timers that come due: a
+// timer running late.
+func (c *fakeClock) jump(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 // deadlineCtx has a deadline that only the limiter reads: it never ends
 // by itself, so a test on the fake clock does not race the real one.
 type deadlineCtx struct {
@@ -221,10 +229,13 @@ func TestLimiterGoesInTurn(t *testing.T) {
 	ws.settle(3)
 	assert.Equal(t, 0, l.queued())
 
-	// The bucket refills up to the burst, no further.
+	// The bucket refills up to the burst, no further. (A wait whose
+	// deadline is now goes at once or is refused at once.)
 	clk.advance(time.Hour)
-	require.NoError(t, l.Wait(ctx))
-	require.NoError(t, l.Wait(ctx))
+	now := deadlineCtx{ctx, clk.Now()}
+	require.NoError(t, l.Wait(now))
+	require.NoError(t, l.Wait(now))
+	require.ErrorIs(t, l.Wait(now), context.DeadlineExceeded)
 	ws.start("d", ctx)
 	assert.Equal(t, 1, l.queued())
 	clk.advance(500 * time.Millisecond)
@@ -275,18 +286,44 @@ func TestLimiterCancelledWaiterGivesItsTurnBack(t *testing.T) {
 	ws.settle(12)
 	assert.Equal(t, []string{"a", "c", "fresh"}, ws.names(nil))
 
-	// The head leaving gives its turn to the next at the head's time.
+	// The head leaving gives its turn to the next at the head's time:
+	// with d gone, e queued for 500ms later and f behind it, e leaving
+	// 200ms on lets f go 300ms after that.
 	ws.start("d", context.Background())
 	ectx, ecancel := context.WithCancel(context.Background())
 	ws.start("e", ectx)
 	ws.start("f", context.Background())
 	clk.advance(500 * time.Millisecond)
 	ws.settle(13)
+	clk.advance(200 * time.Millisecond)
 	ecancel()
 	ws.settle(14)
-	clk.advance(500 * time.Millisecond)
+	clk.advance(299 * time.Millisecond)
+	assert.Equal(t, 1, l.queued())
+	clk.advance(time.Millisecond)
 	ws.settle(15)
 	assert.Equal(t, []string{"a", "c", "d", "f", "fresh"}, ws.names(nil))
+}
+
+// TestLimiterTurnThatCameAsTheContextEndedGoesBack: a waiter whose turn
+// had come (its timer late) when its context ended does not go, and the
+// turn goes back to the bucket.
+func TestLimiterTurnThatCameAsTheContextEndedGoesBack(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	l := newLimiter(2, 1, clk)
+	require.NoError(t, l.Wait(context.Background()))
+	ws := newWaiters(t, l)
+	ctx, cancel := context.WithCancel(context.Background())
+	ws.start("late", ctx)
+	clk.jump(time.Second) // the bucket holds a turn again, and 1s is 2 turns
+	cancel()
+	ws.settle(1)
+	assert.Equal(t, []string{"late"}, ws.names(context.Canceled))
+	now := deadlineCtx{context.Background(), clk.Now()}
+	require.NoError(t, l.Wait(now), "the turn is in the bucket")
+	ws.start("next", context.Background())
+	assert.Equal(t, 1, l.queued(), "a bucket of one turn holds one")
 }
 
 // TestLimiterRateChangeRetimesTheQueue: a 429 slows every attempt that
