@@ -261,3 +261,35 @@ func TestPanicsReleaseWhatTheAttemptHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestPanickingCheckRedirectReleasesTheHop: a caller's CheckRedirect that
+// panics while net/http holds the redirect's response does not keep that
+// response's connection: 40 such calls open one connection, reused.
+func TestPanickingCheckRedirectReleasesTheHop(t *testing.T) {
+	t.Parallel()
+	conns := &connCounter{open: map[net.Conn]bool{}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ok" {
+			http.Redirect(w, r, "/moved", http.StatusFound)
+			return
+		}
+		_, _ = w.Write([]byte(`{"id":"x"}`))
+	}))
+	srv.Config.ConnState = conns.track
+	srv.Start()
+	defer srv.Close()
+	pool := NewPooledTransport()
+	defer pool.CloseIdleConnections()
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: pool,
+		CheckRedirect: func(*http.Request, []*http.Request) error { panic("caller's CheckRedirect") }}})
+	b, err := s.NewBackend(rxtypes.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+	require.NoError(t, err)
+	const calls = 40
+	for i := 0; i < calls; i++ {
+		p, _ := abnormal(func() { _, _ = b.Do(context.Background(), Call{Method: "GET", Path: "/ok"}, &out{}) })
+		require.Equal(t, "caller's CheckRedirect", p, "the caller's panic goes on")
+	}
+	opened, held := conns.counts()
+	assert.Equal(t, 1, opened, "connections opened: one, reused")
+	assert.Equal(t, 1, held, "connections held: the pool's idle one")
+}
