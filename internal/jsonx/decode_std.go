@@ -5,23 +5,33 @@ package jsonx
 import (
 	"encoding/json"
 	jsonv2 "encoding/json/v2"
+	"errors"
+	"reflect"
 )
 
 // decoderName names the decoder this build runs on, for the tests and the
 // benchmarks.
 const decoderName = "encoding/json/v2"
 
-// v1 are the options that make the v2 decoder behave as encoding/json:
-// they are the ones encoding/json's own Unmarshal passes.
-var v1 = json.DefaultOptionsV1()
+// v1 are the options that make the v2 decoder read values as encoding/json
+// does (the ones encoding/json's own Unmarshal passes), without its way of
+// reporting errors, which Unmarshal has already (see there).
+var v1 = jsonv2.JoinOptions(json.DefaultOptionsV1(), json.ReportErrorsWithLegacySemantics(false))
 
-// Unmarshal decodes data into v as encoding/json's Unmarshal does, with
-// its errors (*json.SyntaxError, *json.UnmarshalTypeError with the indexed
-// path). It is encoding/json's Unmarshal, without building the options on
-// every call: that function is this very call on this Go release, so no
-// second pass is needed to report a failure and no panic can happen here
-// that encoding/json would not have.
-func Unmarshal(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
+// decodeSafe runs the v2 decoder. A panic is not recovered: it is the
+// standard library's, and encoding/json, which runs the same code, would
+// panic too.
+func decodeSafe(data []byte, v any) error { return decode(data, v) }
 
 // decode is the v2 decoder alone, with encoding/json's semantics.
 func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
+
+// semantic returns the JSON Pointer and the Go type of the v2 decoder's
+// error, when it is about a value.
+func semantic(err error) (pointer string, goType reflect.Type, ok bool) {
+	var se *jsonv2.SemanticError
+	if !errors.As(err, &se) {
+		return "", nil, false
+	}
+	return string(se.JSONPointer), se.GoType, true
+}
