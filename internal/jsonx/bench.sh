@@ -59,7 +59,7 @@ instr)
 			read -r bin goversion decoder <<<"$run"
 			ir() {
 				GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-					"$out/$bin" -test.run '^$' -test.bench "^BenchmarkUnmarshal/in=${input}/decoder=${decoder}\$" \
+					"$out/$bin" -test.run '^$' -test.bench "^BenchmarkUnmarshal\$/^in=${input}\$/^decoder=${decoder}\$" \
 					-test.benchtime="${1}x" -test.cpu 1 >/dev/null 2>"$out/cg.log"
 				sed -n 's/^summary: //p' "$out/cg.out"
 			}
