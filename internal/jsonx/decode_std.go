@@ -26,12 +26,12 @@ func decodeSafe(data []byte, v any) error { return decode(data, v) }
 // decode is the v2 decoder alone, with encoding/json's semantics.
 func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
 
-// semantic returns the JSON Pointer and the Go type of the v2 decoder's
-// error, when it is about a value.
-func semantic(err error) (pointer string, goType reflect.Type, ok bool) {
+// semantic returns the JSON Pointer, the Go type and the input offset of
+// the v2 decoder's error, when it is about a value.
+func semantic(err error) (pointer string, goType reflect.Type, offset int64, ok bool) {
 	var se *jsonv2.SemanticError
 	if !errors.As(err, &se) {
-		return "", nil, false
+		return "", nil, 0, false
 	}
-	return string(se.JSONPointer), se.GoType, true
+	return string(se.JSONPointer), se.GoType, se.ByteOffset, true
 }

@@ -23,6 +23,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -54,28 +55,30 @@ func Unmarshal(data []byte, v any) error {
 		return nil
 	}
 	err := json.Unmarshal(data, v)
-	indexPath(err, derr, v)
+	indexPath(err, derr, data, v)
 	return err
 }
 
-// indexPath gives err, encoding/json's type error, the root type of v and
-// the indexed path of derr, the v2 decoder's error, when both name the same
-// value: the same Go type, and err's path is derr's without some of its
-// steps (encoding/json before Go 1.27 leaves out array indexes and map
-// keys, and names members as the struct tags spell them rather than as the
-// input does). Any other error is left as it is.
-func indexPath(err, derr error, v any) {
+// indexPath gives err, encoding/json's type error for data, the root type
+// of v and the indexed path of derr, the v2 decoder's error, when both name
+// the same value: the same Go type, and either err's offset falls within
+// the value derr points at, or err's path is derr's without some of its
+// steps. (encoding/json before Go 1.27 leaves out array indexes and map
+// keys, adds the names of embedded structs, and names members as the
+// struct tags spell them rather than as the input does.) Any other error
+// is left as it is.
+func indexPath(err, derr error, data []byte, v any) {
 	te, ok := err.(*json.UnmarshalTypeError)
 	if !ok {
 		return
 	}
-	pointer, goType, ok := semantic(derr)
+	pointer, goType, start, ok := semantic(derr)
 	if !ok || te.Type != goType {
 		return
 	}
 	// As Go 1.27's encoding/json turns a JSON Pointer into a Field.
 	field := strings.ReplaceAll(strings.TrimPrefix(pointer, "/"), "/", ".")
-	if !subpath(te.Field, field) {
+	if !within(data, start, te.Offset) && !subpath(te.Field, field) {
 		return
 	}
 	te.Struct, te.Field = "", field
@@ -85,6 +88,22 @@ func indexPath(err, derr error, v any) {
 		}
 		te.Struct = t.Name()
 	}
+}
+
+// within reports whether offset, where encoding/json reports a type error
+// (after the value's first byte, at most at its end), falls within the
+// JSON value of data that starts at start, where the v2 decoder reports it.
+func within(data []byte, start, offset int64) bool {
+	if start < 0 || start >= int64(len(data)) || offset <= start {
+		return false
+	}
+	var value json.RawMessage
+	if json.NewDecoder(bytes.NewReader(data[start:])).Decode(&value) != nil {
+		return false
+	}
+	// The decoder skips white space before the value.
+	lead := len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n"))
+	return offset <= start+int64(lead+len(value))
 }
 
 // subpath reports whether the dotted path short is long with some of its

@@ -22,6 +22,16 @@ type keyed struct {
 	} `json:"m"`
 }
 
+// embedding has a list of structs that embed another, whose fields
+// encoding/json before Go 1.27 names with the embedded type's name.
+type embedding struct {
+	L []struct{ embedded } `json:"l"`
+}
+
+type embedded struct {
+	N int `json:"n"`
+}
+
 // TestTypeErrorPathIsIndexed pins the path of a type error on every Go
 // release: the full path with array indexes and map keys, the input's
 // names, and the root type, as Go 1.27's encoding/json reports it (the
@@ -42,6 +52,10 @@ func TestTypeErrorPathIsIndexed(t *testing.T) {
 			"", "0.status", "[0].status", ".0.status"},
 		{`{"m":{"a":{"n":1},"7":{"n":"x"}}}`, func() any { return new(keyed) },
 			"keyed", "m.7.n", "m.7.n", "keyed.m.7.n"},
+		{`{"l":[{"n":1},{"n":"x"}]}`, func() any { return new(embedding) },
+			"embedding", "l.1.n", "l[1].n", "embedding.l.1.n"},
+		{"{\"l\": [ {\"n\": 1} ,\n\t{\"n\":  [1, 2]} ] }", func() any { return new(embedding) },
+			"embedding", "l.1.n", "l[1].n", "embedding.l.1.n"},
 		{`{"tracking_number":5}`, func() any { return new(tracking.Notification) },
 			"Notification", "tracking_number", "tracking_number", "Notification.tracking_number"},
 	} {
