@@ -3,7 +3,7 @@ module github.com/rxdelivery/rxdelivery-go/otel
 go 1.23.2
 
 require (
-	github.com/rxdelivery/rxdelivery-go v0.0.0-00010101000000-000000000000
+	github.com/rxdelivery/rxdelivery-go v0.2.0
 	go.opentelemetry.io/otel v1.38.0
 	go.opentelemetry.io/otel/metric v1.38.0
 	go.opentelemetry.io/otel/sdk v1.38.0
@@ -23,5 +23,3 @@ require (
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/time v0.12.0 // indirect
 )
-
-replace github.com/rxdelivery/rxdelivery-go => ../
