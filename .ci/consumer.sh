@@ -12,8 +12,12 @@
 #      in), copied into a scratch module of its own, builds: an example
 #      uses public packages only, so a user can start from a copy.
 #
-# Usage: .ci/consumer.sh   (needs the Go module proxy for third-party
-# modules, or a module cache that has them)
+# Usage: .ci/consumer.sh [-published]
+#   -published   no replace directives: the versions as the Go module proxy
+#                serves them, to check a release once its tags are pushed
+#                (docs/RELEASING.md)
+# It needs the Go module proxy for third-party modules, or a module cache
+# that has them.
 set -euo pipefail
 exec </dev/null
 cd "$(dirname "$0")/.."
@@ -22,6 +26,13 @@ export PATH="$PATH:/usr/local/go/bin"
 export GOWORK=off
 # shellcheck source=.ci/modules.sh
 . .ci/modules.sh
+
+published=0
+case "${1:-}" in
+  -published) published=1 ;;
+  "") ;;
+  *) echo "usage: .ci/consumer.sh [-published]"; exit 2 ;;
+esac
 
 mapfile -t dirs < <(modules_list)
 # The version the modules of the repository require each other at.
@@ -53,10 +64,12 @@ scratch_module() {
     for d in "$@"; do
       echo "require $(modules_path "$d") $version"
     done
-    echo
-    for d in "${dirs[@]}"; do
-      echo "replace $(modules_path "$d") => $ROOT/$d"
-    done
+    if [ "$published" = 0 ]; then
+      echo
+      for d in "${dirs[@]}"; do
+        echo "replace $(modules_path "$d") => $ROOT/$d"
+      done
+    fi
   } >"$dir/go.mod"
 }
 
