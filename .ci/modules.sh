@@ -38,6 +38,12 @@
 #   oldest-go DIR     the oldest Go release DIR's go directive allows
 #   alone DIR FILE    write to FILE a go.work for building DIR under that
 #                     Go: DIR and its closure, at DIR's go directive
+#   outside DIR CMD...
+#                     run CMD in DIR in a workspace of DIR alone, the other
+#                     modules of the repository replaced by their
+#                     directories: the versions a user's build of the
+#                     module selects, not the repository workspace's (CI
+#                     runs govulncheck so)
 #   set-version VERSION
 #                     make every requirement of one module of the
 #                     repository on another VERSION (vX.Y.Z), and go.work
@@ -267,6 +273,30 @@ modules_gomod() {
   return "$rc"
 }
 
+# modules_outside DIR CMD...: run CMD in DIR as a build outside the
+# repository sees the module: a workspace of DIR alone (so DIR's go.mod
+# selects every version, as a user's build of it does), with every other
+# module of the repository replaced by its directory. (A temporary go.mod
+# through -modfile, as tidy uses, is refused by tools that also list
+# packages outside the module.)
+modules_outside() {
+  local dir=${1%/} tmp rc=0 other
+  shift
+  dir=${dir#./}; dir=${dir:-.}
+  tmp=$(mktemp -d)
+  {
+    echo "go $(modules_go "$dir")"
+    if [ "$dir" = . ]; then echo "use $MODULES_ROOT"; else echo "use $MODULES_ROOT/$dir"; fi
+    while IFS= read -r other; do
+      [ "$other" = "$dir" ] && continue
+      echo "replace $(modules_path "$other") => $MODULES_ROOT/$other"
+    done < <(modules_list)
+  } >"$tmp/go.work"
+  (cd "$MODULES_ROOT/$dir" && GOWORK="$tmp/go.work" "$@") || rc=$?
+  rm -rf "$tmp"
+  return "$rc"
+}
+
 modules_tidy() {
   local diff=0 dir tmp rc=0
   if [ "${1:-}" = -diff ]; then
@@ -320,6 +350,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     work) modules_work "$@" ;;
     tidy) modules_tidy "$@" ;;
     gomod) modules_gomod "$@" ;;
+    outside) modules_outside "$@" ;;
     set-version) modules_set_version "${1:?set-version VERSION}" ;;
     closure) modules_closure "${1:?closure DIR}" ;;
     oldest-go) modules_oldest_go "${1:?oldest-go DIR}" ;;
