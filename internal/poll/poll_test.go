@@ -86,7 +86,7 @@ func TestResolve(t *testing.T) {
 	w, s = Resolve(nil, []option.WatchOption{
 		option.WithPollInterval(5 * time.Minute), // above the default cap: the cap follows
 		option.WithPollBatchSize(7),
-		option.WithRetryMax(0), // a call option: applies to each read
+		option.WithRetryMax(0),                                                                  // a call option: applies to each read
 		option.WithPollInterval(-1), option.WithPollBatchSize(0), option.WithMaxPollInterval(0), // change nothing
 	})
 	assert.Equal(t, 5*time.Minute, w.Interval)
