@@ -1,9 +1,13 @@
 package orders_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -462,4 +466,43 @@ func TestWatchMany_FailureThatIsNotPassingEndsTheWatch(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.True(t, errors.Is(errs[0], rxdelivery.ErrUnauthorized))
 	assert.Len(t, srv.Calls(), 1)
+}
+
+// lockedBuffer is a log sink safe for the client's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestWatch_LogsOneLinePerPollWithTheTemplatedRoute(t *testing.T) {
+	t.Parallel()
+	var logs lockedBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv, c, _ := kit(t, nil, rxdelivery.WithLogger(logger))
+	o := create(t, c)
+	srv.ResetCalls()
+	before := strings.Count(logs.String(), "\n")
+	_, err := c.Orders.Wait(context.Background(), o.ID)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")[before:]
+	assert.Len(t, lines, len(srv.Calls()), "one line per poll")
+	for _, line := range lines {
+		var entry map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &entry))
+		assert.Equal(t, "orders.Get", entry["operation"])
+		assert.Equal(t, "/delivery/api/v1/orders/{id}", entry["path"])
+		assert.NotContains(t, line, o.ID, "the route, never the id")
+	}
 }
