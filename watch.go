@@ -23,11 +23,17 @@ func WithClock(c Clock) Option {
 // and WatchMany. Every CallOption is one, applied to each read.
 type WatchOption = option.WatchOption
 
-// Defaults of a watch; see package option.
+// Defaults of a watch (see package option).
 const (
-	DefaultPollInterval    = option.DefaultPollInterval
+	// DefaultPollInterval (10s) is the first wait between two reads of a
+	// watch, and the wait after every read that saw a change.
+	DefaultPollInterval = option.DefaultPollInterval
+	// DefaultMaxPollInterval (2m) caps the wait, which grows by half after
+	// every read that saw no change.
 	DefaultMaxPollInterval = option.DefaultMaxPollInterval
-	DefaultPollBatchSize   = option.DefaultPollBatchSize
+	// DefaultPollBatchSize (50) is how many ids one get-many read of
+	// WatchMany asks for.
+	DefaultPollBatchSize = option.DefaultPollBatchSize
 )
 
 // WithPollInterval sets the first wait between two reads of a watch

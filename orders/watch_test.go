@@ -506,3 +506,34 @@ func TestWatch_LogsOneLinePerPollWithTheTemplatedRoute(t *testing.T) {
 		assert.NotContains(t, line, o.ID, "the route, never the id")
 	}
 }
+
+// A pharmacy with 500 open deliveries: each round is 10 get-many reads of
+// 50 ids, not 500 reads.
+func TestWatchMany_FiveHundredOpenDeliveriesAreTenReadsARound(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("creates 500 orders")
+	}
+	srv, c, rec := kit(t, nil)
+	ids := make([]string, 500)
+	for i := range ids {
+		ids[i] = create(t, c).ID
+	}
+	srv.ResetCalls()
+	delivered := 0
+	for o, err := range c.Orders.WatchMany(context.Background(), ids) {
+		require.NoError(t, err)
+		if o.Status == orders.StatusDelivered {
+			delivered++
+		}
+	}
+	assert.Equal(t, 500, delivered)
+	assert.Empty(t, srv.CallsTo(rxdeliverytest.OrdersGet))
+	calls := srv.CallsTo(rxdeliverytest.OrdersGetMany)
+	rounds := len(rec.all()) + 1
+	assert.Len(t, calls, 10*rounds, "10 reads a round while all 500 are open")
+	for _, call := range calls {
+		assert.Len(t, call.Query["ids[]"], 50)
+	}
+	t.Logf("500 orders followed to delivered: %d rounds, %d get-many reads", rounds, len(calls))
+}
