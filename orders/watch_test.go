@@ -537,3 +537,63 @@ func TestWatchMany_FiveHundredOpenDeliveriesAreTenReadsARound(t *testing.T) {
 	}
 	t.Logf("500 orders followed to delivered: %d rounds, %d get-many reads", rounds, len(calls))
 }
+
+func TestWatchMany_UnknownStatusLeavesTheBatchAndTheOthersGoOn(t *testing.T) {
+	t.Parallel()
+	env := testutil.Setup(t)
+	var mu sync.Mutex
+	var asked [][]string
+	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders", func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, r.URL.Query()["ids[]"])
+		status := "picked_up"
+		if len(asked) > 2 {
+			status = "delivered"
+		}
+		return httpmock.NewStringResponse(200, `{"orders":[
+			{"id":"ord_1","status":"teleported"},
+			{"id":"ord_2","status":"`+status+`"}]}`), nil
+	})
+	type event struct {
+		id     string
+		status orders.Status
+		err    error
+	}
+	var got []event
+	for o, err := range env.Client.Orders.WatchMany(context.Background(), []string{"ord_1", "ord_2"}, rxdelivery.WithPollInterval(time.Millisecond)) {
+		var e event
+		if o != nil {
+			e.id, e.status = o.ID, o.Status
+		}
+		e.err = err
+		got = append(got, e)
+	}
+	require.Len(t, got, 3)
+	assert.Equal(t, "ord_1", got[0].id)
+	assert.ErrorIs(t, got[0].err, rxdelivery.ErrUnknownStatus)
+	assert.Equal(t, event{id: "ord_2", status: orders.StatusPickedUp}, got[1])
+	assert.Equal(t, event{id: "ord_2", status: orders.StatusDelivered}, got[2])
+	require.Len(t, asked, 3)
+	assert.Equal(t, []string{"ord_1", "ord_2"}, asked[0])
+	assert.Equal(t, []string{"ord_2"}, asked[1], "the unknown one left the batch")
+}
+
+func TestWatchMany_PassingFailureOfABatchIsReadAgainNextRound(t *testing.T) {
+	t.Parallel()
+	srv, c, _ := kit(t, nil, rxdelivery.WithRetryMax(0))
+	a, b := create(t, c), create(t, c)
+	srv.ResetCalls()
+	srv.FailNext(rxdeliverytest.OrdersGetMany, 1, rxdeliverytest.Unavailable(0))
+	final := map[string]orders.Status{}
+	for o, err := range c.Orders.WatchMany(context.Background(), []string{a.ID, b.ID}, rxdelivery.WithPollBatchSize(1)) {
+		require.NoError(t, err, "a 503 is not yielded")
+		final[o.ID] = o.Status
+	}
+	assert.Equal(t, map[string]orders.Status{a.ID: orders.StatusDelivered, b.ID: orders.StatusDelivered}, final)
+	calls := srv.Calls()
+	require.GreaterOrEqual(t, len(calls), 4)
+	assert.NotEmpty(t, calls[0].Fault, "the first batch failed")
+	assert.Equal(t, []string{b.ID}, calls[1].Query["ids[]"], "the round went on with the next batch")
+	assert.Equal(t, []string{a.ID}, calls[2].Query["ids[]"], "and the failed batch was read next round")
+}
