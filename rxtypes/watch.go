@@ -1,6 +1,9 @@
 package rxtypes
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // ErrUnknownStatus matches a *WatchError for a resource whose status is
 // not one the documents list: a watch cannot tell whether such a status is
@@ -31,8 +34,17 @@ func (e *WatchError) Error() string {
 	if e.Gone {
 		return "rxdelivery: " + e.Op + " " + e.ID + ": no longer listed by the get-many endpoint"
 	}
-	return "rxdelivery: " + e.Op + " " + e.ID + ": status " + `"` + e.Status + `"` + " is not in the documents; whether it is final is unknown"
+	st := e.Status
+	if len(st) > maxStatusShown {
+		st = st[:maxStatusShown] + "..."
+	}
+	return "rxdelivery: " + e.Op + " " + e.ID + ": status " + strconv.Quote(st) + " is not in the documents; whether it is final is unknown"
 }
+
+// maxStatusShown bounds the status an error string quotes: a platform
+// that sends something else than a status name in its place does not
+// fill logs with it.
+const maxStatusShown = 64
 
 // Is matches ErrUnknownStatus for an unknown status, and ErrNotFound for a
 // resource that is gone.
