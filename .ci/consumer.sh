@@ -80,7 +80,7 @@ cp .ci/consumer/main.go "$work/consumer/main.go"
   cd "$work/consumer"
   go mod tidy
   echo "its requirements of the repository's modules after go mod tidy:"
-  grep -E "^[[:space:]]*(require )?github.com/rxdelivery/" go.mod | sed 's/^[[:space:]]*/  /'
+  grep -E "^[[:space:]]*(require )?github.com/rxdelivery/" go.mod | sed -E 's/^[[:space:]]*(require )?/  /'
   go build -o consumer .
   ./consumer
 )
