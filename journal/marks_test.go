@@ -1,0 +1,571 @@
+package journal_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/rxdelivery/rxdelivery-go/journal/internal/testdb"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+)
+
+// markStores opens, for each kind of store, two handles on one store (two
+// processes' views: one MemoryStore, two connections to one SQLite file,
+// two pools on one PostgreSQL schema).
+func markStores() map[string]func(t *testing.T) (journal.MarkStore, journal.MarkStore) {
+	return map[string]func(t *testing.T) (journal.MarkStore, journal.MarkStore){
+		"memory": func(*testing.T) (journal.MarkStore, journal.MarkStore) {
+			s := journal.NewMemoryStore()
+			return s, s
+		},
+		"sqlite": func(t *testing.T) (journal.MarkStore, journal.MarkStore) {
+			path := testdb.SQLitePath(t)
+			return testdb.SQLite(t, path), testdb.SQLite(t, path)
+		},
+		"postgres": func(t *testing.T) (journal.MarkStore, journal.MarkStore) {
+			dsn := testdb.NewSchema(t)
+			return testdb.OpenPostgres(t, dsn), testdb.OpenPostgres(t, dsn)
+		},
+	}
+}
+
+var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+func at(minutes int) time.Time { return t0.Add(time.Duration(minutes) * time.Minute) }
+
+// TestMarkStoreContract checks each store's marks against MarkStore's
+// conditions, with the two handles of one store taking turns.
+func TestMarkStoreContract(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a, b := open(t)
+			ctx := context.Background()
+			const tn = "9400100000000000000101"
+			advance := func(s journal.MarkStore, next journal.Mark, now time.Time) (bool, journal.Mark) {
+				t.Helper()
+				moved, m, err := s.AdvanceMark(ctx, tn, next, now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return moved, m
+			}
+			want := func(moved bool, m journal.Mark, wantMoved bool, wantAt, wantPrev time.Time, wantToken string) {
+				t.Helper()
+				if moved != wantMoved || !m.At.Equal(wantAt) || !m.Prev.Equal(wantPrev) || m.Token != wantToken {
+					t.Fatalf("moved %v, mark %+v; want moved %v at %v prev %v token %q", moved, m, wantMoved, wantAt, wantPrev, wantToken)
+				}
+			}
+
+			// Without leases (Journal.Marks).
+			moved, m := advance(a, journal.Mark{At: at(10)}, at(0))
+			want(moved, m, true, at(10), time.Time{}, "")
+			moved, m = advance(b, journal.Mark{At: at(5)}, at(0))
+			want(moved, m, false, at(10), time.Time{}, "")
+			moved, m = advance(b, journal.Mark{At: at(10)}, at(0))
+			want(moved, m, false, at(10), time.Time{}, "")
+			moved, m = advance(b, journal.Mark{At: at(20)}, at(0))
+			want(moved, m, true, at(20), at(10), "")
+			// A retreat from an instant the mark is not at changes nothing.
+			if err := a.RetreatMark(ctx, tn, at(10), time.Time{}, ""); err != nil {
+				t.Fatal(err)
+			}
+			moved, m = advance(a, journal.Mark{At: at(15)}, at(0))
+			want(moved, m, false, at(20), at(10), "")
+			if err := a.RetreatMark(ctx, tn, at(20), at(10), ""); err != nil {
+				t.Fatal(err)
+			}
+			moved, m = advance(b, journal.Mark{At: at(15)}, at(0))
+			want(moved, m, true, at(15), at(10), "")
+
+			// With leases (Journal.TrackingHandler).
+			lease := func(token string, until time.Time, when int) journal.Mark {
+				return journal.Mark{At: at(when), Token: token, LeaseUntil: until}
+			}
+			moved, m = advance(a, lease("A", at(62), 30), at(60))
+			want(moved, m, true, at(30), at(15), "A")
+			if !m.LeaseUntil.Equal(at(62)) {
+				t.Fatalf("lease until %v; want %v", m.LeaseUntil, at(62))
+			}
+			// While A's lease runs, nothing moves the mark: neither a newer
+			// notification nor the same one.
+			moved, m = advance(b, lease("B", at(63), 40), at(61))
+			want(moved, m, false, at(30), at(15), "A")
+			moved, m = advance(b, lease("B", at(63), 30), at(61))
+			want(moved, m, false, at(30), at(15), "A")
+			// A died: after its lease the same notification is taken over,
+			// keeping the mark it replaced.
+			moved, m = advance(b, lease("B", at(65), 30), at(62))
+			want(moved, m, true, at(30), at(15), "B")
+			if err := a.ReleaseMark(ctx, tn, "A"); !errors.Is(err, journal.ErrNoMatch) {
+				t.Fatalf("release by the dead holder: %v; want ErrNoMatch", err)
+			}
+			if err := a.RetreatMark(ctx, tn, at(30), at(15), "A"); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.ReleaseMark(ctx, tn, "B"); err != nil {
+				t.Fatal(err)
+			}
+			// Handled: the same notification is stale, even after any lease.
+			moved, m = advance(a, lease("C", at(100), 30), at(99))
+			want(moved, m, false, at(30), at(15), "")
+			// A newer one takes a lease, fails and moves the mark back.
+			moved, m = advance(a, lease("C", at(101), 40), at(99))
+			want(moved, m, true, at(40), at(30), "C")
+			if err := b.RetreatMark(ctx, tn, at(40), at(30), "B"); err != nil {
+				t.Fatal(err)
+			}
+			moved, m = advance(b, lease("D", at(101), 35), at(99))
+			want(moved, m, false, at(40), at(30), "C")
+			if err := a.RetreatMark(ctx, tn, at(40), at(30), "C"); err != nil {
+				t.Fatal(err)
+			}
+			moved, m = advance(b, lease("D", at(101), 35), at(99))
+			want(moved, m, true, at(35), at(30), "D")
+			// Another tracking number has a mark of its own.
+			moved, _, err := b.AdvanceMark(ctx, "9400100000000000000102", journal.Mark{At: at(1)}, at(0))
+			if err != nil || !moved {
+				t.Fatalf("another tracking number: moved %v, %v", moved, err)
+			}
+		})
+	}
+}
+
+func notificationAt(tn string, when time.Time) string {
+	return notificationBody(tn, "Moving Through Network", when.Format(time.RFC3339Nano))
+}
+
+// TestMarksOrderAcrossReplicas has two replicas with Journal.Marks on one
+// store receive every notification of a tracking number several times,
+// at once: each status time reaches the callback at most once and the
+// newest is handled.
+func TestMarksOrderAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sa, sb := open(t)
+			var mu sync.Mutex
+			seen := map[string]int{}
+			cb := func(_ context.Context, n *tracking.Notification) error {
+				mu.Lock()
+				defer mu.Unlock()
+				seen[n.StatusOccurredAt.Raw]++
+				return nil
+			}
+			replicas := []*tracking.Handler{
+				tracking.NewHandler(cb, tracking.WithOrdering(journal.New(sa).Marks())),
+				tracking.NewHandler(cb, tracking.WithOrdering(journal.New(sb).Marks())),
+			}
+			const tn = "9400100000000000000201"
+			var wg sync.WaitGroup
+			for i := range 60 {
+				wg.Go(func() {
+					if code := deliver(replicas[i%2], notificationAt(tn, at(i%10))); code != http.StatusNoContent {
+						t.Errorf("delivery answered %d; want 204", code)
+					}
+				})
+			}
+			wg.Wait()
+			for k, n := range seen {
+				if n != 1 {
+					t.Fatalf("%s reached the callback %d times; want at most once", k, n)
+				}
+			}
+			if seen[at(9).Format(time.RFC3339Nano)] != 1 {
+				t.Fatalf("the newest notification was not handled: %v", seen)
+			}
+			if got := replicas[0].Stale() + replicas[1].Stale() + int64(len(seen)); got != 60 {
+				t.Fatalf("stale %d + handled %d = %d; want every delivery", replicas[0].Stale()+replicas[1].Stale(), len(seen), got)
+			}
+		})
+	}
+}
+
+// TestMarksRetreatWhenTheCallbackFails: the platform's redelivery of a
+// notification whose callback failed is handled, in the store's marks.
+func TestMarksRetreatWhenTheCallbackFails(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			var calls atomic.Int32
+			h := tracking.NewHandler(func(context.Context, *tracking.Notification) error {
+				if calls.Add(1) == 2 {
+					return errors.New("database down")
+				}
+				return nil
+			}, tracking.WithOrdering(journal.New(s).Marks()))
+			const tn = "9400100000000000000301"
+			for i, c := range []struct {
+				when, code int
+				calls      int32
+			}{
+				{10, 204, 1}, {20, 500, 2}, {20, 204, 3}, {20, 204, 3}, {15, 204, 3},
+			} {
+				if code := deliver(h, notificationAt(tn, at(c.when))); code != c.code || calls.Load() != c.calls {
+					t.Fatalf("delivery %d: answered %d after %d calls; want %d after %d", i, code, calls.Load(), c.code, c.calls)
+				}
+			}
+		})
+	}
+}
+
+// TestTrackingHandlerOnceAndInOrder delivers out of order, twice, and with
+// a failing callback, to one replica.
+func TestTrackingHandlerOnceAndInOrder(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			var got []int
+			fail := true
+			h := journal.New(s).TrackingHandler(func(_ context.Context, n *tracking.Notification) error {
+				if n.StatusOccurredAt.Equal(at(30)) && fail {
+					fail = false
+					return errors.New("database down")
+				}
+				got = append(got, int(n.StatusOccurredAt.Sub(t0)/time.Minute))
+				return nil
+			})
+			const tn = "9400100000000000000401"
+			for i, c := range []struct{ when, code int }{
+				{10, 204}, {10, 204}, {5, 204}, {20, 204}, {30, 500}, {25, 204}, {30, 204}, {30, 204}, {40, 204},
+			} {
+				if code := deliver(h, notificationAt(tn, at(c.when))); code != c.code {
+					t.Fatalf("delivery %d (minute %d) answered %d; want %d", i, c.when, code, c.code)
+				}
+			}
+			// After the failure at minute 30 the mark is back at 20: 25 is
+			// newer than everything handled, and is handled.
+			if fmt.Sprint(got) != "[10 20 25 30 40]" {
+				t.Fatalf("callback saw minutes %v; want [10 20 25 30 40]", got)
+			}
+			if h.Stale() != 3 {
+				t.Fatalf("Stale() = %d; want 3 (10 again, 5, 30 again)", h.Stale())
+			}
+		})
+	}
+}
+
+// TestTrackingHandlerSerialisesReplicas: while one replica's callback runs
+// for a tracking number, the other answers 500 to its notifications (the
+// platform delivers them again), and handles them once it is done.
+func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sa, sb := open(t)
+			entered, release := make(chan struct{}), make(chan struct{})
+			var calls atomic.Int32
+			a := journal.New(sa, journal.WithHolder("a")).TrackingHandler(func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				close(entered)
+				<-release
+				return nil
+			})
+			b := journal.New(sb, journal.WithHolder("b")).TrackingHandler(func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				return nil
+			})
+			const tn = "9400100000000000000501"
+			done := make(chan int)
+			go func() { done <- deliver(a, notificationAt(tn, at(10))) }()
+			<-entered
+			for _, when := range []int{10, 20} {
+				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
+					t.Fatalf("minute %d while the other replica handles minute 10: %d; want 500", when, code)
+				}
+			}
+			if code := deliver(b, notificationAt(tn, at(5))); code != http.StatusNoContent {
+				t.Fatalf("an older notification: %d; want 204 (stale)", code)
+			}
+			close(release)
+			if code := <-done; code != http.StatusNoContent {
+				t.Fatalf("the first replica answered %d; want 204", code)
+			}
+			for _, c := range []struct{ when, code int }{{10, 204}, {20, 204}} {
+				if code := deliver(b, notificationAt(tn, at(c.when))); code != c.code {
+					t.Fatalf("redelivery of minute %d: %d; want %d", c.when, code, c.code)
+				}
+			}
+			if n := calls.Load(); n != 2 {
+				t.Fatalf("callbacks ran %d times; want 2", n)
+			}
+		})
+	}
+}
+
+// TestTrackingHandlerTakesOverAfterAReplicaDied: a replica that died while
+// its callback ran leaves a lease; once it ends, the next delivery is
+// handled, and until then it is answered 500, never acknowledged as stale.
+func TestTrackingHandlerTakesOverAfterAReplicaDied(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			const tn = "9400100000000000000601"
+			now := at(60)
+			// The dead replica moved the mark to minute 10 with a lease
+			// ending at minute 62, and never returned.
+			if moved, _, err := s.AdvanceMark(context.Background(), tn,
+				journal.Mark{At: at(10), Token: "dead", LeaseUntil: at(62)}, now); err != nil || !moved {
+				t.Fatalf("moved %v, %v", moved, err)
+			}
+			var clock atomic.Int64
+			clock.Store(now.UnixNano())
+			var calls atomic.Int32
+			h := journal.New(s, journal.WithClock(func() time.Time { return time.Unix(0, clock.Load()) })).
+				TrackingHandler(func(context.Context, *tracking.Notification) error {
+					calls.Add(1)
+					return nil
+				})
+			if code := deliver(h, notificationAt(tn, at(10))); code != http.StatusInternalServerError {
+				t.Fatalf("during the dead replica's lease: %d; want 500", code)
+			}
+			clock.Store(at(62).UnixNano())
+			for range 2 {
+				if code := deliver(h, notificationAt(tn, at(10))); code != http.StatusNoContent {
+					t.Fatalf("after the lease: %d; want 204", code)
+				}
+			}
+			if n := calls.Load(); n != 1 {
+				t.Fatalf("callback ran %d times; want 1 (taken over, then handled)", n)
+			}
+		})
+	}
+}
+
+// TestTrackingHandlerUnparsedTimeGoesThroughOnce: a notification whose
+// status time does not parse is not ordered, and still reaches the
+// callback once.
+func TestTrackingHandlerUnparsedTimeGoesThroughOnce(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	h := journal.New(journal.NewMemoryStore()).TrackingHandler(func(context.Context, *tracking.Notification) error {
+		calls.Add(1)
+		return nil
+	})
+	body := notificationBody("9400100000000000000701", "Accepted", "yesterday")
+	for range 3 {
+		if code := deliver(h, body); code != http.StatusNoContent {
+			t.Fatalf("answered %d; want 204", code)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("callback ran %d times; want 1", n)
+	}
+	if h.Stale() != 0 {
+		t.Fatalf("Stale() = %d; want 0: the notification is not ordered", h.Stale())
+	}
+}
+
+// TestTrackingHandlerStaleDelivery: under WithStaleDelivery a stale
+// notification reaches the callback flagged, and the newest one is still
+// handled once.
+func TestTrackingHandlerStaleDelivery(t *testing.T) {
+	t.Parallel()
+	var got []string
+	h := journal.New(journal.NewMemoryStore()).TrackingHandler(func(_ context.Context, n *tracking.Notification) error {
+		got = append(got, fmt.Sprintf("%d:%v", int(n.StatusOccurredAt.Sub(t0)/time.Minute), n.Stale))
+		return nil
+	}, tracking.WithStaleDelivery())
+	const tn = "9400100000000000000801"
+	for _, when := range []int{10, 5, 10, 20} {
+		if code := deliver(h, notificationAt(tn, at(when))); code != http.StatusNoContent {
+			t.Fatalf("minute %d answered %d; want 204", when, code)
+		}
+	}
+	if fmt.Sprint(got) != "[10:false 5:true 10:true 20:false]" {
+		t.Fatalf("callback saw %v", got)
+	}
+}
+
+func TestTrackingHandlerNeedsAMarkStore(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "MarkStore") {
+			t.Fatalf("recovered %v; want a panic naming MarkStore", r)
+		}
+	}()
+	journal.New(onlyStore{journal.NewMemoryStore()}).TrackingHandler(func(context.Context, *tracking.Notification) error { return nil })
+}
+
+// onlyStore hides the MemoryStore's marks.
+type onlyStore struct{ journal.Store }
+
+// TestTrackingHandlerAcrossReplicasOnPostgres is the proof of ordered,
+// once-only handling across replicas: two replicas' handlers (HTTP servers)
+// on one PostgreSQL store receive 1,000 notifications for 50 tracking
+// numbers, each delivered 2 or 3 times, shuffled, by 32 concurrent senders
+// that deliver again after any answer but 204 (as the platform does); one
+// callback call in 13 fails once. Each tracking number's callback calls
+// must run one at a time in increasing status_occurred_at, each status
+// time must reach the callback once, and each tracking number's newest
+// notification must be handled.
+func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
+	t.Parallel()
+	dsn := testdb.NewSchema(t)
+	const (
+		numbers = 50
+		perNum  = 20
+		senders = 32
+	)
+	type delivery struct{ num, seq int }
+	var (
+		mu       sync.Mutex
+		handled  = make([][]int, numbers) // seq of each successful call
+		running  = make([]bool, numbers)
+		overlaps int
+		failed   int
+		calls    atomic.Int64
+	)
+	cb := func(_ context.Context, n *tracking.Notification) error {
+		num, err := strconv.Atoi(strings.TrimPrefix(n.TrackingNumber, "94001"))
+		if err != nil {
+			return err
+		}
+		seq := int(n.StatusOccurredAt.Sub(t0) / time.Minute)
+		mu.Lock()
+		if running[num] {
+			overlaps++
+		}
+		running[num] = true
+		fail := (num*perNum+seq)%13 == 0 && !contains(handled[num], -seq-1)
+		if fail {
+			handled[num] = append(handled[num], -seq-1) // remembered, not counted
+			failed++
+		}
+		mu.Unlock()
+		calls.Add(1)
+		// Let any other call of the tracking number run meanwhile, were
+		// the handlers to allow it.
+		for range 3 {
+			runtime.Gosched()
+		}
+		mu.Lock()
+		running[num] = false
+		if !fail {
+			handled[num] = append(handled[num], seq)
+		}
+		mu.Unlock()
+		if fail {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	var replicas []*tracking.Handler
+	var urls []string
+	for _, holder := range []string{"replica-a", "replica-b"} {
+		h := journal.New(testdb.OpenPostgres(t, dsn), journal.WithHolder(holder)).TrackingHandler(cb)
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		replicas = append(replicas, h)
+		urls = append(urls, srv.URL)
+	}
+
+	rng := rand.New(rand.NewPCG(22, 2))
+	var work []delivery
+	for num := range numbers {
+		for seq := range perNum {
+			for range 2 + rng.IntN(2) {
+				work = append(work, delivery{num, seq})
+			}
+		}
+	}
+	rng.Shuffle(len(work), func(i, j int) { work[i], work[j] = work[j], work[i] })
+
+	var (
+		next            atomic.Int64
+		sent, redeliver atomic.Int64
+		wg              sync.WaitGroup
+	)
+	client := &http.Client{}
+	for w := range senders {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(work) {
+					return
+				}
+				d := work[i]
+				body := notificationAt(fmt.Sprintf("94001%017d", d.num), at(d.seq))
+				for try := 0; ; try++ {
+					sent.Add(1)
+					resp, err := client.Post(urls[(w+try)%2], "application/json", strings.NewReader(body))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusNoContent {
+						break
+					}
+					if resp.StatusCode != http.StatusInternalServerError {
+						t.Errorf("answered %d", resp.StatusCode)
+						return
+					}
+					redeliver.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	var successes, violations, duplicates, lost int
+	for num, seqs := range handled {
+		last, seen := -1, map[int]bool{}
+		for _, s := range seqs {
+			if s < 0 {
+				continue
+			}
+			successes++
+			if seen[s] {
+				duplicates++
+			}
+			seen[s] = true
+			if s <= last {
+				violations++
+			}
+			last = s
+		}
+		if last != perNum-1 {
+			lost++
+			t.Errorf("tracking number %d: the newest notification (%d) was not handled; last %d", num, perNum-1, last)
+		}
+	}
+	stale := replicas[0].Stale() + replicas[1].Stale()
+	t.Logf("%d notifications, %d deliveries (%d sent, %d answered 500 and sent again): %d callback calls, %d successful, %d injected failures, %d stale acknowledged, %d overlapping calls, %d order violations, %d duplicates, %d tracking numbers whose newest was lost",
+		numbers*perNum, len(work), sent.Load(), redeliver.Load(), calls.Load(), successes, failed, stale, overlaps, violations, duplicates, lost)
+	if overlaps != 0 || violations != 0 || duplicates != 0 {
+		t.Fatalf("%d overlapping calls, %d order violations, %d duplicates; want none", overlaps, violations, duplicates)
+	}
+	if int64(successes)+stale != int64(len(work)) {
+		t.Fatalf("%d handled + %d stale = %d; want every delivery (%d) answered once with 204", successes, stale, int64(successes)+stale, len(work))
+	}
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
