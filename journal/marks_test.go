@@ -426,6 +426,9 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 		numbers = 50
 		perNum  = 20
 		senders = 32
+		// maxTries bounds the deliveries of one notification, so that a
+		// lease never ended fails the test instead of hanging it.
+		maxTries = 1000
 	)
 	type delivery struct{ num, seq int }
 	var (
@@ -502,6 +505,7 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 
 	var (
 		next            atomic.Int64
+		stop            atomic.Bool
 		sent, redeliver atomic.Int64
 		wg              sync.WaitGroup
 	)
@@ -510,7 +514,7 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(work) {
+				if i >= len(work) || stop.Load() {
 					return
 				}
 				d := work[i]
@@ -530,12 +534,20 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 						t.Errorf("answered %d", resp.StatusCode)
 						return
 					}
+					if try == maxTries {
+						t.Errorf("a notification was answered 500 %d times in a row", maxTries)
+						stop.Store(true)
+						return
+					}
 					redeliver.Add(1)
 				}
 			}
 		})
 	}
 	wg.Wait()
+	if t.Failed() {
+		return
+	}
 
 	var successes, violations, duplicates, lost int
 	for num, seqs := range handled {
