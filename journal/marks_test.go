@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -593,4 +594,77 @@ func contains(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// TestTrackingHandlerThroughPgBouncerTransactionMode: the marks' statements
+// rely on nothing of a session, so two replicas' handlers reach one
+// database through PgBouncer in transaction pooling mode: 20 tracking
+// numbers, 10 notifications each, every one delivered twice at once in
+// shuffled order; no delivery fails for another reason than a
+// notification being handled elsewhere, each status time reaches the
+// callback at most once in increasing order, and the newest is handled.
+func TestTrackingHandlerThroughPgBouncerTransactionMode(t *testing.T) {
+	dsn := pgBouncerDatabase(t)
+	var mu sync.Mutex
+	handled := map[string][]int{}
+	cb := func(_ context.Context, n *tracking.Notification) error {
+		mu.Lock()
+		defer mu.Unlock()
+		handled[n.TrackingNumber] = append(handled[n.TrackingNumber], int(n.StatusOccurredAt.Sub(t0)/time.Minute))
+		return nil
+	}
+	var firstErr atomic.Value
+	logger := slog.New(slog.NewTextHandler(errorLog{&firstErr}, nil))
+	replicas := []*tracking.Handler{
+		journal.New(testdb.OpenPostgres(t, dsn), journal.WithHolder("a")).TrackingHandler(cb, tracking.WithErrorLogger(logger)),
+		journal.New(testdb.OpenPostgres(t, dsn), journal.WithHolder("b")).TrackingHandler(cb, tracking.WithErrorLogger(logger)),
+	}
+	type delivery struct{ num, seq int }
+	var work []delivery
+	for num := range 20 {
+		for seq := range 10 {
+			work = append(work, delivery{num, seq}, delivery{num, seq})
+		}
+	}
+	rand.New(rand.NewPCG(22, 3)).Shuffle(len(work), func(i, j int) { work[i], work[j] = work[j], work[i] })
+	var wg sync.WaitGroup
+	for i, d := range work {
+		wg.Go(func() {
+			body := notificationAt(fmt.Sprintf("94002%017d", d.num), at(d.seq))
+			for try := 0; deliver(replicas[(i+try)%2], body) != http.StatusNoContent; try++ {
+				if try == 1000 {
+					t.Error("a notification was answered 500 1000 times in a row")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if v := firstErr.Load(); v != nil {
+		t.Fatalf("a delivery failed for another reason than a busy tracking number: %s", v)
+	}
+	for tn, seqs := range handled {
+		for i := 1; i < len(seqs); i++ {
+			if seqs[i] <= seqs[i-1] {
+				t.Fatalf("%s handled out of order or twice: %v", tn, seqs)
+			}
+		}
+		if seqs[len(seqs)-1] != 9 {
+			t.Fatalf("%s: the newest notification was not handled: %v", tn, seqs)
+		}
+	}
+	if len(handled) != 20 {
+		t.Fatalf("%d tracking numbers handled; want 20", len(handled))
+	}
+}
+
+// errorLog keeps the first line a handler logs that is not about a busy
+// tracking number.
+type errorLog struct{ first *atomic.Value }
+
+func (e errorLog) Write(p []byte) (int, error) {
+	if line := string(p); !strings.Contains(line, "handled elsewhere") && strings.Contains(line, "level=ERROR") {
+		e.first.CompareAndSwap(nil, line)
+	}
+	return len(p), nil
 }
