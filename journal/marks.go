@@ -110,7 +110,11 @@ func (m *plainMarks) Advance(ctx context.Context, tn string, at time.Time) (bool
 }
 
 func (m *plainMarks) Retreat(ctx context.Context, tn string, at, prev time.Time) error {
-	if err := m.s.RetreatMark(ctx, tn, storeTime(at), storeTime(prev), ""); err != nil {
+	// The callback may have failed because the request ended: the mark
+	// moves back all the same, or the redelivery would be stale.
+	sctx, cancel := settleContext(ctx)
+	defer cancel()
+	if err := m.s.RetreatMark(sctx, tn, storeTime(at), storeTime(prev), ""); err != nil {
 		return fmt.Errorf("journal: moving a tracking mark back: %w", err)
 	}
 	return nil

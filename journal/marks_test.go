@@ -668,3 +668,48 @@ func (e errorLog) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestMarksRetreatAfterTheRequestEnded: a callback that fails because the
+// platform's request ended (its context is cancelled) still moves the
+// mark back, so the redelivery is handled, for both kinds of marks.
+func TestMarksRetreatAfterTheRequestEnded(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			for kind, ordered := range map[string]func(fn func(context.Context, *tracking.Notification) error) http.Handler{
+				"Marks": func(fn func(context.Context, *tracking.Notification) error) http.Handler {
+					return tracking.NewHandler(fn, tracking.WithOrdering(journal.New(s).Marks()))
+				},
+				"TrackingHandler": func(fn func(context.Context, *tracking.Notification) error) http.Handler {
+					return journal.New(s).TrackingHandler(fn)
+				},
+			} {
+				tn := "94003000000000000000" + kind[:2]
+				var calls atomic.Int32
+				var cancel context.CancelFunc
+				h := ordered(func(ctx context.Context, _ *tracking.Notification) error {
+					if calls.Add(1) == 1 {
+						cancel() // the platform gave up waiting
+						<-ctx.Done()
+						return ctx.Err()
+					}
+					return nil
+				})
+				body := notificationAt(tn, at(10))
+				ctx, c := context.WithCancel(context.Background())
+				cancel = c
+				req := httptest.NewRequest(http.MethodPost, "/hooks/tracking", strings.NewReader(body)).WithContext(ctx)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusInternalServerError {
+					t.Fatalf("%s: the ended request answered %d; want 500", kind, rec.Code)
+				}
+				if code := deliver(h, body); code != http.StatusNoContent || calls.Load() != 2 {
+					t.Fatalf("%s: the redelivery answered %d after %d calls; want 204 after 2", kind, code, calls.Load())
+				}
+			}
+		})
+	}
+}
