@@ -53,6 +53,9 @@ type MarkStore interface {
 	// notification is handled. It returns an error matching ErrNoMatch
 	// when the mark no longer holds that lease.
 	ReleaseMark(ctx context.Context, trackingNumber, token string) error
+	// DeleteMarks removes the marks before cutoff that hold no lease
+	// unended at cutoff, and returns how many it removed.
+	DeleteMarks(ctx context.Context, cutoff time.Time) (int, error)
 }
 
 // ErrTrackingBusy is the answer of a Journal.TrackingHandler to a
@@ -269,6 +272,21 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 	}
 }
 
+// PruneMarks removes the tracking marks (Marks, TrackingHandler) whose
+// status_occurred_at is before cutoff, and returns how many it removed.
+// The store keeps one mark per tracking number until pruned; prune those
+// older than any notification you can still receive, since a notification
+// of a pruned tracking number is no longer known to be stale. A mark whose
+// notification is being handled is kept. PruneMarks panics when the store is
+// not a MarkStore (every store of this module is).
+func (j *Journal) PruneMarks(ctx context.Context, cutoff time.Time) (int, error) {
+	n, err := j.markStore("PruneMarks").DeleteMarks(ctx, storeTime(cutoff))
+	if err != nil {
+		return n, fmt.Errorf("journal: pruning tracking marks: %w", err)
+	}
+	return n, nil
+}
+
 // AdvanceMark moves the mark of trackingNumber to next under the
 // conditions of MarkStore.
 func (s *MemoryStore) AdvanceMark(ctx context.Context, trackingNumber string, next Mark, now time.Time) (bool, Mark, error) {
@@ -339,6 +357,24 @@ func (s *MemoryStore) ReleaseMark(ctx context.Context, trackingNumber, token str
 	cur.Token, cur.LeaseUntil = "", time.Time{}
 	s.marks[trackingNumber] = cur
 	return nil
+}
+
+// DeleteMarks removes the marks before cutoff that hold no lease unended
+// at cutoff.
+func (s *MemoryStore) DeleteMarks(ctx context.Context, cutoff time.Time) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for tn, m := range s.marks {
+		if m.At.Before(cutoff) && (m.Token == "" || !m.LeaseUntil.After(cutoff)) {
+			delete(s.marks, tn)
+			n++
+		}
+	}
+	return n, nil
 }
 
 var _ MarkStore = (*MemoryStore)(nil)

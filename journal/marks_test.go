@@ -713,3 +713,37 @@ func TestMarksRetreatAfterTheRequestEnded(t *testing.T) {
 		})
 	}
 }
+
+// TestPruneMarksKeepsRecentAndLeasedMarks: PruneMarks removes the marks
+// before the cutoff, keeps newer ones and one whose notification is being
+// handled, and a pruned tracking number's next notification is handled.
+func TestPruneMarksKeepsRecentAndLeasedMarks(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			ctx := context.Background()
+			for tn, m := range map[string]journal.Mark{
+				"old":        {At: at(10)},
+				"old-ended":  {At: at(11), Token: "dead", LeaseUntil: at(12)},
+				"old-leased": {At: at(10), Token: "alive", LeaseUntil: at(200)},
+				"recent":     {At: at(100)},
+			} {
+				if moved, _, err := s.AdvanceMark(ctx, tn, m, at(0)); err != nil || !moved {
+					t.Fatalf("%s: moved %v, %v", tn, moved, err)
+				}
+			}
+			n, err := journal.New(s).PruneMarks(ctx, at(50))
+			if err != nil || n != 2 {
+				t.Fatalf("pruned %d, %v; want 2 (old, old-ended)", n, err)
+			}
+			for tn, wantMoved := range map[string]bool{"old": true, "old-ended": true, "old-leased": false, "recent": false} {
+				moved, _, err := s.AdvanceMark(ctx, tn, journal.Mark{At: at(5)}, at(60))
+				if err != nil || moved != wantMoved {
+					t.Fatalf("%s after pruning: moved %v, %v; want moved %v", tn, moved, err, wantMoved)
+				}
+			}
+		})
+	}
+}

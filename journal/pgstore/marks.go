@@ -14,7 +14,9 @@ import (
 var _ journal.MarkStore = (*Store)(nil)
 
 // AdvanceMark moves the mark of trackingNumber to next under the
-// condition journal.MarkStore gives, in one conditional upsert.
+// condition journal.MarkStore gives, in one conditional upsert. Marks are
+// rows of the table rxdelivery_journal_marks, created with the journal's
+// table.
 func (s *Store) AdvanceMark(ctx context.Context, trackingNumber string, next journal.Mark, now time.Time) (bool, journal.Mark, error) {
 	return sqlstore.AdvanceMark(ctx, s.DB(), &sqlstore.PostgresMarks, trackingNumber, next, now)
 }
@@ -29,4 +31,10 @@ func (s *Store) RetreatMark(ctx context.Context, trackingNumber string, at, prev
 // conditional update.
 func (s *Store) ReleaseMark(ctx context.Context, trackingNumber, token string) error {
 	return sqlstore.ReleaseMark(ctx, s.DB(), &sqlstore.PostgresMarks, trackingNumber, token)
+}
+
+// DeleteMarks removes the marks before cutoff that hold no lease unended
+// at cutoff (journal.Journal.PruneMarks), in one statement.
+func (s *Store) DeleteMarks(ctx context.Context, cutoff time.Time) (int, error) {
+	return sqlstore.DeleteMarks(ctx, s.DB(), &sqlstore.PostgresMarks, cutoff)
 }

@@ -43,8 +43,8 @@ type MarkStatements struct {
 	// advance returns (moved, mark...) in one statement when oneTrip,
 	// else the moved mark only (then read fetches the mark that stopped
 	// it).
-	advance, read, retreat, release string
-	oneTrip                         bool
+	advance, read, retreat, release, del string
+	oneTrip                              bool
 }
 
 // PostgresMarks are PostgreSQL's statements: the upsert and, when it does
@@ -59,6 +59,7 @@ var PostgresMarks = MarkStatements{
 	read:    readMark,
 	retreat: retreatMark,
 	release: releaseMark,
+	del:     deleteMarks,
 	oneTrip: true,
 }
 
@@ -69,10 +70,14 @@ var SQLiteMarks = MarkStatements{
 	read:    Question(readMark),
 	retreat: Question(retreatMark),
 	release: Question(releaseMark),
+	del:     Question(deleteMarks),
 }
 
 const retreatMark = `UPDATE rxdelivery_journal_marks SET status_at = $3, token = '', lease_until = 0
 	WHERE tracking_number = $1 AND status_at = $2 AND token = $4`
+
+const deleteMarks = `DELETE FROM rxdelivery_journal_marks
+	WHERE status_at < $1 AND (token = '' OR lease_until <= $1)`
 
 const releaseMark = `UPDATE rxdelivery_journal_marks SET token = '', lease_until = 0
 	WHERE tracking_number = $1 AND token = $2 AND token <> ''`
@@ -163,4 +168,15 @@ func ReleaseMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn, token 
 		return fmt.Errorf("%w: the mark of a tracking number", journal.ErrNoMatch)
 	}
 	return nil
+}
+
+// DeleteMarks removes the marks before cutoff that hold no lease unended
+// at cutoff, in one statement.
+func DeleteMarks(ctx context.Context, db *sql.DB, st *MarkStatements, cutoff time.Time) (int, error) {
+	res, err := db.ExecContext(ctx, st.del, micros(cutoff))
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
