@@ -29,7 +29,10 @@ const MarksSchema = `CREATE TABLE IF NOT EXISTS rxdelivery_journal_marks (
 // journal.MarkStore's condition.
 const advanceMark = `INSERT INTO rxdelivery_journal_marks AS m (tracking_number, status_at, prev_at, token, lease_until)
 	VALUES ($1, $2, 0, $3, $4)
-	ON CONFLICT (tracking_number) DO UPDATE SET
+	` + upsertTail
+
+// upsertTail is the conflict clause of advanceMark.
+const upsertTail = `ON CONFLICT (tracking_number) DO UPDATE SET
 		prev_at = CASE WHEN m.status_at < excluded.status_at THEN m.status_at ELSE m.prev_at END,
 		status_at = excluded.status_at, token = excluded.token, lease_until = excluded.lease_until
 	WHERE (m.status_at < excluded.status_at AND (m.token = '' OR m.lease_until <= $5))
@@ -47,15 +50,28 @@ type MarkStatements struct {
 	oneTrip                              bool
 }
 
-// PostgresMarks are PostgreSQL's statements: the upsert and, when it does
-// not move the mark, the read of the mark that stopped it, in one
-// statement (one round trip).
+// PostgresMarks are PostgreSQL's statements. The advance is one
+// statement (one round trip): it reads the mark, runs the conditional
+// upsert only when the mark read does not already stop it, and returns
+// either the moved mark or the one that stopped it. A notification the
+// mark read stops (stale, or busy) so takes no row lock and writes
+// nothing: its transaction has no commit to wait for. The upsert's own
+// condition still decides whenever it runs, so a mark changed since the
+// read is never overwritten.
 var PostgresMarks = MarkStatements{
-	advance: `WITH up AS (` + advanceMark + `)
+	advance: `WITH cur AS (
+		SELECT status_at, prev_at, token, lease_until FROM rxdelivery_journal_marks WHERE tracking_number = $1
+	), up AS (
+		INSERT INTO rxdelivery_journal_marks AS m (tracking_number, status_at, prev_at, token, lease_until)
+		SELECT CAST($1 AS TEXT), CAST($2 AS BIGINT), 0, CAST($3 AS TEXT), CAST($4 AS BIGINT)
+		WHERE NOT EXISTS (SELECT 1 FROM cur c WHERE c.status_at > CAST($2 AS BIGINT)
+			OR (c.status_at = CAST($2 AS BIGINT) AND (CAST($3 AS TEXT) = '' OR c.token = '' OR c.lease_until > CAST($5 AS BIGINT)))
+			OR (c.status_at < CAST($2 AS BIGINT) AND c.token <> '' AND c.lease_until > CAST($5 AS BIGINT)))
+		` + upsertTail + `
+	)
 	SELECT true, status_at, prev_at, token, lease_until FROM up
 	UNION ALL
-	SELECT false, status_at, prev_at, token, lease_until FROM rxdelivery_journal_marks
-		WHERE tracking_number = $1 AND NOT EXISTS (SELECT 1 FROM up)`,
+	SELECT false, status_at, prev_at, token, lease_until FROM cur WHERE NOT EXISTS (SELECT 1 FROM up)`,
 	read:    readMark,
 	retreat: retreatMark,
 	release: releaseMark,
