@@ -90,8 +90,8 @@ func (j *Journal) markStore(caller string) MarkStore {
 // the callbacks across processes and hands such a notification to the
 // next delivery; prefer it when several processes serve the listener URL.
 //
-// Marks panics when the store is not a MarkStore (every store of this
-// module is).
+// Status times are compared at microsecond precision. Marks panics when
+// the store is not a MarkStore (every store of this module is).
 func (j *Journal) Marks() tracking.Marks {
 	return &plainMarks{s: j.markStore("Marks"), now: j.now}
 }
