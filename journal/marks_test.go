@@ -18,6 +18,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/journal/internal/testdb"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -745,5 +746,51 @@ func TestPruneMarksKeepsRecentAndLeasedMarks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTrackingHandlerWithTheSimulator: the simulator delivers a shipment's
+// two statuses, the second twice, to two replicas behind a round-robin
+// balancer sharing a SQLite file: the callback sees each status once, in
+// order, and every delivery is answered 204.
+func TestTrackingHandlerWithTheSimulator(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	path := testdb.SQLitePath(t)
+	var mu sync.Mutex
+	var got []string
+	cb := func(_ context.Context, n *tracking.Notification) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, string(n.Status))
+		return nil
+	}
+	replicas := []http.Handler{
+		journal.New(testdb.SQLite(t, path), journal.WithHolder("a")).TrackingHandler(cb),
+		journal.New(testdb.SQLite(t, path), journal.WithHolder("b")).TrackingHandler(cb),
+	}
+	var turn atomic.Int64
+	balancer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		replicas[turn.Add(1)%2].ServeHTTP(w, r)
+	})
+	const tn = "9400100000000000000901"
+	if _, err := srv.Client().Tracking.Subscribe(context.Background(), &tracking.SubscribeParams{TrackingNumber: tn, ListenerURL: srv.Listener(balancer)}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Track(tn, tracking.TrackingAccepted)
+	srv.Advance(time.Hour)
+	srv.Track(tn, tracking.TrackingMovingThroughNetwork)
+	srv.Track(tn, tracking.TrackingMovingThroughNetwork) // the same status at the same time
+	notes := srv.Notifications()
+	if len(notes) != 3 {
+		t.Fatalf("the simulator delivered %d notifications; want 3", len(notes))
+	}
+	for _, n := range notes {
+		if n.StatusCode != http.StatusNoContent {
+			t.Fatalf("%s was answered %d (%s); want 204", n.Status, n.StatusCode, n.Err)
+		}
+	}
+	if fmt.Sprint(got) != "[Accepted Moving Through Network]" {
+		t.Fatalf("callback saw %v", got)
 	}
 }
