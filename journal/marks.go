@@ -34,6 +34,7 @@ type Mark struct {
 // across every process sharing it. MemoryStore, pgstore.Store and
 // sqlitestore.Store implement it. Each method is one atomic conditional
 // change of one tracking number's mark; no lock is held in the process.
+// The storetest package checks an implementation (RunMarks).
 type MarkStore interface {
 	Store
 	// AdvanceMark moves the mark of trackingNumber to next (next.At, with
