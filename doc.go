@@ -85,4 +85,10 @@
 // option, and every signature shows a public name such as
 // option.CallOption. Package option documents what hooks see and must
 // not log.
+//
+// # Life cycles
+//
+// How omni requests, delivery orders and tracking subscriptions move from
+// status to status, and which statuses are final or cancellable, is drawn
+// in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package rxdelivery

@@ -15,16 +15,16 @@ import (
 )
 
 // stopWhileCreating runs the shutdown of a job runner: 32 workers each
-// create an order on a platform that takes 300 ms to respond, and the
+// create an order on a platform that takes stall to respond, and the
 // runner's context ends (as signal.NotifyContext's does on SIGTERM) once
 // every create is in flight. It returns the creates whose outcome is
 // unknown, those that succeeded, and the orders the platform holds.
-func stopWhileCreating(t *testing.T, opts ...rxdelivery.CallOption) (unknown, created, held int) {
+func stopWhileCreating(t *testing.T, stall time.Duration, opts ...rxdelivery.CallOption) (unknown, created, held int) {
 	t.Helper()
 	srv := rxdeliverytest.Start(t)
 	client := srv.Client()
 	const workers = 32
-	srv.FailNext(rxdeliverytest.OrdersCreate, workers, rxdeliverytest.Committed(rxdeliverytest.StallFor(300*time.Millisecond)))
+	srv.FailNext(rxdeliverytest.OrdersCreate, workers, rxdeliverytest.Committed(rxdeliverytest.StallFor(stall)))
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var mu sync.Mutex
@@ -62,12 +62,15 @@ func stopWhileCreating(t *testing.T, opts ...rxdelivery.CallOption) (unknown, cr
 // created.
 func TestWriteGraceLeavesNoUnknownOutcomeOnShutdown(t *testing.T) {
 	t.Parallel()
-	unknown, created, held := stopWhileCreating(t)
+	// Without a grace the platform holds every response for a minute, so
+	// that no create can finish before the stop however slowly the 32 reach
+	// it; with one it takes 300 ms, well inside the grace.
+	unknown, created, held := stopWhileCreating(t, time.Minute)
 	t.Logf("without a grace: %d unknown outcomes, %d created, the platform holds %d", unknown, created, held)
 	assert.Equal(t, 32, unknown)
 	assert.Equal(t, 32, held)
 
-	unknown, created, held = stopWhileCreating(t, rxdelivery.WithWriteGrace(5*time.Second))
+	unknown, created, held = stopWhileCreating(t, 300*time.Millisecond, rxdelivery.WithWriteGrace(5*time.Second))
 	t.Logf("with a 5s grace: %d unknown outcomes, %d created, the platform holds %d", unknown, created, held)
 	assert.Zero(t, unknown)
 	assert.Equal(t, 32, created)

@@ -251,12 +251,15 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 
 // WithRateLimit limits the attempts the client makes on iface to
 // perSecond a second, with bursts of burst, for every call of the client
-// together (it is off by default). An attempt waits for its turn within
-// its context: when the wait would pass the context's deadline the call
-// fails at once with an error matching context.DeadlineExceeded, and a
-// write stopped so was not sent. The limit slows down when the platform
-// responds with 429 (each 429 halves it, down to a sixteenth) and comes back as
-// responses succeed. A perSecond of zero or less removes the limit.
+// together (it is off by default). Attempts wait for their turn in the
+// order they came, each within its context: when its turn would come after
+// the context's deadline the call fails at once with an error matching
+// context.DeadlineExceeded, and a write stopped so was not sent; an attempt
+// whose context ends while it waits takes no turn. The limit slows down
+// when the platform responds with 429 (each 429 halves it, down to a
+// sixteenth) and comes back by a twentieth with each response that is not
+// a 429 or a 5xx; a change applies at once to the attempts already
+// waiting. A perSecond of zero or less removes the limit.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {

@@ -3,7 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
-	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -13,9 +13,9 @@ import (
 func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 	c, err := j.store.Get(ctx, k)
 	if err != nil {
-		return Claim{}, err
+		return Claim{}, redact(k, err)
 	}
-	j.expire(ctx, &c, storeTime(j.now()))
+	j.expire(ctx, &c)
 	c.Token = ""
 	return c, nil
 }
@@ -26,13 +26,12 @@ func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 // unknown on the way). Each needs an operator: find out on the platform
 // whether the create happened, then Resolve or Free it.
 func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
-	now := storeTime(j.now())
 	inFlight, err := j.store.List(ctx, StateInFlight, -1)
 	if err != nil {
 		return nil, err
 	}
 	for i := range inFlight {
-		j.expire(ctx, &inFlight[i], now)
+		j.expire(ctx, &inFlight[i])
 	}
 	out, err := j.store.List(ctx, StateUnknown, limit)
 	for i := range out {
@@ -47,7 +46,7 @@ func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
 // in flight with a live lease, created already, or absent.
 func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	if id == "" {
-		return errors.New("journal: resolving " + k.String() + ": an id is required (use Free when nothing was created)")
+		return errorf(k, "journal: resolving %s: an id is required (use Free when nothing was created)", k)
 	}
 	c, err := j.unknownClaim(ctx, k)
 	if err != nil {
@@ -56,8 +55,9 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	u := c
 	u.State, u.ID, u.Note, u.UpdatedAt = StateCreated, id, "resolved by an operator", storeTime(j.now())
 	if err := j.store.Update(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}, u); err != nil {
-		return fmt.Errorf("journal: resolving %s: %w", k, err)
+		return errorf(k, "journal: resolving %s: %w", k, err)
 	}
+	j.log(ctx, slog.LevelInfo, "journal: resolved by an operator", k, slog.String("id", id))
 	return nil
 }
 
@@ -70,8 +70,9 @@ func (j *Journal) Free(ctx context.Context, k Key) error {
 		return err
 	}
 	if err := j.store.Delete(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}); err != nil {
-		return fmt.Errorf("journal: freeing %s: %w", k, err)
+		return errorf(k, "journal: freeing %s: %w", k, err)
 	}
+	j.log(ctx, slog.LevelInfo, "journal: freed by an operator", k)
 	return nil
 }
 
@@ -80,17 +81,17 @@ func (j *Journal) Free(ctx context.Context, k Key) error {
 func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 	c, err := j.store.Get(ctx, k)
 	if err != nil {
-		return Claim{}, err
+		return Claim{}, redact(k, err)
 	}
-	j.expire(ctx, &c, storeTime(j.now()))
+	j.expire(ctx, &c)
 	switch c.State {
 	case StateUnknown:
 		return c, nil
 	case StateInFlight:
-		return Claim{}, fmt.Errorf("%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
+		return Claim{}, errorf(k, "%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
 			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format(time.RFC3339))
 	default:
-		return Claim{}, fmt.Errorf("%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, c.ID)
 	}
 }
 
@@ -100,10 +101,15 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 // those older than any retry or redelivery you can receive, since a
 // pruned reference is sent again by its next create. Claims in flight or
 // of unknown outcome are never pruned.
-func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (removed int, err error) {
+	defer func() {
+		if j.logger != nil {
+			j.logger.LogAttrs(ctx, slog.LevelInfo, "journal: pruned created claims", slog.String("holder", j.holder),
+				slog.Int("removed", removed), slog.Time("cutoff", cutoff), slog.Bool("failed", err != nil))
+		}
+	}()
 	const page = 500
 	cutoff = storeTime(cutoff)
-	removed := 0
 	for {
 		claims, err := j.store.List(ctx, StateCreated, page)
 		if err != nil {
@@ -115,7 +121,7 @@ func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 			}
 			err := j.store.Delete(ctx, Match{Key: c.Key, State: StateCreated, Token: c.Token})
 			if err != nil && !errors.Is(err, ErrNoMatch) {
-				return removed, err
+				return removed, errorf(c.Key, "journal: pruning %s: %w", c.Key, err)
 			}
 			if err == nil {
 				removed++

@@ -46,6 +46,16 @@
 // journal is a module of its own, so a program that does not import it
 // downloads no database driver.
 //
+// A lease is stamped and judged on the store's clock (the PostgreSQL
+// server's, the SQLite host's, the process's for MemoryStore), never on
+// the clocks of the replicas reading it, which may disagree.
+//
+// Errors and renderings of a Key or a Claim (%v, %+v, %#v, %q) never show
+// the reference, which may be a medical record number: it is in
+// Key.Reference and ClaimedError.Claim for code. WithLogger writes the
+// journal's events (claims, releases, unknown outcomes, lease expiries,
+// takeovers) without it unless WithReferencesInLogs asks for it.
+//
 // Journal.Once gives tracking notifications the same protection: wrapped
 // around a tracking.NewHandler callback, it lets each (tracking number,
 // status, status_occurred_at) reach the callback once across replicas.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"time"
@@ -51,10 +52,12 @@ type ClaimedError struct {
 	Claim Claim
 }
 
-// Error says which reference is claimed, since when, by whom and why.
+// Error says on which interface a create is already claimed, since when,
+// by whom and why. It never quotes the reference (a pharmacy's medical
+// record number, often): Claim.Reference holds it for code.
 func (e *ClaimedError) Error() string {
 	c := &e.Claim
-	s := "journal: " + c.Interface + " reference " + strconv.Quote(c.Reference) + " is already claimed by " + c.Holder +
+	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + c.Holder +
 		" since " + c.ClaimedAt.Format(time.RFC3339)
 	switch c.State {
 	case StateInFlight:
@@ -83,6 +86,9 @@ type Journal struct {
 	lease  time.Duration
 	holder string
 	now    func() time.Time
+
+	logger        *slog.Logger
+	logReferences bool
 }
 
 // Option configures New.
@@ -110,11 +116,14 @@ func WithHolder(name string) Option {
 	}
 }
 
-// WithClock sets the clock that stamps claims and decides whether a lease
-// has ended (default time.Now). Leases are compared with the clock of the
-// process that reads a claim, so replicas' clocks should agree to well
-// within the lease; a wrong clock only changes whether a claim is
-// reported in flight or unknown, never whether a create is sent.
+// WithClock sets this process's clock (default time.Now), for tests. It
+// stamps the times a claim records when it changes, and the leases of a
+// store kept in this process (MemoryStore). A store shared by processes
+// stamps and judges leases on its own clock, one for every replica:
+// pgstore on the PostgreSQL server's, sqlitestore on its host's. So
+// replicas whose clocks disagree never judge each other's leases: a claim
+// in flight elsewhere turns unknown, and a tracking notification is run
+// again, only when its lease has ended on the store's clock.
 func WithClock(now func() time.Time) Option {
 	return func(j *Journal) {
 		if now != nil {
@@ -145,9 +154,16 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// claim takes k for this process. It returns the new claim, or the claim
-// that another holder has (with an ended lease turned unknown).
-func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, err error) {
+// claim takes k for this process. It returns the new claim and the
+// deadline of the work it guards, or the claim that another holder has
+// (with a lease the store judged ended turned unknown).
+//
+// The deadline is this process's monotonic clock at the start of the
+// claim plus the lease: the store stamps the lease later, on its clock,
+// so the work ends before the lease does on any clock that runs at the
+// rate of this one, whatever its offset.
+func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.Time, other *Claim, err error) {
+	start := time.Now()
 	now := storeTime(j.now())
 	c := Claim{Key: k, State: StateInFlight, Token: newToken(), Holder: j.holder,
 		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now}
@@ -158,36 +174,41 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, other *Claim, e
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
 		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
-		return Claim{}, nil, fmt.Errorf("journal: claiming %s: %w", k, err)
+		j.logErr(ctx, "journal: claiming failed", k, err)
+		return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
 	if inserted {
-		return c, nil, nil
+		j.log(ctx, slog.LevelDebug, "journal: claimed", k, slog.Time("lease_until", stored.LeaseUntil))
+		return stored, start.Add(j.lease), nil, nil
 	}
-	j.expire(ctx, &stored, now)
-	return Claim{}, &stored, nil
+	j.expire(ctx, &stored)
+	return Claim{}, time.Time{}, &stored, nil
 }
 
-// expire turns c unknown in the store when its lease has ended by now, and
-// updates c to what the store holds.
-func (j *Journal) expire(ctx context.Context, c *Claim, now time.Time) {
-	if !c.Expired(now) {
+// expire asks the store to turn the in-flight claim c unknown if its lease
+// has ended (the store judges it, on its clock), and updates c to what the
+// store holds.
+func (j *Journal) expire(ctx context.Context, c *Claim) {
+	if c.State != StateInFlight {
 		return
 	}
+	now := storeTime(j.now())
 	u := *c
 	u.State = StateUnknown
 	u.Note = "the holder's lease ended before the create settled"
 	u.UpdatedAt = now
 	err := j.store.Update(ctx, Match{Key: c.Key, State: StateInFlight, Token: c.Token, LeaseEndedBy: now}, u)
 	if err == nil {
+		j.log(ctx, slog.LevelWarn, "journal: lease ended; outcome unknown", c.Key,
+			slog.String("claim_holder", c.Holder), slog.Time("lease_until", c.LeaseUntil))
 		*c = u
 		return
 	}
+	if !errors.Is(err, ErrNoMatch) {
+		j.logErr(ctx, "journal: expiring a lease failed", c.Key, err)
+	}
 	if fresh, gerr := j.store.Get(ctx, c.Key); gerr == nil {
 		*c = fresh
-	}
-	if c.Expired(now) {
-		// The store could not be changed; report what it would say.
-		c.State, c.Note = StateUnknown, u.Note
 	}
 }
 
@@ -203,24 +224,26 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	if k.Reference == "" {
 		return nil, ErrNoReference
 	}
-	mine, other, err := j.claim(ctx, k)
+	mine, deadline, other, err := j.claim(ctx, k)
 	if err != nil {
 		return nil, err
 	}
 	if other != nil {
 		if other.State == StateCreated {
+			j.log(ctx, slog.LevelDebug, "journal: already created; reading it back", k, slog.String("id", other.ID))
 			v, err := get(ctx, other.ID)
 			if err != nil {
-				return nil, fmt.Errorf("journal: %s was created as %s; reading it: %w", k, other.ID, err)
+				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, other.ID, err)
 			}
 			return v, nil
 		}
+		j.logRefused(ctx, *other)
 		shown := *other
 		shown.Token = ""
 		return nil, &ClaimedError{Claim: shown}
 	}
 
-	cctx, cancel := context.WithTimeout(ctx, j.lease)
+	cctx, cancel := context.WithDeadline(ctx, deadline)
 	v, callErr := create(cctx)
 	cancel()
 
@@ -229,28 +252,42 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	switch {
 	case callErr == nil && v != nil && idOf(v) != "":
 		if err := j.settle(sctx, mine, StateCreated, idOf(v), ""); err != nil {
-			return v, fmt.Errorf("%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
+			j.logErr(ctx, "journal: created, but the id was not recorded", k, err)
+			return v, errorf(k, "%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
 		}
+		j.log(ctx, slog.LevelDebug, "journal: created", k, slog.String("id", idOf(v)))
 		return v, nil
 	case callErr == nil:
 		// A success without an id: something exists that cannot be read
 		// back by id.
 		note := "the platform answered success without an id"
 		if err := j.settle(sctx, mine, StateUnknown, "", note); err != nil {
-			return v, fmt.Errorf("%w: %s: %w", ErrNotRecorded, k, err)
+			j.logErr(ctx, "journal: created without an id, not recorded", k, err)
+			return v, errorf(k, "%w: %s: %w", ErrNotRecorded, k, err)
 		}
+		j.log(ctx, slog.LevelWarn, "journal: outcome unknown", k, slog.String("cause", note))
 		return v, nil
 	case provenNotCreated(callErr):
 		if err := j.release(sctx, mine); err != nil {
-			return nil, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err))
+			j.logErr(ctx, "journal: releasing failed", k, err)
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err)))
 		}
+		j.log(ctx, slog.LevelInfo, "journal: released; the answer proves nothing was created", k)
 		return nil, callErr
 	default:
 		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
-			return nil, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err))
+			j.logErr(ctx, "journal: marking an unknown outcome failed", k, err)
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err)))
 		}
+		j.log(ctx, slog.LevelWarn, "journal: outcome unknown", k, slog.String("cause", callErr.Error()))
 		return nil, callErr
 	}
+}
+
+// logRefused writes the refusal of a key claimed by c.
+func (j *Journal) logRefused(ctx context.Context, c Claim) {
+	j.log(ctx, slog.LevelInfo, "journal: refused; the key is claimed", c.Key,
+		slog.String("state", string(c.State)), slog.String("claim_holder", c.Holder))
 }
 
 // settle moves this holder's claim to state (created with id, or unknown

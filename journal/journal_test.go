@@ -166,10 +166,13 @@ func TestUnknownOutcomeIsNeverSentAgainUntilResolved(t *testing.T) {
 	if ce.Claim.State != journal.StateUnknown || ce.Claim.Holder != "replica-a" || !strings.Contains(ce.Claim.Note, "500") || ce.Claim.Token != "" {
 		t.Fatalf("claim in the error = %+v; want unknown, held by replica-a, noting the 500, no token", ce.Claim)
 	}
-	for _, want := range []string{`"lost"`, "replica-a", "outcome unknown", "500"} {
+	for _, want := range []string{"delivery", "replica-a", "outcome unknown", "500"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
+	}
+	if strings.Contains(err.Error(), "lost") || ce.Claim.Reference != "lost" {
+		t.Errorf("error %q quotes the reference, or its claim lost it (%q)", err, ce.Claim.Reference)
 	}
 	if n := p.createsOf("lost"); n != 1 {
 		t.Fatalf("platform received %d creates; want 1", n)

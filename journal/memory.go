@@ -10,7 +10,9 @@ import (
 
 // MemoryStore is a Store in process memory, for tests and for programs
 // whose creates need no protection across a restart. Its claims are lost
-// when the process ends. It is safe for concurrent use.
+// when the process ends. Its clock is its callers' (the journal's, see
+// WithClock): it keeps the times it is given. It is safe for concurrent
+// use.
 type MemoryStore struct {
 	mu     sync.Mutex
 	claims map[Key]Claim

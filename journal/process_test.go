@@ -60,12 +60,16 @@ func TestProcessesRacingOnOneReferenceSendOneCreate(t *testing.T) {
 // lease ends, then is unknown; no process sends the create again, and an
 // operator resolves it with the order the platform has.
 func TestProcessKilledMidCreate(t *testing.T) {
+	// The child's lease: long enough for the checks made while it runs,
+	// which the test then waits out.
+	const killedLease = 8 * time.Second
 	for name, open := range sharedStores(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			spec, store := open(t)
 			srv := rxdeliverytest.Start(t)
 			srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.Stall()))
-			env := append(srv.EnvLines(true), "JOURNAL_TEST_STORE="+spec, "JOURNAL_TEST_REFS=killed", "JOURNAL_TEST_LEASE=1h")
+			env := append(srv.EnvLines(true), "JOURNAL_TEST_STORE="+spec, "JOURNAL_TEST_REFS=killed", "JOURNAL_TEST_LEASE="+killedLease.String())
 			cp := startChildren(t, 1, env...)
 			cp.goAll(t)
 			// Wait until the platform has committed the order: the child is
@@ -88,9 +92,14 @@ func TestProcessKilledMidCreate(t *testing.T) {
 			if !errors.As(err, &ce) || ce.Claim.State != journal.StateInFlight || ce.Claim.Holder != "child-0" {
 				t.Fatalf("Create during the lease = %v; want refused, in flight by child-0", err)
 			}
-			// Once the lease has ended (seen from a clock two hours on), the
-			// claim is unknown, never free.
+			// Once the lease has ended on the store's clock (a process's
+			// clock, even two hours on, does not decide it), the claim is
+			// unknown, never free.
 			later := journal.New(store, journal.WithClock(func() time.Time { return time.Now().Add(2 * time.Hour) }))
+			if c, err := later.Get(ctx, k); err != nil || c.State != journal.StateInFlight {
+				t.Fatalf("claim seen from a clock two hours on = %+v, %v; want in flight until the store's clock ends its lease", c, err)
+			}
+			waitFor(t, func() bool { c, err := later.Get(ctx, k); return err == nil && c.State == journal.StateUnknown })
 			_, err = later.Orders(client.Orders).Create(ctx, orderParams("killed"))
 			if !errors.As(err, &ce) || ce.Claim.State != journal.StateUnknown || !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
 				t.Fatalf("Create after the lease = %v; want refused, unknown", err)

@@ -13,7 +13,9 @@ type Key struct {
 	// and "tracking" for the keys of tracking notifications.
 	Interface string
 	// Reference is the caller's external_reference_number (for a tracking
-	// notification, its tracking number, status and status time).
+	// notification, its tracking number, status and status time). It is
+	// for code only: String, Format, the Claim holding it and every error
+	// of the journal leave it out.
 	Reference string
 }
 
@@ -27,9 +29,6 @@ const (
 	// handled through Journal.Once.
 	InterfaceTracking = "tracking"
 )
-
-// String returns "interface/reference".
-func (k Key) String() string { return k.Interface + "/" + k.Reference }
 
 // State is where a claim stands.
 type State string
@@ -73,23 +72,25 @@ type Claim struct {
 	Note string
 	// ClaimedAt is when the key was claimed.
 	ClaimedAt time.Time
-	// LeaseUntil is when an in-flight claim's lease ends: past it, the claim
-	// is unknown.
+	// LeaseUntil is when an in-flight claim's lease ends: past it, on the
+	// store's clock, the claim is unknown. ClaimedAt and LeaseUntil of an
+	// in-flight claim are stamped by the store (see Store).
 	LeaseUntil time.Time
-	// UpdatedAt is when the claim last changed.
+	// UpdatedAt is when the claim last changed, on the clock of the store
+	// (a claim taken) or of the process that changed it (a claim settled).
 	UpdatedAt time.Time
 }
 
 // Expired reports whether c is in flight with a lease that ended at or
-// before now.
+// before now. The journal does not use it to decide: it asks its store,
+// which judges leases on its own clock (see Store).
 func (c *Claim) Expired(now time.Time) bool {
 	return c.State == StateInFlight && !c.LeaseUntil.After(now)
 }
 
 // Match selects the stored claim an Update or Delete may change: the one
-// under Key, in State, and, when set, with Token and a lease that ended at
-// or before LeaseEndedBy. Stores apply the condition and the change in one
-// atomic step.
+// under Key, in State, and, when set, with Token and a lease that has
+// ended. Stores apply the condition and the change in one atomic step.
 type Match struct {
 	// Key is the claim's key.
 	Key Key
@@ -97,14 +98,16 @@ type Match struct {
 	State State
 	// Token, when not empty, must equal the stored claim's Token.
 	Token string
-	// LeaseEndedBy, when not zero, must be at or after the stored claim's
-	// LeaseUntil.
+	// LeaseEndedBy, when not zero, asks for a stored claim whose lease has
+	// ended: whose LeaseUntil is at or before the store's clock. It is the
+	// caller's clock, which a store kept in one process (MemoryStore) uses
+	// as its own; a store shared by processes reads its own clock instead.
 	LeaseEndedBy time.Time
 }
 
-// Matches reports whether c satisfies m. Stores that keep claims in Go
-// values (such as MemoryStore) use it; SQL stores express the same
-// condition in their WHERE clause.
+// Matches reports whether c satisfies m, with m.LeaseEndedBy as the clock.
+// Stores that keep claims in Go values (such as MemoryStore) use it; SQL
+// stores express the same condition in their WHERE clause, on their clock.
 func (m *Match) Matches(c *Claim) bool {
 	return c.Key == m.Key && c.State == m.State &&
 		(m.Token == "" || c.Token == m.Token) &&
@@ -116,10 +119,21 @@ func (m *Match) Matches(c *Claim) bool {
 // shared by several processes (PostgreSQL, or SQLite on one host) makes
 // their creates exactly once without any lock in the processes.
 //
+// Leases are stamped and judged on one clock, the store's: processes'
+// clocks disagree, and a replica whose clock runs ahead would otherwise
+// judge a live claim of another replica ended. An Insert, or an Update,
+// of an in-flight claim c stores it with ClaimedAt and UpdatedAt set to
+// the store's now and LeaseUntil to that plus the lease it was given,
+// c.LeaseUntil - c.ClaimedAt; a Match's LeaseEndedBy is judged on the
+// same clock. Claims in other states keep the times given. A store shared
+// by processes uses a clock they all share (the database server's); a
+// store in one process may use the caller's, the times in c and m.
+//
 // The storetest package checks an implementation against this contract.
 type Store interface {
 	// Insert stores c unless a claim with c.Key exists. It returns the
-	// claim stored under the key afterwards and whether that is c.
+	// claim stored under the key afterwards (c as stored, with the store's
+	// stamps, when it inserted it) and whether it inserted c.
 	Insert(ctx context.Context, c Claim) (stored Claim, inserted bool, err error)
 	// Get returns the claim stored under k, or an error matching
 	// ErrNoClaim.

@@ -3,7 +3,7 @@ package journal
 import (
 	"context"
 	"errors"
-	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -42,21 +42,23 @@ func NotificationKey(n *tracking.Notification) Key {
 func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) func(context.Context, *tracking.Notification) error {
 	return func(ctx context.Context, n *tracking.Notification) (err error) {
 		k := NotificationKey(n)
-		mine, other, err := j.claim(ctx, k)
+		mine, deadline, other, err := j.claim(ctx, k)
 		if err != nil {
 			return err
 		}
 		if other != nil {
 			switch other.State {
 			case StateCreated:
+				j.log(ctx, slog.LevelDebug, "journal: already handled", k)
 				return nil
 			case StateInFlight:
+				j.logRefused(ctx, *other)
 				shown := *other
 				shown.Token = ""
 				return &ClaimedError{Claim: shown}
 			}
 			// Unknown: its holder died while fn ran. Take the key over.
-			if mine, err = j.takeOver(ctx, *other); err != nil {
+			if mine, deadline, err = j.takeOver(ctx, *other); err != nil {
 				return err
 			}
 		}
@@ -69,8 +71,9 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 			sctx, cancel := settleContext(ctx)
 			defer cancel()
 			_ = j.release(sctx, mine)
+			j.log(sctx, slog.LevelInfo, "journal: released; the callback panicked", k)
 		}()
-		cctx, cancel := context.WithTimeout(ctx, j.lease)
+		cctx, cancel := context.WithDeadline(ctx, deadline)
 		ferr := fn(cctx, n)
 		cancel()
 		done = true
@@ -78,19 +81,26 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 		defer scancel()
 		if ferr != nil {
 			if rerr := j.release(sctx, mine); rerr != nil {
-				return errors.Join(ferr, fmt.Errorf("journal: releasing %s: %w", k, rerr))
+				j.logErr(ctx, "journal: releasing failed", k, rerr)
+				return errors.Join(ferr, errorf(k, "journal: releasing %s: %w", k, rerr))
 			}
+			j.log(ctx, slog.LevelInfo, "journal: released; the callback failed", k)
 			return ferr
 		}
 		if err := j.settle(sctx, mine, StateCreated, "", ""); err != nil {
-			return fmt.Errorf("journal: recording %s as handled: %w", k, err)
+			j.logErr(ctx, "journal: recording a handled notification failed", k, err)
+			return errorf(k, "journal: recording %s as handled: %w", k, err)
 		}
+		j.log(ctx, slog.LevelDebug, "journal: handled", k)
 		return nil
 	}
 }
 
-// takeOver gives the unknown claim c to this process.
-func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, error) {
+// takeOver gives the unknown claim c to this process, with a new lease
+// (stamped by the store), and returns the deadline of the work it guards
+// (see claim).
+func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, time.Time, error) {
+	start := time.Now()
 	now := storeTime(j.now())
 	u := Claim{Key: c.Key, State: StateInFlight, Token: newToken(), Holder: j.holder,
 		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now,
@@ -98,10 +108,16 @@ func (j *Journal) takeOver(ctx context.Context, c Claim) (Claim, error) {
 	if err := j.store.Update(ctx, Match{Key: c.Key, State: StateUnknown, Token: c.Token}, u); err != nil {
 		if errors.Is(err, ErrNoMatch) {
 			// Another process took it over first.
-			return Claim{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
+			return Claim{}, time.Time{}, &ClaimedError{Claim: Claim{Key: c.Key, State: StateInFlight, Holder: "another process",
 				ClaimedAt: now, LeaseUntil: u.LeaseUntil}}
 		}
-		return Claim{}, err
+		j.logErr(ctx, "journal: taking over failed", c.Key, err)
+		return Claim{}, time.Time{}, errorf(c.Key, "journal: taking over %s: %w", c.Key, err)
 	}
-	return u, nil
+	j.log(ctx, slog.LevelWarn, "journal: taken over after a holder's lease ended", c.Key, slog.String("claim_holder", c.Holder))
+	// Read back the store's stamps, so that settling keeps them.
+	if stored, err := j.store.Get(ctx, c.Key); err == nil && stored.Token == u.Token {
+		u = stored
+	}
+	return u, start.Add(j.lease), nil
 }

@@ -45,4 +45,8 @@
 //	if errors.Is(err, rxdelivery.ErrUnableToCancel) {
 //		// the courier already picked it up
 //	}
+//
+// The life cycle of an order at each service level, with its final and
+// cancellable statuses (Status.Final, Status.Cancellable), is drawn in
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package orders

@@ -21,7 +21,6 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
-	golang.org/x/time v0.12.0 // indirect
 )
 
 replace github.com/rxdelivery/rxdelivery-go => ../

@@ -37,4 +37,8 @@
 // tolerantly: an unknown status is kept as sent, an odd timestamp is kept in
 // its Raw text, and the delivery ETA keeps its text with a parsed time when
 // it is an ISO 8601 timestamp.
+//
+// The life cycle of a request and of its order, with their final and
+// cancellable statuses, is drawn in
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package requests

@@ -51,8 +51,8 @@
 //     with the pickup, delivery, return or cancellation data it implies.
 //   - SetRequestOrderStatus does the same for the order of an omni request;
 //     SetRequestIncomplete marks a request request_incomplete.
-//   - SetPharmacies replaces the pharmacies that lookups and gets know
-//     (BuiltinPharmacies lists the default twelve).
+//   - SetPharmacies replaces the pharmacies that pharmacy lookups and gets
+//     answer with (BuiltinPharmacies lists the default twelve).
 //   - Track records a tracking status for a number and delivers the
 //     notification to its subscription's listener.
 //   - SetEmptyQuotes makes pricing answer an empty quote list.

@@ -34,7 +34,7 @@ func TestCallsRecordWhatTheClientGaveUpOn(t *testing.T) {
 			srv.ResetCalls()
 			// A read the client gives up on.
 			srv.FailNext(rxdeliverytest.OrdersGet, 1, f)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			ctx, cancel := giveUp(srv, rxdeliverytest.OrdersGet, name == "stall")
 			_, _ = client.Orders.Get(ctx, "ord_missing")
 			cancel()
 			if n := len(srv.CallsTo(rxdeliverytest.OrdersGet)); n != 1 {
@@ -42,7 +42,7 @@ func TestCallsRecordWhatTheClientGaveUpOn(t *testing.T) {
 			}
 			// A create the client gives up on.
 			srv.FailNext(rxdeliverytest.OrdersCreate, 1, f)
-			ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+			ctx, cancel = giveUp(srv, rxdeliverytest.OrdersCreate, name == "stall")
 			_, _ = client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 			cancel()
 			if n := len(srv.CallsTo(rxdeliverytest.OrdersCreate)); n != 1 {
@@ -50,4 +50,25 @@ func TestCallsRecordWhatTheClientGaveUpOn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// giveUp returns the context of a call the client gives up on. A stalled
+// call is given up as soon as the simulator has received it (the stall
+// holds the answer, so before the fix the call was on the record only once
+// the stall ended: never, for a call given up on), or after 5 s when the
+// simulator never shows it. Every other fault ends the call by itself once
+// the simulator has read it; its deadline is there only to bound a broken
+// run, far above what a loaded machine takes, so that the client never
+// gives up before its request arrived.
+func giveUp(srv *rxdeliverytest.Server, op rxdeliverytest.Operation, stall bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if stall {
+		go func() {
+			for ctx.Err() == nil && len(srv.CallsTo(op)) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			cancel()
+		}()
+	}
+	return ctx, cancel
 }

@@ -9,4 +9,7 @@
 //
 //	fee := rxtypes.MustDecimal("5.00")
 //	dob := rxtypes.Date{Year: 1980, Month: time.February, Day: 29}
+//
+// OrderStatus's life cycle, with its final and cancellable statuses, is
+// drawn in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package rxtypes

@@ -29,4 +29,7 @@
 //
 // Errors of the interface carry a code (CodeNotFound, CodeForbidden, ...)
 // in the Code field of the *rxdelivery.APIError.
+//
+// The life cycle of a subscription (ENABLED, SUSPENDED, DISABLED) is drawn
+// in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package tracking

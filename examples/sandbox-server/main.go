@@ -6,11 +6,18 @@
 //
 //	go run ./examples/sandbox-server -addr 127.0.0.1:8787 -key K -secret S
 //
-// It prints the lines a client needs, ready to export: the credentials it
-// accepts (RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET), the four base URLs
-// and RXDELIVERY_SANDBOX, then the control API's URL. It serves until
-// interrupted or sent SIGTERM, then stops cleanly: calls in progress end,
-// and it exits with status 0.
+// It prints the variables a client needs as shell commands, one
+// `export NAME=value` line each with the value quoted for a POSIX shell:
+// the credentials it accepts (RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET),
+// the four base URLs and RXDELIVERY_SANDBOX. Paste them into the shell
+// that runs the client, or save them and read them there:
+//
+//	go run ./examples/sandbox-server -key K -secret S | tee sandbox.env
+//	. ./sandbox.env    # in the client's shell
+//
+// Lines starting with # (the control API's URL, how to stop) are comments
+// to a shell. It serves until interrupted or sent SIGTERM, then stops
+// cleanly: calls in progress end, and it exits with status 0.
 //
 // By default it runs on the real clock: delivery orders and tracking events
 // move every -cadence, and omni requests follow the scenario of their
@@ -51,9 +58,27 @@
 // pricing.Quote; "" or absent means any. The full reference is the
 // documentation of package rxdeliverytest.
 //
-// Tracking notifications go to https listener URLs; -insecure-listeners
-// accepts self-signed certificates of listeners on loopback hosts (and only
-// there).
+// # Flags
+//
+//	-addr host:port        address to listen on (127.0.0.1:8787)
+//	-key, -secret          the credentials it accepts (test values by default)
+//	-cadence d             time between two steps of a delivery order or a
+//	                       shipment's tracking events (negative: never)
+//	-manual-clock          time stands still until the control API advances it
+//	-insecure-listeners    accept a self-signed certificate from a tracking
+//	                       listener on this machine (see below)
+//	-pharmacies n          serve n generated pharmacies instead of twelve
+//	-log                   one line per call on stderr, without queries or bodies
+//
+// Tracking notifications go only to https listener URLs, as the tracking
+// document requires (a plain http listener URL is refused when subscribing).
+// A listener you run on your own machine to test it, such as
+// examples/tracking-listener, therefore serves https with a certificate no
+// authority signed, and by default the simulator refuses that certificate
+// as any client would. -insecure-listeners skips the certificate check for
+// listeners whose connection reaches a loopback address (127.0.0.0/8,
+// ::1), and only for those: a listener URL whose host name resolves
+// elsewhere is still verified. It is for local testing only.
 package main
 
 import (
@@ -68,8 +93,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
@@ -97,9 +124,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	secret := fs.String("secret", rxdeliverytest.DefaultSecret, "API secret the simulator accepts")
 	cadence := fs.Duration("cadence", rxdeliverytest.DefaultOrderCadence, "time between two status changes of a delivery order or tracking events of a shipment (negative: never)")
 	manual := fs.Bool("manual-clock", false, "keep time still until the control API advances it")
-	insecure := fs.Bool("insecure-listeners", false, "accept self-signed certificates of tracking listener URLs on loopback hosts")
+	insecure := fs.Bool("insecure-listeners", false, "accept a self-signed certificate from a tracking listener whose connection reaches a loopback address (to test a local https listener; others are still verified)")
 	pharmacies := fs.Int("pharmacies", 0, "serve this many generated pharmacies instead of the built-in twelve")
 	logCalls := fs.Bool("log", false, "log one line per call to stderr (operation, route and status only, never queries or bodies)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -111,6 +142,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *key == "" || *secret == "" {
 		return errors.New("-key and -secret must not be empty")
+	}
+	if strings.IndexFunc(*key+*secret, unicode.IsControl) >= 0 {
+		// A client could not send them in an Authorization header.
+		return errors.New("-key and -secret must not contain control characters")
 	}
 
 	ln, err := net.Listen("tcp", *addr)
@@ -137,7 +172,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	// The credentials printed are the ones this local simulator was told
 	// to accept on its command line, so that a client can export them.
 	for _, line := range srv.EnvLines(true) {
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(stdout, exportLine(line))
 	}
 	fmt.Fprintf(stdout, "# control API: %s%s (Basic auth with the key and secret above)\n", srv.URL(), rxdeliverytest.ControlPrefix)
 	fmt.Fprintln(stdout, "# interrupt or send SIGTERM to stop")
@@ -147,6 +182,38 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	// the listener once the calls still running have returned.
 	srv.Close()
 	return nil
+}
+
+// usage opens the -h text; the flags follow it.
+const usage = `Usage: sandbox-server [flags]
+
+Serves the platform's simulator and prints the RXDELIVERY_* variables that
+point a client at it, as export lines a POSIX shell can run as they are.
+
+Tracking notifications go only to https listener URLs. To test a listener
+on this machine, serve it with a self-signed certificate and start the
+simulator with -insecure-listeners: the certificate check is then skipped
+for listeners reached on a loopback address, and for no other.
+
+Flags:
+`
+
+// exportLine turns a NAME=value line into a POSIX shell command that sets
+// and exports NAME to exactly value.
+func exportLine(line string) string {
+	name, value, _ := strings.Cut(line, "=")
+	return "export " + name + "=" + shellQuote(value)
+}
+
+// shellQuote returns s as one POSIX shell word: unchanged when every byte
+// is one a shell takes literally, otherwise in single quotes, inside which
+// only a single quote needs care (it closes the quotes, is written
+// escaped, and reopens them).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // notifyClient returns the client the simulator posts tracking

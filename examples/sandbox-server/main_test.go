@@ -45,10 +45,11 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// envValue returns the value of a NAME=value line of out.
+// envValue returns the value of an `export NAME=value` line of out whose
+// value needs no quoting (TestExportLinesRunInShell reads quoted ones).
 func envValue(out, name string) string {
 	for _, line := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(line, name+"="); ok {
+		if v, ok := strings.CutPrefix(line, "export "+name+"="); ok {
 			return v
 		}
 	}
@@ -408,11 +409,13 @@ func TestRunArguments(t *testing.T) {
 	var out syncBuffer
 	assert.NoError(t, run(context.Background(), []string{"-h"}, &out))
 	assert.Contains(t, out.String(), "-insecure-listeners")
+	assert.Contains(t, out.String(), "To test a listener\non this machine, serve it with a self-signed certificate and start the\nsimulator with -insecure-listeners")
 	assert.Contains(t, out.String(), "-manual-clock")
 	assert.Error(t, run(context.Background(), []string{"-nope"}, &out))
 	assert.Error(t, run(context.Background(), []string{"extra"}, &out))
 	assert.Error(t, run(context.Background(), []string{"-addr", "256.0.0.1:bad"}, &out))
 	assert.Error(t, run(context.Background(), []string{"-key", ""}, &out))
+	assert.ErrorContains(t, run(context.Background(), []string{"-secret", "two\nlines"}, &out), "control characters")
 }
 
 func TestNotifyClient(t *testing.T) {

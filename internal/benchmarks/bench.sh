@@ -8,7 +8,9 @@
 # time: builds the test binary once and runs ROUNDS (default 8) rounds; each
 # round runs every call benchmark once for every client, so a slow spell of
 # a shared machine hits every client alike. benchstat then compares the
-# clients of each call (-col /client) with its p-values.
+# clients of each call (-col /client) with its p-values. The rounds of the
+# call benchmarks are kept in internal/benchmarks/testdata/calls.txt and
+# drawn into docs/benchmarks.svg (internal/benchmarks/chart).
 #
 # instr: counts the instructions of one call with valgrind's callgrind,
 # which is repeatable whatever else the machine is doing. The server runs
@@ -38,6 +40,9 @@ time)
 		"$bin" -test.run '^$' -test.bench Concurrent -test.benchmem -test.benchtime=3x >>"$out/concurrent.txt"
 		"$bin" -test.run '^$' -test.bench Walk -test.benchmem -test.benchtime=10x >>"$out/walk.txt"
 	done
+	# The chart that opens BENCHMARKS.md is drawn from these rounds.
+	cp "$out/calls.txt" internal/benchmarks/testdata/calls.txt
+	go run ./internal/benchmarks/chart -in internal/benchmarks/testdata/calls.txt -out docs/benchmarks.svg
 	for f in calls concurrent walk; do
 		"$benchstat" -col /client "$out/$f.txt" | tee "$out/$f.benchstat"
 	done

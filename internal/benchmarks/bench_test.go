@@ -37,7 +37,15 @@ func variants(b *testing.B, s *server,
 	}
 }
 
-func runVariants(b *testing.B, vs []variant) {
+// floorVariant is the floor of a big read (see floor), named
+// client=floor.
+func floorVariant(b *testing.B, s *server, call func(*floor, context.Context) error) variant {
+	f := newFloor(newHandwritten(b, s, "/omni"))
+	return variant{"client=floor", func(ctx context.Context) error { return call(f, ctx) }}
+}
+
+func runVariants(b *testing.B, vs []variant, more ...variant) {
+	vs = append(vs, more...)
 	ctx := context.Background()
 	for _, v := range vs {
 		b.Run(v.name, func(b *testing.B) {
@@ -92,7 +100,10 @@ func BenchmarkSearchPharmacies100(b *testing.B) {
 			_, err := c.Pharmacies.Search(ctx, p)
 			return err
 		},
-	))
+	), floorVariant(b, s, func(c *floor, ctx context.Context) error {
+		_, err := c.search(ctx, searchOrigin, 1, searchPageSize)
+		return err
+	}))
 }
 
 func BenchmarkGetManyOrders50(b *testing.B) {
@@ -105,7 +116,7 @@ func BenchmarkGetManyOrders50(b *testing.B) {
 			_, err := c.Orders.GetMany(ctx, ids)
 			return err
 		},
-	))
+	), floorVariant(b, s, func(c *floor, ctx context.Context) error { _, err := c.getMany(ctx, ids); return err }))
 }
 
 // Concurrency: one op is a batch of concurrentCalls calls made by

@@ -88,17 +88,18 @@ func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *h
 	for i := len(c.set.Middleware) - 1; i >= 0; i-- {
 		f = c.set.Middleware[i](f)
 	}
-	// A hook that panics after next returned must not keep what the
-	// attempt holds: the response's connection and its timeout.
+	// A hook that panics, or ends its goroutine, after next returned must
+	// not keep what the attempt holds: the response, with its connection
+	// and its attempt timeout, is closed on the way out. Nothing is
+	// recovered, so the panic goes on with its own stack.
+	returned := false
 	defer func() {
-		if p := recover(); p != nil {
-			if resp != nil {
-				closeBody(resp.Body)
-			}
-			panic(p)
+		if !returned && resp != nil {
+			closeBody(resp.Body)
 		}
 	}()
 	res := f(parent, a)
+	returned = true
 	if !called {
 		err = &rxtypes.NotSentError{Err: orHookRefused(res.Err)}
 		c.lastEnd, c.lastErr = time.Now(), err
@@ -123,23 +124,43 @@ func (c *call) attemptEnded(resp *http.Response, err error) {
 // parent's, or one an attempt hook derived from it), a write's body made
 // unrewindable, and logs the attempt. The timeout covers reading the
 // response: it ends when the body is closed.
-func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Context) (*http.Response, error) {
+//
+// send runs caller code while the attempt holds a response or a timeout:
+// the caller's transport, the transcript writer and the logger's handler.
+// When one of them panics or ends its goroutine, send releases what the
+// attempt holds on the way out (the response, so its connection goes back
+// to the pool or is closed, and the timeout's context), without recovering
+// the panic.
+func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Context) (resp *http.Response, err error) {
+	tw := c.set.Transcript
+	if tw != nil {
+		// Before the attempt holds anything. The request's headers are
+		// those the attempt sends.
+		c.transcribeRequest(tw, req, c.attempts)
+	}
 	parent := ctx
 	var cancel context.CancelFunc
 	if d := c.attemptTimeout; d > 0 {
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errAttemptTimeout)
 	}
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		c.sending.Store(0)
+		if resp != nil {
+			closeBody(resp.Body)
+		}
+		if cancel != nil {
+			cancel()
+		}
+	}()
 	r := req
 	if ctx != req.Context() || c.ep.Write {
 		r = req.WithContext(ctx)
 	}
 	start := time.Now()
-	var resp *http.Response
-	var err error
-	tw := c.set.Transcript
-	if tw != nil {
-		c.transcribeRequest(tw, r, c.attempts)
-	}
 	c.sending.Store(1)
 	if c.ep.Write {
 		// The write guard: r goes with a body that cannot be rewound, and
@@ -157,6 +178,7 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		err = errAttemptTimeout
 	}
 	c.logAttempt(r, start, resp, err)
+	returned = true
 	if cancel != nil {
 		if resp != nil {
 			resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}

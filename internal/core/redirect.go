@@ -22,8 +22,24 @@ func checkRedirect(caller func(*http.Request, []*http.Request) error) func(*http
 		if c := callOf(req.Context()); caller == nil || (c != nil && c.ep.Write) {
 			return http.ErrUseLastResponse
 		}
-		return caller(req, via)
+		return callerCheck(caller, req, via)
 	}
+}
+
+// callerCheck runs the caller's CheckRedirect. When it panics or ends its
+// goroutine, net/http drops the previous hop's response unclosed, with its
+// connection: it is closed here first (drained a little, so the connection
+// goes back to the pool), and the panic goes on.
+func callerCheck(caller func(*http.Request, []*http.Request) error, req *http.Request, via []*http.Request) error {
+	returned := false
+	defer func() {
+		if !returned && req.Response != nil && req.Response.Body != nil {
+			closeBody(req.Response.Body)
+		}
+	}()
+	err := caller(req, via)
+	returned = true
+	return err
 }
 
 // Errors of the guard. They reach the caller as the cause of a

@@ -20,11 +20,18 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// v1 are the options that make the v2 decoder behave as encoding/json:
-// case-insensitive names, duplicate names allowed (the last wins),
+// v1 are the options that make the v2 decoder read values as encoding/json
+// does: case-insensitive names, duplicate names allowed (the last wins),
 // invalid UTF-8 replaced, UnmarshalJSON methods called with null, and
 // encoding/json's handling of null and of values of the wrong type.
-var v1 = jsonv1.DefaultOptionsV1()
+//
+// One legacy behaviour is left out, because Unmarshal has it already:
+// encoding/json's way of reporting errors, which begins each decode with a
+// syntax scan of the whole input so that a malformed input leaves the
+// target untouched. That scan is a second pass over every byte (a fifth of
+// the cost of decoding a page of 50 orders); here the first failure ends
+// the decode and encoding/json runs again to report it.
+var v1 = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false))
 
 // Unmarshal decodes data into v as encoding/json's Unmarshal does.
 //
@@ -34,7 +41,9 @@ var v1 = jsonv1.DefaultOptionsV1()
 // failure is rare (a malformed answer), so the second pass costs nothing on
 // the common path. A panic inside the v2 decoder is handled the same way,
 // so a fault of the pinned module cannot take a call down where
-// encoding/json would not.
+// encoding/json would not. After a failure v may hold part of the input
+// (the first pass stops where it fails): the caller decodes into a fresh
+// value and drops it on error, as the one caller, core's decode, does.
 func Unmarshal(data []byte, v any) error {
 	if decodeOK(data, v) {
 		return nil

@@ -57,7 +57,10 @@ func TestProxyRecyclingConnectionsLosesNoCreate(t *testing.T) {
 				if i >= creates {
 					return
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				// A deadline far above a create's time, so that a slow machine
+				// (64 creates in flight through nginx under the race detector)
+				// cannot turn a create into an unknown outcome by its deadline.
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				var md rxdelivery.Metadata
 				_, errs[i] = c.Orders.Create(ctx, createParams(t, fmt.Sprintf("lb-%04d", i)), rxdelivery.WithMetadata(&md))
 				if md.Attempts > 1 {

@@ -15,6 +15,16 @@
 // the database's default synchronous_commit (on): a claim must be durable
 // before the create it guards is sent.
 //
+// # Leases and clocks
+//
+// The store stamps and judges claims' leases in its statements, on the
+// PostgreSQL server's clock (statement_timestamp()): one clock for every
+// replica, so replicas whose clocks disagree never judge each other's
+// leases, and journal.WithClock does not change them. A step of the
+// server's clock moves every lease with it: make the lease
+// (journal.WithLease) longer than the longest create or tracking callback
+// by at least the largest step the server's clock may take.
+//
 // # Connection poolers
 //
 // Open works through a connection pooler in transaction mode (PgBouncer's
@@ -104,7 +114,9 @@ var ErrAsyncReplication = errors.New("journal: the PostgreSQL primary streams to
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("journal: the PostgreSQL connection string: %w", err)
+		// pgx's error text hides the password, but the error keeps the
+		// connection string in a field that %#v prints: keep the text only.
+		return nil, errors.New("journal: the PostgreSQL connection string: " + err.Error())
 	}
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec

@@ -15,6 +15,20 @@
 // processes may open the same file on a local disk (not a network file
 // system, where SQLite's locks are not reliable); replicas on several hosts
 // need the PostgreSQL store.
+//
+// # Leases and clocks
+//
+// The store stamps and judges claims' leases in its statements, on the
+// clock of the process running each one (SQLite's 'now', in
+// milliseconds). The processes sharing a file are on one host and read its
+// one system clock, so they never judge each other's leases on clocks that
+// disagree, and journal.WithClock does not change them. What remains is a
+// step of that clock: set by hand, or stepped by a time daemon (ntpd steps
+// an offset above 128 ms, chrony when configured to), it moves every lease
+// with it, and a forward step of s ends the leases in flight s early. Keep
+// a skew allowance: make the lease (journal.WithLease) longer than the
+// longest create or tracking callback by at least the largest step the
+// host's clock may take.
 package sqlitestore
 
 import (

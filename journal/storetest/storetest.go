@@ -25,6 +25,7 @@ func Run(t *testing.T, newStore func(t *testing.T) journal.Store) {
 	t.Run("InsertOnce", func(t *testing.T) { testInsertOnce(t, newStore(t)) })
 	t.Run("RoundTrip", func(t *testing.T) { testRoundTrip(t, newStore(t)) })
 	t.Run("Match", func(t *testing.T) { testMatch(t, newStore(t)) })
+	t.Run("LeaseStamps", func(t *testing.T) { testLeaseStamps(t, newStore(t)) })
 	t.Run("List", func(t *testing.T) { testList(t, newStore(t)) })
 	t.Run("ConcurrentInsert", func(t *testing.T) { testConcurrentInsert(t, newStore(t)) })
 	t.Run("ConcurrentUpdate", func(t *testing.T) { testConcurrentUpdate(t, newStore(t)) })
@@ -42,15 +43,14 @@ func claim(ref, token string, at time.Time) journal.Claim {
 
 func testInsertOnce(t *testing.T, s journal.Store) {
 	ctx := context.Background()
-	a := claim("r1", "ta", base)
-	got, ok, err := s.Insert(ctx, a)
-	if err != nil || !ok || got != a {
-		t.Fatalf("first Insert = %+v, %v, %v; want the claim, true", got, ok, err)
+	a, ok, err := s.Insert(ctx, claim("r1", "ta", base))
+	if err != nil || !ok || !sameButTimes(a, claim("r1", "ta", base)) {
+		t.Fatalf("first Insert = %+v, %v, %v; want the claim, true", a, ok, err)
 	}
 	b := claim("r1", "tb", base.Add(time.Second))
-	got, ok, err = s.Insert(ctx, b)
+	got, ok, err := s.Insert(ctx, b)
 	if err != nil || ok || got != a {
-		t.Fatalf("second Insert = %+v, %v, %v; want the first claim, false", got, ok, err)
+		t.Fatalf("second Insert = %+v, %v, %v; want the first claim as stored, false", got, ok, err)
 	}
 	// The same reference on another interface is another key.
 	c := claim("r1", "tc", base)
@@ -65,32 +65,41 @@ func testInsertOnce(t *testing.T, s journal.Store) {
 
 func testRoundTrip(t *testing.T, s journal.Store) {
 	ctx := context.Background()
+	// A claim that is not in flight is stored with its times as given.
 	c := claim(`ref "with" quotes, 'ünïcode' and ; -- sql`, "tok", base)
-	c.ID, c.Note = "ord_1", "a note"
-	if _, ok, err := s.Insert(ctx, c); err != nil || !ok {
-		t.Fatalf("Insert: %v, %v", ok, err)
+	c.State, c.ID, c.Note = journal.StateCreated, "ord_1", "a note"
+	if stored, ok, err := s.Insert(ctx, c); err != nil || !ok || stored != c {
+		t.Fatalf("Insert = %+v, %v, %v; want %+v", stored, ok, err, c)
 	}
 	got, err := s.Get(ctx, c.Key)
 	if err != nil || got != c {
 		t.Fatalf("Get = %+v, %v; want %+v", got, err, c)
 	}
-	if !got.ClaimedAt.Equal(base) || got.ClaimedAt.Location() != time.UTC {
-		t.Fatalf("ClaimedAt = %v; want %v in UTC", got.ClaimedAt, base)
+	if got.Reference != c.Reference || !got.ClaimedAt.Equal(base) || got.ClaimedAt.Location() != time.UTC {
+		t.Fatalf("Get = %q at %v; want %q at %v in UTC", got.Reference, got.ClaimedAt, c.Reference, base)
+	}
+	// An in-flight claim reads back as Insert returned it.
+	f, _, err := s.Insert(ctx, claim("in flight", "tok", base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, f.Key); err != nil || got != f || got.LeaseUntil.Location() != time.UTC {
+		t.Fatalf("Get = %+v, %v; want %+v in UTC", got, err, f)
 	}
 }
 
 func testMatch(t *testing.T, s journal.Store) {
 	ctx := context.Background()
-	c := claim("r", "tok", base)
-	if _, _, err := s.Insert(ctx, c); err != nil {
+	c, _, err := s.Insert(ctx, claim("r", "tok", base))
+	if err != nil {
 		t.Fatal(err)
 	}
 	created := c
 	created.State, created.ID, created.UpdatedAt = journal.StateCreated, "ord_9", base.Add(time.Second)
 	for _, m := range []journal.Match{
-		{Key: c.Key, State: journal.StateUnknown},                                       // wrong state
-		{Key: c.Key, State: journal.StateInFlight, Token: "other"},                      // wrong token
-		{Key: c.Key, State: journal.StateInFlight, LeaseEndedBy: base.Add(time.Second)}, // lease not ended
+		{Key: c.Key, State: journal.StateUnknown},                                              // wrong state
+		{Key: c.Key, State: journal.StateInFlight, Token: "other"},                             // wrong token
+		{Key: c.Key, State: journal.StateInFlight, LeaseEndedBy: c.ClaimedAt.Add(time.Second)}, // lease not ended
 		{Key: journal.Key{Interface: "delivery", Reference: "nope"}, State: journal.StateInFlight},
 	} {
 		if err := s.Update(ctx, m, created); !errors.Is(err, journal.ErrNoMatch) {
@@ -103,7 +112,16 @@ func testMatch(t *testing.T, s journal.Store) {
 	if got, _ := s.Get(ctx, c.Key); got != c {
 		t.Fatalf("claim changed by unmatched calls: %+v", got)
 	}
-	// The lease ends exactly at LeaseUntil.
+	// The lease ends exactly at LeaseUntil: a claim given no lease has
+	// one that ended when it was stamped.
+	if err := s.Delete(ctx, journal.Match{Key: c.Key, State: journal.StateInFlight, Token: "tok"}); err != nil {
+		t.Fatal(err)
+	}
+	zero := claim("r", "tok", base)
+	zero.LeaseUntil = zero.ClaimedAt
+	if c, _, err = s.Insert(ctx, zero); err != nil {
+		t.Fatal(err)
+	}
 	expired := c
 	expired.State, expired.Note = journal.StateUnknown, "lease ended"
 	if err := s.Update(ctx, journal.Match{Key: c.Key, State: journal.StateInFlight, Token: "tok", LeaseEndedBy: c.LeaseUntil}, expired); err != nil {
@@ -127,6 +145,50 @@ func testMatch(t *testing.T, s journal.Store) {
 	}
 	if _, ok, err := s.Insert(ctx, c); err != nil || !ok {
 		t.Fatalf("Insert after Delete = %v, %v; want inserted", ok, err)
+	}
+}
+
+// sameButTimes reports whether a and b differ at most in their times.
+func sameButTimes(a, b journal.Claim) bool {
+	a.ClaimedAt, a.LeaseUntil, a.UpdatedAt = b.ClaimedAt, b.LeaseUntil, b.UpdatedAt
+	return a == b
+}
+
+// testLeaseStamps checks the lease an in-flight claim is given, whichever
+// clock stamps it (the caller's, in the claim, or the store's own): it
+// runs LeaseUntil - ClaimedAt from the stamp, on insert and when an update
+// puts a claim in flight again (a takeover).
+func testLeaseStamps(t *testing.T, s journal.Store) {
+	ctx := context.Background()
+	c := claim("stamped", "tok", base)
+	c.LeaseUntil = base.Add(90 * time.Second)
+	stored, ok, err := s.Insert(ctx, c)
+	if err != nil || !ok || !sameButTimes(stored, c) {
+		t.Fatalf("Insert = %+v, %v, %v; want %+v", stored, ok, err, c)
+	}
+	if d := stored.LeaseUntil.Sub(stored.ClaimedAt); d != 90*time.Second || !stored.UpdatedAt.Equal(stored.ClaimedAt) {
+		t.Fatalf("stored %+v: a lease of %v; want 90s from the claim's stamp", stored, d)
+	}
+	// A live lease has not ended.
+	if err := s.Update(ctx, journal.Match{Key: c.Key, State: journal.StateInFlight, LeaseEndedBy: stored.ClaimedAt}, stored); !errors.Is(err, journal.ErrNoMatch) {
+		t.Fatalf("Update of a live lease as ended = %v; want ErrNoMatch", err)
+	}
+	unknown := stored
+	unknown.State = journal.StateUnknown
+	if err := s.Update(ctx, journal.Match{Key: c.Key, State: journal.StateInFlight, Token: "tok"}, unknown); err != nil {
+		t.Fatal(err)
+	}
+	taken := claim("stamped", "tok2", base.Add(time.Hour))
+	taken.LeaseUntil = taken.ClaimedAt.Add(30 * time.Second)
+	if err := s.Update(ctx, journal.Match{Key: c.Key, State: journal.StateUnknown, Token: "tok"}, taken); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, c.Key)
+	if err != nil || !sameButTimes(got, taken) {
+		t.Fatalf("Get after a takeover = %+v, %v; want %+v", got, err, taken)
+	}
+	if d := got.LeaseUntil.Sub(got.ClaimedAt); d != 30*time.Second {
+		t.Fatalf("taken over with a lease of %v; want 30s", d)
 	}
 }
 

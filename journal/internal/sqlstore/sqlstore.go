@@ -36,35 +36,59 @@ const Schema = `CREATE TABLE IF NOT EXISTS rxdelivery_journal (
 );
 CREATE INDEX IF NOT EXISTS rxdelivery_journal_state ON rxdelivery_journal (state, claimed_at)`
 
-// Store is a journal.Store on a database/sql handle.
+// Store is a journal.Store on a database/sql handle. It stamps and judges
+// leases on the database's clock (see Dollar and Question), so that the
+// processes sharing it never compare their own clocks.
 type Store struct {
 	db *sql.DB
 
 	insert, get, update, del, list string
 }
 
-// New returns a Store on db. Statements are written with $n placeholders;
-// positional rewrites them to the database's form.
+// New returns a Store on db. Statements are written with $n placeholders
+// and {now} for the database's clock in Unix microseconds; positional
+// rewrites both to the database's form.
 func New(db *sql.DB, positional func(string) string) *Store {
 	const cols = `interface, reference, state, token, holder, resource_id, note, claimed_at, lease_until, updated_at`
-	const match = ` WHERE interface = $1 AND reference = $2 AND state = $3 AND ($4 = '' OR token = $4) AND ($5 = CAST(0 AS BIGINT) OR lease_until <= $5)`
+	const match = ` WHERE interface = $1 AND reference = $2 AND state = $3 AND ($4 = '' OR token = $4)
+		AND (CAST($5 AS BIGINT) = 0 OR lease_until <= {now})`
+	// An in-flight claim is stamped on the database's clock: claimed and
+	// updated now, its lease ending now plus the lease it was given
+	// (LeaseUntil - ClaimedAt). Other claims keep their times.
+	stamp := func(state, claimed, lease, updated string) string {
+		inFlight := `CAST(` + state + ` AS TEXT) = '` + string(journal.StateInFlight) + `'`
+		return `CASE WHEN ` + inFlight + ` THEN {now} ELSE CAST(` + claimed + ` AS BIGINT) END, ` +
+			`CASE WHEN ` + inFlight + ` THEN {now} + CAST(` + lease + ` AS BIGINT) - CAST(` + claimed + ` AS BIGINT) ELSE CAST(` + lease + ` AS BIGINT) END, ` +
+			`CASE WHEN ` + inFlight + ` THEN {now} ELSE CAST(` + updated + ` AS BIGINT) END`
+	}
 	return &Store{
 		db: db,
-		insert: positional(`INSERT INTO rxdelivery_journal (` + cols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			ON CONFLICT (interface, reference) DO NOTHING`),
+		// WHERE true: SQLite needs it to tell an upsert from a join.
+		insert: positional(`INSERT INTO rxdelivery_journal (` + cols + `)
+			SELECT $1, $2, $3, $4, $5, $6, $7, ` + stamp("$3", "$8", "$9", "$10") + ` WHERE true
+			ON CONFLICT (interface, reference) DO NOTHING
+			RETURNING claimed_at, lease_until, updated_at`),
 		get: positional(`SELECT ` + cols + ` FROM rxdelivery_journal WHERE interface = $1 AND reference = $2`),
-		update: positional(`UPDATE rxdelivery_journal SET state = $6, token = $7, holder = $8, resource_id = $9, note = $10,
-			claimed_at = $11, lease_until = $12, updated_at = $13` + match),
+		update: positional(`UPDATE rxdelivery_journal SET (state, token, holder, resource_id, note, claimed_at, lease_until, updated_at) =
+			(SELECT $6, $7, $8, $9, $10, ` + stamp("$6", "$11", "$12", "$13") + `)` + match),
 		del:  positional(`DELETE FROM rxdelivery_journal` + match),
 		list: positional(`SELECT ` + cols + ` FROM rxdelivery_journal WHERE state = $1 ORDER BY claimed_at, interface, reference LIMIT $2`),
 	}
 }
 
-// Dollar keeps $n placeholders (PostgreSQL).
-func Dollar(q string) string { return q }
+// Dollar keeps $n placeholders and reads the clock of the PostgreSQL
+// server (statement_timestamp(): one clock for every replica).
+func Dollar(q string) string {
+	return strings.ReplaceAll(q, "{now}", "CAST(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000 AS BIGINT)")
+}
 
-// Question rewrites $n placeholders as ?n (SQLite).
-func Question(q string) string { return strings.ReplaceAll(q, "$", "?") }
+// Question rewrites $n placeholders as ?n (SQLite) and reads the clock of
+// the process running the statement, which every process sharing the
+// file on its host shares (in milliseconds).
+func Question(q string) string {
+	q = strings.ReplaceAll(q, "{now}", "CAST(unixepoch('subsec') * 1000 AS INTEGER) * 1000")
+	return strings.ReplaceAll(q, "$", "?")
+}
 
 // DB returns the handle.
 func (s *Store) DB() *sql.DB { return s.db }
@@ -93,22 +117,21 @@ func scan(row interface{ Scan(...any) error }) (journal.Claim, error) {
 	return c, err
 }
 
-// Insert stores c unless its key has a claim.
+// Insert stores c unless its key has a claim; an in-flight c is stamped
+// on the database's clock, and returned as stored.
 func (s *Store) Insert(ctx context.Context, c journal.Claim) (journal.Claim, bool, error) {
 	// A claim seen as present can be gone by the time it is read (its
 	// holder released it): then insert again.
 	for range 10 {
-		res, err := s.db.ExecContext(ctx, s.insert, c.Interface, c.Reference, string(c.State), c.Token, c.Holder, c.ID, c.Note,
-			micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt))
-		if err != nil {
-			return journal.Claim{}, false, err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return journal.Claim{}, false, err
-		}
-		if n == 1 {
+		var claimed, lease, updated int64
+		err := s.db.QueryRowContext(ctx, s.insert, c.Interface, c.Reference, string(c.State), c.Token, c.Holder, c.ID, c.Note,
+			micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt)).Scan(&claimed, &lease, &updated)
+		if err == nil {
+			c.ClaimedAt, c.LeaseUntil, c.UpdatedAt = fromMicros(claimed), fromMicros(lease), fromMicros(updated)
 			return c, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return journal.Claim{}, false, err
 		}
 		stored, err := s.Get(ctx, c.Key)
 		if errors.Is(err, journal.ErrNoClaim) {
@@ -146,7 +169,8 @@ func affectedOne(res sql.Result, err error, k journal.Key) error {
 	return nil
 }
 
-// Update replaces the claim that satisfies m with c.
+// Update replaces the claim that satisfies m with c; an in-flight c is
+// stamped on the database's clock.
 func (s *Store) Update(ctx context.Context, m journal.Match, c journal.Claim) error {
 	args := append(matchArgs(m), string(c.State), c.Token, c.Holder, c.ID, c.Note,
 		micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt))
