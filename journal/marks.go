@@ -35,6 +35,14 @@ type Mark struct {
 // sqlitestore.Store implement it. Each method is one atomic conditional
 // change of one tracking number's mark; no lock is held in the process.
 // The storetest package checks an implementation (RunMarks).
+//
+// Leases are stamped and judged on the store's clock, as claims' are (see
+// Store): a mark moved with a token gets the lease it was given,
+// next.LeaseUntil - now, from the store's now, and a lease has ended when
+// its LeaseUntil is at or before the store's now. A store shared by
+// processes uses a clock they all share (the database server's); a store
+// in one process (MemoryStore) may use the caller's, now and the times
+// given.
 type MarkStore interface {
 	Store
 	// AdvanceMark moves the mark of trackingNumber to next (next.At, with
@@ -54,9 +62,9 @@ type MarkStore interface {
 	// notification is handled. It returns an error matching ErrNoMatch
 	// when the mark no longer holds that lease.
 	ReleaseMark(ctx context.Context, trackingNumber, token string) error
-	// DeleteMarks removes the marks before cutoff that hold no lease
-	// unended at cutoff, and returns how many it removed.
-	DeleteMarks(ctx context.Context, cutoff time.Time) (int, error)
+	// DeleteMarks removes the marks before cutoff that hold no running
+	// lease (now is the caller's clock), and returns how many it removed.
+	DeleteMarks(ctx context.Context, cutoff, now time.Time) (int, error)
 }
 
 // ErrTrackingBusy is the answer of a Journal.TrackingHandler to a
@@ -181,10 +189,15 @@ type leasedMarks struct {
 type lease struct {
 	at    time.Time
 	token string
+	// deadline ends the callback: this process's monotonic clock before
+	// the store stamped the lease, plus the lease, so the callback ends
+	// before the lease does on any clock running at this one's rate.
+	deadline time.Time
 }
 
 func (m *leasedMarks) Advance(ctx context.Context, tn string, at time.Time) (bool, time.Time, error) {
 	at = storeTime(at)
+	start := time.Now()
 	now := storeTime(m.j.now())
 	next := Mark{At: at, Token: newToken(), LeaseUntil: storeTime(now.Add(m.j.lease))}
 	moved, stored, err := m.s.AdvanceMark(ctx, tn, next, now)
@@ -193,7 +206,7 @@ func (m *leasedMarks) Advance(ctx context.Context, tn string, at time.Time) (boo
 	}
 	if moved {
 		m.mu.Lock()
-		m.leases[tn] = lease{at: at, token: next.Token}
+		m.leases[tn] = lease{at: at, token: next.Token, deadline: start.Add(m.j.lease)}
 		m.mu.Unlock()
 		return true, stored.Prev, nil
 	}
@@ -251,7 +264,7 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 		if !ok || !l.at.Equal(at) {
 			return once(ctx, n)
 		}
-		cctx, cancel := context.WithTimeout(ctx, m.j.lease)
+		cctx, cancel := context.WithDeadline(ctx, l.deadline)
 		err := fn(cctx, n)
 		cancel()
 		if err != nil {
@@ -281,7 +294,7 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 // notification is being handled is kept. PruneMarks panics when the store is
 // not a MarkStore (every store of this module is).
 func (j *Journal) PruneMarks(ctx context.Context, cutoff time.Time) (int, error) {
-	n, err := j.markStore("PruneMarks").DeleteMarks(ctx, storeTime(cutoff))
+	n, err := j.markStore("PruneMarks").DeleteMarks(ctx, storeTime(cutoff), storeTime(j.now()))
 	if err != nil {
 		return n, fmt.Errorf("journal: pruning tracking marks: %w", err)
 	}
@@ -360,9 +373,9 @@ func (s *MemoryStore) ReleaseMark(ctx context.Context, trackingNumber, token str
 	return nil
 }
 
-// DeleteMarks removes the marks before cutoff that hold no lease unended
-// at cutoff.
-func (s *MemoryStore) DeleteMarks(ctx context.Context, cutoff time.Time) (int, error) {
+// DeleteMarks removes the marks before cutoff that hold no lease running
+// at now.
+func (s *MemoryStore) DeleteMarks(ctx context.Context, cutoff, now time.Time) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -370,7 +383,7 @@ func (s *MemoryStore) DeleteMarks(ctx context.Context, cutoff time.Time) (int, e
 	defer s.mu.Unlock()
 	n := 0
 	for tn, m := range s.marks {
-		if m.At.Before(cutoff) && (m.Token == "" || !m.LeaseUntil.After(cutoff)) {
+		if m.At.Before(cutoff) && (m.Token == "" || !m.LeaseUntil.After(now)) {
 			delete(s.marks, tn)
 			n++
 		}

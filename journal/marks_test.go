@@ -92,52 +92,71 @@ func TestMarkStoreContract(t *testing.T) {
 			moved, m = advance(b, journal.Mark{At: at(15)}, at(0))
 			want(moved, m, true, at(15), at(10), "")
 
-			// With leases (Journal.TrackingHandler).
+			// With leases (Journal.TrackingHandler), measured from the
+			// caller's now and stamped on the store's clock.
+			now := time.Now()
+			running, ended := now.Add(time.Hour), now.Add(-time.Minute)
 			lease := func(token string, until time.Time, when int) journal.Mark {
 				return journal.Mark{At: at(when), Token: token, LeaseUntil: until}
 			}
-			moved, m = advance(a, lease("A", at(62), 30), at(60))
+			moved, m = advance(a, lease("A", running, 30), now)
 			want(moved, m, true, at(30), at(15), "A")
-			if !m.LeaseUntil.Equal(at(62)) {
-				t.Fatalf("lease until %v; want %v", m.LeaseUntil, at(62))
+			if m.LeaseUntil.IsZero() {
+				t.Fatalf("no lease stamped: %+v", m)
 			}
 			// While A's lease runs, nothing moves the mark: neither a newer
 			// notification nor the same one.
-			moved, m = advance(b, lease("B", at(63), 40), at(61))
+			moved, m = advance(b, lease("B", running, 40), now)
 			want(moved, m, false, at(30), at(15), "A")
-			moved, m = advance(b, lease("B", at(63), 30), at(61))
+			moved, m = advance(b, lease("B", running, 30), now)
 			want(moved, m, false, at(30), at(15), "A")
-			// A died: after its lease the same notification is taken over,
-			// keeping the mark it replaced.
-			moved, m = advance(b, lease("B", at(65), 30), at(62))
-			want(moved, m, true, at(30), at(15), "B")
-			if err := a.ReleaseMark(ctx, tn, "A"); !errors.Is(err, journal.ErrNoMatch) {
+			// A replica died holding a lease that has ended: its
+			// notification is taken over, keeping the mark it replaced.
+			const dead = "9400100000000000000103"
+			if moved, _, err := a.AdvanceMark(ctx, dead, journal.Mark{At: at(5)}, now); err != nil || !moved {
+				t.Fatalf("moved %v, %v", moved, err)
+			}
+			if moved, _, err := a.AdvanceMark(ctx, dead, lease("dead", ended, 30), now); err != nil || !moved {
+				t.Fatalf("moved %v, %v", moved, err)
+			}
+			moved, m, err := b.AdvanceMark(ctx, dead, lease("B", running, 30), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want(moved, m, true, at(30), at(5), "B")
+			if err := a.ReleaseMark(ctx, dead, "dead"); !errors.Is(err, journal.ErrNoMatch) {
 				t.Fatalf("release by the dead holder: %v; want ErrNoMatch", err)
 			}
-			if err := a.RetreatMark(ctx, tn, at(30), at(15), "A"); err != nil {
+			if err := a.RetreatMark(ctx, dead, at(30), at(5), "dead"); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.ReleaseMark(ctx, tn, "B"); err != nil {
+			if err := b.ReleaseMark(ctx, dead, "B"); err != nil {
 				t.Fatal(err)
 			}
-			// Handled: the same notification is stale, even after any lease.
-			moved, m = advance(a, lease("C", at(100), 30), at(99))
-			want(moved, m, false, at(30), at(15), "")
+			// Handled: the same notification is stale, even with a token.
+			moved, m, err = a.AdvanceMark(ctx, dead, lease("C", running, 30), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want(moved, m, false, at(30), at(5), "")
 			// A newer one takes a lease, fails and moves the mark back.
-			moved, m = advance(a, lease("C", at(101), 40), at(99))
+			if err := a.ReleaseMark(ctx, tn, "A"); err != nil {
+				t.Fatal(err)
+			}
+			moved, m = advance(a, lease("C", running, 40), now)
 			want(moved, m, true, at(40), at(30), "C")
 			if err := b.RetreatMark(ctx, tn, at(40), at(30), "B"); err != nil {
 				t.Fatal(err)
 			}
-			moved, m = advance(b, lease("D", at(101), 35), at(99))
+			moved, m = advance(b, lease("D", running, 35), now)
 			want(moved, m, false, at(40), at(30), "C")
 			if err := a.RetreatMark(ctx, tn, at(40), at(30), "C"); err != nil {
 				t.Fatal(err)
 			}
-			moved, m = advance(b, lease("D", at(101), 35), at(99))
+			moved, m = advance(b, lease("D", running, 35), now)
 			want(moved, m, true, at(35), at(30), "D")
 			// Another tracking number has a mark of its own.
-			moved, _, err := b.AdvanceMark(ctx, "9400100000000000000102", journal.Mark{At: at(1)}, at(0))
+			moved, _, err = b.AdvanceMark(ctx, "9400100000000000000102", journal.Mark{At: at(1)}, at(0))
 			if err != nil || !moved {
 				t.Fatalf("another tracking number: moved %v, %v", moved, err)
 			}
@@ -314,7 +333,7 @@ func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
 }
 
 // TestTrackingHandlerTakesOverAfterAReplicaDied: a replica that died while
-// its callback ran leaves a lease; once it ends, the next delivery is
+// its callback ran leaves a lease; once it has ended, the next delivery is
 // handled, and until then it is answered 500, never acknowledged as stale.
 func TestTrackingHandlerTakesOverAfterAReplicaDied(t *testing.T) {
 	t.Parallel()
@@ -322,28 +341,28 @@ func TestTrackingHandlerTakesOverAfterAReplicaDied(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s, _ := open(t)
-			const tn = "9400100000000000000601"
-			now := at(60)
-			// The dead replica moved the mark to minute 10 with a lease
-			// ending at minute 62, and never returned.
-			if moved, _, err := s.AdvanceMark(context.Background(), tn,
-				journal.Mark{At: at(10), Token: "dead", LeaseUntil: at(62)}, now); err != nil || !moved {
-				t.Fatalf("moved %v, %v", moved, err)
+			now := time.Now()
+			// Two dead replicas moved marks to minute 10 and never
+			// returned: one lease runs for an hour yet, one has ended.
+			for tn, until := range map[string]time.Time{
+				"9400100000000000000601": now.Add(time.Hour),
+				"9400100000000000000602": now.Add(-time.Second),
+			} {
+				if moved, _, err := s.AdvanceMark(context.Background(), tn,
+					journal.Mark{At: at(10), Token: "dead", LeaseUntil: until}, now); err != nil || !moved {
+					t.Fatalf("moved %v, %v", moved, err)
+				}
 			}
-			var clock atomic.Int64
-			clock.Store(now.UnixNano())
 			var calls atomic.Int32
-			h := journal.New(s, journal.WithClock(func() time.Time { return time.Unix(0, clock.Load()) })).
-				TrackingHandler(func(context.Context, *tracking.Notification) error {
-					calls.Add(1)
-					return nil
-				})
-			if code := deliver(h, notificationAt(tn, at(10))); code != http.StatusInternalServerError {
+			h := journal.New(s).TrackingHandler(func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				return nil
+			})
+			if code := deliver(h, notificationAt("9400100000000000000601", at(10))); code != http.StatusInternalServerError {
 				t.Fatalf("during the dead replica's lease: %d; want 500", code)
 			}
-			clock.Store(at(62).UnixNano())
 			for range 2 {
-				if code := deliver(h, notificationAt(tn, at(10))); code != http.StatusNoContent {
+				if code := deliver(h, notificationAt("9400100000000000000602", at(10))); code != http.StatusNoContent {
 					t.Fatalf("after the lease: %d; want 204", code)
 				}
 			}
@@ -727,15 +746,18 @@ func TestPruneMarksKeepsRecentAndLeasedMarks(t *testing.T) {
 			ctx := context.Background()
 			for tn, m := range map[string]journal.Mark{
 				"old":        {At: at(10)},
-				"old-ended":  {At: at(11), Token: "dead", LeaseUntil: at(12)},
-				"old-leased": {At: at(10), Token: "alive", LeaseUntil: at(200)},
+				"old-ended":  {At: at(11), Token: "dead", LeaseUntil: at(-1)},
+				"old-leased": {At: at(10), Token: "alive", LeaseUntil: at(600)},
 				"recent":     {At: at(100)},
 			} {
 				if moved, _, err := s.AdvanceMark(ctx, tn, m, at(0)); err != nil || !moved {
 					t.Fatalf("%s: moved %v, %v", tn, moved, err)
 				}
 			}
-			n, err := journal.New(s).PruneMarks(ctx, at(50))
+			// The journal's clock at minute 0, as when the marks were set
+			// (a store shared by processes judges leases on its own).
+			j := journal.New(s, journal.WithClock(func() time.Time { return at(0) }))
+			n, err := j.PruneMarks(ctx, at(50))
 			if err != nil || n != 2 {
 				t.Fatalf("pruned %d, %v; want 2 (old, old-ended)", n, err)
 			}
@@ -792,5 +814,49 @@ func TestTrackingHandlerWithTheSimulator(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[Accepted Moving Through Network]" {
 		t.Fatalf("callback saw %v", got)
+	}
+}
+
+// TestTrackingHandlerUnderClockSkew: leases on marks are stamped and judged
+// on the store's clock, so a replica whose clock runs a day ahead neither
+// takes over nor passes the lease of a replica whose callback is running.
+func TestTrackingHandlerUnderClockSkew(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		if name == "memory" {
+			continue // a store in one process uses its callers' clock
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sa, sb := open(t)
+			entered, release := make(chan struct{}), make(chan struct{})
+			a := journal.New(sa, journal.WithHolder("a")).TrackingHandler(func(context.Context, *tracking.Notification) error {
+				close(entered)
+				<-release
+				return nil
+			})
+			var calls atomic.Int32
+			ahead := journal.New(sb, journal.WithHolder("b"), journal.WithClock(func() time.Time { return time.Now().Add(24 * time.Hour) }))
+			b := ahead.TrackingHandler(func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				return nil
+			})
+			const tn = "9400100000000000001001"
+			done := make(chan int)
+			go func() { done <- deliver(a, notificationAt(tn, at(10))) }()
+			<-entered
+			for _, when := range []int{10, 20} {
+				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
+					t.Errorf("minute %d from the replica a day ahead: %d; want 500 (the lease runs on the store's clock)", when, code)
+				}
+			}
+			close(release)
+			if code := <-done; code != http.StatusNoContent {
+				t.Fatalf("the first replica answered %d; want 204", code)
+			}
+			if n := calls.Load(); n != 0 {
+				t.Fatalf("the replica a day ahead ran its callback %d times during the other's lease; want 0", n)
+			}
+		})
 	}
 }

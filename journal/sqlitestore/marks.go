@@ -14,7 +14,8 @@ import (
 var _ journal.MarkStore = (*Store)(nil)
 
 // AdvanceMark moves the mark of trackingNumber to next under the
-// condition journal.MarkStore gives, in one conditional upsert. Marks are
+// condition journal.MarkStore gives, in one conditional upsert, stamping
+// and judging leases on the database's clock. Marks are
 // rows of the table rxdelivery_journal_marks, created with the journal's
 // table.
 func (s *Store) AdvanceMark(ctx context.Context, trackingNumber string, next journal.Mark, now time.Time) (bool, journal.Mark, error) {
@@ -33,8 +34,9 @@ func (s *Store) ReleaseMark(ctx context.Context, trackingNumber, token string) e
 	return sqlstore.ReleaseMark(ctx, s.DB(), &sqlstore.SQLiteMarks, trackingNumber, token)
 }
 
-// DeleteMarks removes the marks before cutoff that hold no lease unended
-// at cutoff (journal.Journal.PruneMarks), in one statement.
-func (s *Store) DeleteMarks(ctx context.Context, cutoff time.Time) (int, error) {
+// DeleteMarks removes the marks before cutoff that hold no running lease
+// on the database's clock (journal.Journal.PruneMarks), in one statement;
+// now is not used.
+func (s *Store) DeleteMarks(ctx context.Context, cutoff, _ time.Time) (int, error) {
 	return sqlstore.DeleteMarks(ctx, s.DB(), &sqlstore.SQLiteMarks, cutoff)
 }
