@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -214,6 +216,8 @@ func (m *leasedMarks) Advance(ctx context.Context, tn string, at time.Time) (boo
 		// Before the mark, or the very notification already handled.
 		return false, stored.At, nil
 	}
+	m.j.log(ctx, slog.LevelInfo, "journal: refused; another notification of the tracking number is being handled",
+		Key{Interface: InterfaceTracking, Reference: strconv.Quote(tn)})
 	return false, time.Time{}, ErrTrackingBusy
 }
 
@@ -264,11 +268,14 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 		if !ok || !l.at.Equal(at) {
 			return once(ctx, n)
 		}
+		k := NotificationKey(n)
 		cctx, cancel := context.WithDeadline(ctx, l.deadline)
 		err := fn(cctx, n)
 		cancel()
 		if err != nil {
-			return err // the handler moves the mark back (Retreat)
+			// The handler moves the mark back (Retreat).
+			m.j.log(ctx, slog.LevelInfo, "journal: callback failed; the mark moves back", k)
+			return err
 		}
 		token, ok := m.take(n.TrackingNumber, at)
 		if !ok {
@@ -277,11 +284,13 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 		sctx, scancel := settleContext(ctx)
 		defer scancel()
 		if err := m.s.ReleaseMark(sctx, n.TrackingNumber, token); err != nil {
+			m.j.logErr(ctx, "journal: recording a tracking notification as handled failed", k, err)
 			if errors.Is(err, ErrNoMatch) {
 				return errors.New("journal: the lease on a tracking notification ended before its callback returned; it may be handled again")
 			}
 			return fmt.Errorf("journal: recording a tracking notification as handled: %w", err)
 		}
+		m.j.log(ctx, slog.LevelDebug, "journal: tracking notification handled", k)
 		return nil
 	}
 }

@@ -860,3 +860,75 @@ func TestTrackingHandlerUnderClockSkew(t *testing.T) {
 		})
 	}
 }
+
+// TestTrackingHandlerLogs: with WithLogger, TrackingHandler logs a refusal
+// while another notification is handled (Info), a failed callback (Info)
+// and a handled notification (Debug), never the tracking number unless
+// WithReferencesInLogs asks for it.
+func TestTrackingHandlerLogs(t *testing.T) {
+	t.Parallel()
+	for _, withRefs := range []bool{false, true} {
+		var mu sync.Mutex
+		var buf strings.Builder
+		logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		opts := []journal.Option{journal.WithLogger(logger)}
+		if withRefs {
+			opts = append(opts, journal.WithReferencesInLogs())
+		}
+		store := journal.NewMemoryStore()
+		entered, release := make(chan struct{}), make(chan struct{})
+		var calls atomic.Int32
+		a := journal.New(store, append(opts, journal.WithHolder("a"))...).TrackingHandler(func(context.Context, *tracking.Notification) error {
+			switch calls.Add(1) {
+			case 1:
+				return errors.New("database down")
+			case 2:
+				close(entered)
+				<-release
+			}
+			return nil
+		})
+		b := journal.New(store, append(opts, journal.WithHolder("b"))...).TrackingHandler(func(context.Context, *tracking.Notification) error { return nil })
+		const tn = "9400100000000000001101"
+		body := notificationAt(tn, at(10))
+		if code := deliver(a, body); code != http.StatusInternalServerError {
+			t.Fatalf("failing callback: %d; want 500", code)
+		}
+		done := make(chan int)
+		go func() { done <- deliver(a, body) }()
+		<-entered
+		if code := deliver(b, body); code != http.StatusInternalServerError {
+			t.Fatalf("while a handles it: %d; want 500", code)
+		}
+		close(release)
+		if code := <-done; code != http.StatusNoContent {
+			t.Fatalf("redelivery: %d; want 204", code)
+		}
+		mu.Lock()
+		out := buf.String()
+		mu.Unlock()
+		for _, want := range []string{
+			`level=INFO msg="journal: callback failed; the mark moves back" interface=tracking holder=a`,
+			`level=INFO msg="journal: refused; another notification of the tracking number is being handled" interface=tracking holder=b`,
+			`level=DEBUG msg="journal: tracking notification handled" interface=tracking holder=a`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no line %q in:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, tn) != withRefs {
+			t.Errorf("references in logs %v, yet the tracking number appears %v:\n%s", withRefs, strings.Contains(out, tn), out)
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *strings.Builder
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
