@@ -180,8 +180,8 @@ func ExampleWithWriteGrace() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The platform takes 200 ms to respond to the next create.
-	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(200*time.Millisecond)))
+	// The platform takes 2 s to respond to the next create.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(2*time.Second)))
 
 	ctx, stop := context.WithCancel(context.Background()) // signal.NotifyContext in a service
 	go func() {
