@@ -189,8 +189,8 @@ type leasedMarks struct {
 }
 
 type lease struct {
-	at    time.Time
-	token string
+	at, prev time.Time
+	token    string
 	// deadline ends the callback: this process's monotonic clock before
 	// the store stamped the lease, plus the lease, so the callback ends
 	// before the lease does on any clock running at this one's rate.
@@ -208,7 +208,7 @@ func (m *leasedMarks) Advance(ctx context.Context, tn string, at time.Time) (boo
 	}
 	if moved {
 		m.mu.Lock()
-		m.leases[tn] = lease{at: at, token: next.Token, deadline: start.Add(m.j.lease)}
+		m.leases[tn] = lease{at: at, prev: stored.Prev, token: next.Token, deadline: start.Add(m.j.lease)}
 		m.mu.Unlock()
 		return true, stored.Prev, nil
 	}
@@ -269,9 +269,22 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 			return once(ctx, n)
 		}
 		k := NotificationKey(n)
+		done := false
+		defer func() {
+			if done {
+				return
+			}
+			// fn panicked: move the mark back so a redelivery runs it.
+			if token, ok := m.take(n.TrackingNumber, at); ok {
+				sctx, cancel := settleContext(ctx)
+				defer cancel()
+				_ = m.s.RetreatMark(sctx, n.TrackingNumber, at, l.prev, token)
+			}
+		}()
 		cctx, cancel := context.WithDeadline(ctx, l.deadline)
 		err := fn(cctx, n)
 		cancel()
+		done = true
 		if err != nil {
 			// The handler moves the mark back (Retreat).
 			m.j.log(ctx, slog.LevelInfo, "journal: callback failed; the mark moves back", k)

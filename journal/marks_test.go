@@ -932,3 +932,35 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestTrackingHandlerCallbackPanics: a callback that panics moves the mark
+// back, so the platform's redelivery is handled at once, not after the
+// lease.
+func TestTrackingHandlerCallbackPanics(t *testing.T) {
+	t.Parallel()
+	for name, open := range markStores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := open(t)
+			var calls atomic.Int32
+			h := journal.New(s).TrackingHandler(func(context.Context, *tracking.Notification) error {
+				if calls.Add(1) == 1 {
+					panic("callback bug")
+				}
+				return nil
+			})
+			body := notificationAt("9400100000000000001201", at(10))
+			func() {
+				defer func() {
+					if r := recover(); r == nil {
+						t.Fatal("the callback's panic did not reach the server")
+					}
+				}()
+				deliver(h, body)
+			}()
+			if code := deliver(h, body); code != http.StatusNoContent || calls.Load() != 2 {
+				t.Fatalf("redelivery after the panic: %d after %d calls; want 204 after 2", code, calls.Load())
+			}
+		})
+	}
+}
