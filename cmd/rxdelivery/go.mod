@@ -3,6 +3,7 @@ module github.com/rxdelivery/rxdelivery-go/cmd/rxdelivery
 go 1.25.0
 
 require (
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/rxdelivery/rxdelivery-go v0.0.0-00010101000000-000000000000
 	github.com/rxdelivery/rxdelivery-go/journal v0.0.0-00010101000000-000000000000
 	github.com/spf13/cobra v1.10.2
@@ -30,6 +31,7 @@ require (
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/text v0.39.0 // indirect
 	golang.org/x/time v0.12.0 // indirect
+	golang.org/x/tools v0.47.0 // indirect
 	modernc.org/libc v1.66.3 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect

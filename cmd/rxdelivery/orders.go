@@ -38,6 +38,9 @@ or --journal-postgres the create goes through the journal, which never sends a
 reference twice.`,
 		Example: "  rxdelivery orders create -f order.yaml --journal-sqlite journal.db",
 		RunE: func(c *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("give the order's file with -f FILE")
+			}
 			var p orders.CreateParams
 			if err := readParams(file, a.stdin, &p, p.Validate); err != nil {
 				return err
@@ -67,7 +70,6 @@ reference twice.`,
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "the order's JSON or YAML `FILE` (- for standard input)")
-	_ = c.MarkFlagRequired("file")
 	_ = c.MarkFlagFilename("file", "json", "yaml", "yml")
 	jf.register(c)
 	return c
@@ -180,6 +182,9 @@ its JSON path, and nothing sent when it has one.`,
 		Example: "  rxdelivery orders add-prescription ord_123 -f rx.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if file == "" {
+				return usagef("give the prescription's file with -f FILE")
+			}
 			var p orders.Prescription
 			if err := readParams(file, a.stdin, &p, p.Validate); err != nil {
 				return err
@@ -202,7 +207,6 @@ has the prescription before adding it again.
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "the prescription's JSON or YAML `FILE` (- for standard input)")
-	_ = c.MarkFlagRequired("file")
 	_ = c.MarkFlagFilename("file", "json", "yaml", "yml")
 	return c
 }

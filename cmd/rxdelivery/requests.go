@@ -37,6 +37,9 @@ or --journal-postgres the create goes through the journal, which never sends a
 reference twice.`,
 		Example: "  rxdelivery requests create -f request.json",
 		RunE: func(c *cobra.Command, _ []string) error {
+			if file == "" {
+				return usagef("give the request's file with -f FILE")
+			}
 			var p requests.CreateParams
 			ctx, cancel := a.context(c)
 			defer cancel()
@@ -66,7 +69,6 @@ reference twice.`,
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "the request's JSON or YAML `FILE` (- for standard input)")
-	_ = c.MarkFlagRequired("file")
 	_ = c.MarkFlagFilename("file", "json", "yaml", "yml")
 	jf.register(c)
 	return c
