@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,7 @@ func TestScripts(t *testing.T) {
 			"rxd":     cmdRxd,
 			"sim":     cmdSim,
 			"loadenv": cmdLoadenv,
+			"capture": cmdCapture,
 		},
 	})
 }
@@ -205,4 +207,21 @@ func cmdLoadenv(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Check(sc.Err())
+}
+
+// cmdCapture sets $VAR to the first group of the first match of REGEXP in
+// the last command's standard output:
+//
+//	capture VAR REGEXP
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: capture VAR REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[1])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile("stdout"))
+	if len(m) < 2 {
+		ts.Fatalf("capture: no match for %q in stdout", args[1])
+	}
+	ts.Setenv(args[0], m[1])
 }

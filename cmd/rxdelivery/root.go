@@ -85,7 +85,11 @@ func (a *app) printError(err error, code int) {
 	var ve *rxdelivery.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		fmt.Fprintf(a.stderr, "rxdelivery: invalid input, nothing was sent (%d problems):\n", len(ve.Problems))
+		n := fmt.Sprintf("%d problems", len(ve.Problems))
+		if len(ve.Problems) == 1 {
+			n = "1 problem"
+		}
+		fmt.Fprintf(a.stderr, "rxdelivery: invalid input, nothing was sent (%s):\n", n)
 		for _, p := range ve.Problems {
 			path := p.Path
 			if path == "" {
