@@ -208,7 +208,12 @@ func (a *app) rootCommand() *cobra.Command {
 		a.journalCommand(),
 		a.listenCommand(),
 	)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	for _, c := range allCommands(root) {
+		if c.Example == "" {
+			c.Example = "  " + defaultExample(c)
+		}
 		if c.Args == nil && c.Runnable() {
 			c.Args = cobra.NoArgs
 		}
@@ -224,6 +229,23 @@ func (a *app) rootCommand() *cobra.Command {
 		}
 	}
 	return root
+}
+
+// defaultExample is the example line of the commands cobra adds (help,
+// completion and its shells).
+func defaultExample(c *cobra.Command) string {
+	switch {
+	case c.Name() == "help":
+		return "rxdelivery help orders create"
+	case c.Name() == "completion":
+		return "rxdelivery completion bash > /etc/bash_completion.d/rxdelivery"
+	case c.HasParent() && c.Parent().Name() == "completion":
+		if c.Name() == "bash" || c.Name() == "zsh" {
+			return "source <(rxdelivery completion " + c.Name() + ")"
+		}
+		return "rxdelivery completion " + c.Name() + " > rxdelivery." + c.Name()
+	}
+	return c.CommandPath() + " --help"
 }
 
 func allCommands(c *cobra.Command) []*cobra.Command {
