@@ -198,3 +198,84 @@ func exampleLine(s string) bool {
 	line, _, _ := strings.Cut(s, "\n")
 	return strings.HasPrefix(line, "  ") && strings.Contains(line, "rxdelivery ")
 }
+
+// TestReadmeCommandsExist parses every command line of the README's
+// "Command line" section: each names a command of the tree with flags it
+// has.
+func TestReadmeCommandsExist(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := strings.Index(readme, "\n## Command line\n")
+	if start < 0 {
+		t.Fatal(`README.md has no "## Command line" section`)
+	}
+	section := readme[start+1:]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	n := 0
+	for _, line := range strings.Split(section, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "rxdelivery ") {
+			continue
+		}
+		if i := strings.Index(line, "  #"); i >= 0 {
+			line = line[:i]
+		}
+		args := shellWords(t, line)[1:]
+		a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+		c, rest, err := a.rootCommand().Find(args)
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if err := c.ParseFlags(rest); err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if c.HasSubCommands() {
+			t.Errorf("%s: %s runs no operation", line, c.CommandPath())
+			continue
+		}
+		if err := c.ValidateArgs(c.Flags().Args()); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Errorf("the section shows %d command lines; want the ten to start with", n)
+	}
+}
+
+// shellWords splits a command line at spaces outside double quotes.
+func shellWords(t *testing.T, line string) []string {
+	var words []string
+	var cur strings.Builder
+	quoted, inWord := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quotes in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
