@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -241,9 +240,11 @@ func (a *app) ordersWatch() *cobra.Command {
 		Use:   "watch ORDER_ID",
 		Short: "Follow a delivery order until it reaches a final status",
 		Long: `Follow a delivery order: print each status change until the order is
-delivered, returned to the pharmacy or cancelled. It reads the order again
-and again (reads only), waiting --interval between reads, longer while nothing
-changes, up to --max-interval.`,
+delivered, returned to the pharmacy or cancelled (Orders.Watch). It reads the
+order again and again (reads only), waiting --interval between reads, half as
+long again after each read that saw no change, up to --max-interval, jittered
+by a tenth; a read that fails for a passing reason (429, 5xx, a failed
+connection) is tried again at the next read.`,
 		Example: "  rxdelivery orders watch ord_123 --interval 10s",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -253,12 +254,12 @@ changes, up to --max-interval.`,
 			if err != nil {
 				return err
 			}
-			return a.watch(ctx, w, func(ctx context.Context) (string, bool, func(), error) {
-				o, err := client.Orders.Get(ctx, args[0])
-				if err != nil {
-					return "", false, nil, err
-				}
-				return string(o.Status), o.Status.Final(), func() { a.watchLine(*o, o.ID, string(o.Status)) }, nil
+			opts, err := w.options()
+			if err != nil {
+				return err
+			}
+			return follow(ctx, client.Orders.Watch(ctx, args[0], opts...), func(o *orders.Order) {
+				a.watchLine(o, o.ID, string(o.Status))
 			})
 		},
 	}

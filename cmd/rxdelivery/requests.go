@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -171,15 +170,6 @@ a cancellable status (exit code 5).`,
 	}
 }
 
-// requestFinal reports whether a request has reached a final status: it
-// is incomplete, or its order is delivered, returned or cancelled.
-func requestFinal(r *requests.Request) bool {
-	if r.Status != nil && r.Status.Name == requests.StatusRequestIncomplete {
-		return true
-	}
-	return r.Order != nil && r.Order.Status.Final()
-}
-
 // requestState is what a watch of a request prints: the order's status,
 // or the request's own before it has an order.
 func requestState(r *requests.Request) string {
@@ -204,9 +194,10 @@ func (a *app) requestsWatch() *cobra.Command {
 		Short: "Follow an omni request until it reaches a final status",
 		Long: `Follow an omni request: print each change of its order's status (and of the
 request's own status) until its order is delivered, returned to the pharmacy
-or cancelled, or the request is incomplete. It reads the request again and
-again (reads only), waiting --interval between reads, longer while nothing
-changes, up to --max-interval.`,
+or cancelled, or the request is incomplete (Requests.Watch). A request without
+an order is not final. It reads the request again and again (reads only),
+waiting --interval between reads, half as long again after each read that saw
+no change, up to --max-interval, jittered by a tenth.`,
 		Example: "  rxdelivery requests watch req_123",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -216,13 +207,12 @@ changes, up to --max-interval.`,
 			if err != nil {
 				return err
 			}
-			return a.watch(ctx, w, func(ctx context.Context) (string, bool, func(), error) {
-				r, err := client.Requests.Get(ctx, args[0])
-				if err != nil {
-					return "", false, nil, err
-				}
-				state := requestState(r)
-				return state, requestFinal(r), func() { a.watchLine(*r, r.ID, state) }, nil
+			opts, err := w.options()
+			if err != nil {
+				return err
+			}
+			return follow(ctx, client.Requests.Watch(ctx, args[0], opts...), func(r *requests.Request) {
+				a.watchLine(r, r.ID, requestState(r))
 			})
 		},
 	}
