@@ -279,3 +279,15 @@ func shellWords(t *testing.T, line string) []string {
 	}
 	return words
 }
+
+// TestLongFlagsWithOneDash: the old programs' one-dash long flags become
+// two-dash ones; shorthands, values and everything after "--" are kept.
+func TestLongFlagsWithOneDash(t *testing.T) {
+	t.Parallel()
+	a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	got := longFlags(a.rootCommand(), []string{"journal", "-sqlite", "j.db", "prune", "-older-than=720h", "-f", "x.yaml", "-1s", "-nope", "--", "-addr"})
+	want := []string{"journal", "--sqlite", "j.db", "prune", "--older-than=720h", "-f", "x.yaml", "-1s", "-nope", "--", "-addr"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("longFlags = %q\nwant        %q", got, want)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes, one per outcome; doc.go and the README list them.
@@ -63,7 +64,7 @@ func usagef(format string, a ...any) error {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCommand()
-	root.SetArgs(args)
+	root.SetArgs(longFlags(root, args))
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -77,6 +78,35 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	code := exitCode(err)
 	a.printError(err, code)
 	return code
+}
+
+// longFlags rewrites a long flag written with one dash (-sqlite, -addr,
+// -older-than), as examples/journal-admin and examples/sandbox-server took
+// them, to its two-dash form, so their documented command lines keep
+// working. Only names of the command's long flags are rewritten; "--" ends
+// the flags.
+func longFlags(root *cobra.Command, args []string) []string {
+	names := map[string]bool{}
+	for _, c := range allCommands(root) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags(), c.InheritedFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
+		}
+	}
+	out := make([]string, len(args))
+	for i, arg := range args {
+		out[i] = arg
+		if arg == "--" {
+			copy(out[i:], args[i:])
+			break
+		}
+		if len(arg) > 2 && arg[0] == '-' && arg[1] != '-' {
+			name, _, _ := strings.Cut(arg[1:], "=")
+			if names[name] {
+				out[i] = "-" + arg
+			}
+		}
+	}
+	return out
 }
 
 // printError writes err to stderr: every validation problem on a line of
