@@ -291,3 +291,26 @@ func TestLongFlagsWithOneDash(t *testing.T) {
 		t.Errorf("longFlags = %q\nwant        %q", got, want)
 	}
 }
+
+// TestYAMLAliasesAreBounded: a file of nested aliases (ten levels of ten,
+// 10^10 values once expanded) is refused as input, at once.
+func TestYAMLAliasesAreBounded(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	_, err := parseTree("bomb.yaml", []byte(b.String()))
+	var ie *inputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "too many values") {
+		t.Fatalf("parseTree = %v; want an input error: too many values", err)
+	}
+}

@@ -73,7 +73,7 @@ func checkInto(tree any, v any, validate func() error) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		// walk let through only what decodes, so this is a bug, not the
 		// file: say so without the decoder's words, which may quote it.
-		return errors.New("the input could not be decoded")
+		return errUndecodable
 	}
 	problems := append([]rxtypes.Problem(nil), shape...)
 	if err := validate(); err != nil {
@@ -92,6 +92,10 @@ func checkInto(tree any, v any, validate func() error) error {
 	}
 	return nil
 }
+
+// errUndecodable is a params tree that walk passed and encoding/json then
+// refused: a bug of walk, which FuzzReadParams looks for.
+var errUndecodable = errors.New("the input could not be decoded")
 
 // coveredBy reports whether a validation problem at path concerns a field
 // that the file gave in a wrong shape (and so was left empty): the file's
@@ -229,7 +233,8 @@ func parseYAML(path string, data []byte) (any, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
 	}
-	v, err := fromYAML(doc.Content[0], 0)
+	budget := maxYAMLValues
+	v, err := fromYAML(doc.Content[0], 0, &budget)
 	if err != nil {
 		return nil, &inputError{err: fmt.Errorf("%s: %w", displayName(path), err)}
 	}
@@ -253,18 +258,26 @@ func yamlMessage(err error) string {
 	return "syntax error"
 }
 
-func fromYAML(n *yaml.Node, depth int) (any, error) {
+// maxYAMLValues bounds the values a YAML file expands to, aliases
+// included, so that a file of nested aliases cannot make the command
+// build an exponential tree.
+const maxYAMLValues = 100000
+
+func fromYAML(n *yaml.Node, depth int, budget *int) (any, error) {
 	if depth > 64 {
 		return nil, errors.New("nested too deeply")
 	}
+	if *budget--; *budget < 0 {
+		return nil, errors.New("too many values (aliases expanded)")
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return fromYAML(n.Alias, depth+1)
+		return fromYAML(n.Alias, depth+1, budget)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return scalar{kind: kindNull}, nil
 		}
-		return fromYAML(n.Content[0], depth+1)
+		return fromYAML(n.Content[0], depth+1, budget)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -272,7 +285,7 @@ func fromYAML(n *yaml.Node, depth int) (any, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: a key must be a name", k.Line)
 			}
-			v, err := fromYAML(n.Content[i+1], depth+1)
+			v, err := fromYAML(n.Content[i+1], depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -282,7 +295,7 @@ func fromYAML(n *yaml.Node, depth int) (any, error) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, err := fromYAML(c, depth+1)
+			v, err := fromYAML(c, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
