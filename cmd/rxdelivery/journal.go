@@ -137,7 +137,7 @@ func (a *app) journalCommand() *cobra.Command {
 	_ = c.MarkPersistentFlagFilename("sqlite", "db", "sqlite")
 
 	open := func(ctx context.Context) (*journal.Journal, journal.Store, func(), error) {
-		if sf.sqlite != "" {
+		if sf.sqlite != "" && !sf.postgres {
 			if _, err := os.Stat(sf.sqlite); err != nil {
 				return nil, nil, nil, fmt.Errorf("no journal at %s: %w", sf.sqlite, err)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -47,14 +48,25 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("RXDELIVERY_PROGRAM_ID", rxdeliverytest.DefaultProgramID)
+			// The journal's PostgreSQL, when the tests have one; RUN makes a
+			// script's references its own in a database other runs share.
+			env.Setenv(envDSN, os.Getenv("JOURNAL_TEST_POSTGRES_DSN"))
+			env.Setenv("RUN", strconv.FormatInt(time.Now().UnixNano(), 36))
 			env.Values[simKey{}] = srv
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "postgres" {
+				return os.Getenv("JOURNAL_TEST_POSTGRES_DSN") != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"rxd":     cmdRxd,
 			"sim":     cmdSim,
 			"loadenv": cmdLoadenv,
 			"capture": cmdCapture,
+			"expand":  cmdExpand,
 		},
 	})
 }
@@ -224,4 +236,18 @@ func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("capture: no match for %q in stdout", args[1])
 	}
 	ts.Setenv(args[0], m[1])
+}
+
+// cmdExpand replaces $NAME and ${NAME} in a file by the script's
+// environment:
+//
+//	expand FILE
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: expand FILE")
+	}
+	path := ts.MkAbs(args[0])
+	b, err := os.ReadFile(path)
+	ts.Check(err)
+	ts.Check(os.WriteFile(path, []byte(os.Expand(string(b), ts.Getenv)), 0o600))
 }
