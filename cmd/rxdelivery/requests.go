@@ -40,13 +40,13 @@ reference twice.`,
 				return usagef("give the request's file with -f FILE")
 			}
 			var p requests.CreateParams
+			if err := readParams(file, a.stdin, &p, func() error { return requestValidate(&p) }); err != nil {
+				return err
+			}
 			ctx, cancel := a.context(c)
 			defer cancel()
 			client, err := a.client(c)
 			if err != nil {
-				return err
-			}
-			if err := readParams(file, a.stdin, &p, func() error { return requestValidate(&p) }); err != nil {
 				return err
 			}
 			j, closeJ, err := jf.open(ctx)
