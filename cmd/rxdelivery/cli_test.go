@@ -83,6 +83,8 @@ func TestExitCodes(t *testing.T) {
 		{&rxdelivery.APIError{StatusCode: 500, Method: "POST", UnknownOutcome: true}, exitUnknownOutcome},
 		{&journal.ClaimedError{}, exitUnknownOutcome},
 		{errors.New("dial tcp: connection refused"), exitFailure},
+		{&leftWatch{n: 1, first: &rxdelivery.WatchError{Op: "orders.WatchMany", ID: "ord_1", Gone: true}}, exitNotFound},
+		{&rxdelivery.WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported"}, exitFailure},
 	} {
 		if got := exitCode(tc.err); got != tc.want {
 			t.Errorf("exitCode(%#v) = %d, want %d", tc.err, got, tc.want)

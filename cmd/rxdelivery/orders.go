@@ -237,16 +237,18 @@ refused once it is gone; ask the platform's support if in doubt.
 func (a *app) ordersWatch() *cobra.Command {
 	var w watchFlags
 	c := &cobra.Command{
-		Use:   "watch ORDER_ID",
-		Short: "Follow a delivery order until it reaches a final status",
+		Use:   "watch ORDER_ID...",
+		Short: "Follow delivery orders until each reaches a final status",
 		Long: `Follow a delivery order: print each status change until the order is
 delivered, returned to the pharmacy or cancelled (Orders.Watch). It reads the
 order again and again (reads only), waiting --interval between reads, half as
 long again after each read that saw no change, up to --max-interval, jittered
 by a tenth; a read that fails for a passing reason (429, 5xx, a failed
-connection) is tried again at the next read.`,
-		Example: "  rxdelivery orders watch ord_123 --interval 10s",
-		Args:    cobra.ExactArgs(1),
+connection) is tried again at the next read. Several orders are followed
+together through the get-many endpoint (Orders.WatchMany), one line each time
+one of them changes, until every one is final.`,
+		Example: "  rxdelivery orders watch ord_123 ord_456 --interval 10s",
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx, cancel := a.context(c)
 			defer cancel()
@@ -257,6 +259,11 @@ connection) is tried again at the next read.`,
 			opts, err := w.options()
 			if err != nil {
 				return err
+			}
+			if len(args) > 1 {
+				return followMany(ctx, a, client.Orders.WatchMany(ctx, args, opts...), func(o *orders.Order) {
+					a.watchLine(o, o.ID, string(o.Status))
+				})
 			}
 			return follow(ctx, client.Orders.Watch(ctx, args[0], opts...), func(o *orders.Order) {
 				a.watchLine(o, o.ID, string(o.Status))

@@ -190,16 +190,17 @@ func requestState(r *requests.Request) string {
 func (a *app) requestsWatch() *cobra.Command {
 	var w watchFlags
 	c := &cobra.Command{
-		Use:   "watch REQUEST_ID",
-		Short: "Follow an omni request until it reaches a final status",
+		Use:   "watch REQUEST_ID...",
+		Short: "Follow omni requests until each reaches a final status",
 		Long: `Follow an omni request: print each change of its order's status (and of the
 request's own status) until its order is delivered, returned to the pharmacy
 or cancelled, or the request is incomplete (Requests.Watch). A request without
 an order is not final. It reads the request again and again (reads only),
 waiting --interval between reads, half as long again after each read that saw
-no change, up to --max-interval, jittered by a tenth.`,
+no change, up to --max-interval, jittered by a tenth. Several requests are
+followed together through the get-many endpoint (Requests.WatchMany).`,
 		Example: "  rxdelivery requests watch req_123",
-		Args:    cobra.ExactArgs(1),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx, cancel := a.context(c)
 			defer cancel()
@@ -210,6 +211,11 @@ no change, up to --max-interval, jittered by a tenth.`,
 			opts, err := w.options()
 			if err != nil {
 				return err
+			}
+			if len(args) > 1 {
+				return followMany(ctx, a, client.Requests.WatchMany(ctx, args, opts...), func(r *requests.Request) {
+					a.watchLine(r, r.ID, requestState(r))
+				})
 			}
 			return follow(ctx, client.Requests.Watch(ctx, args[0], opts...), func(r *requests.Request) {
 				a.watchLine(r, r.ID, requestState(r))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"time"
@@ -46,6 +47,50 @@ func follow[T any](ctx context.Context, seq iter.Seq2[*T, error], show func(*T))
 	}
 	return nil
 }
+
+// followMany prints each state a watch of many resources yields, until
+// it ends. A resource that leaves the watch on its own (gone from the
+// answer, or with a status the documents do not list: a
+// *rxdelivery.WatchError) is reported on stderr and the others go on; the
+// first such error is returned at the end, for the exit code.
+func followMany[T any](ctx context.Context, a *app, seq iter.Seq2[*T, error], show func(*T)) error {
+	var first error
+	for v, err := range seq {
+		if v != nil {
+			show(v)
+		}
+		if err == nil {
+			continue
+		}
+		var we *rxdelivery.WatchError
+		if !errors.As(err, &we) {
+			if ctx.Err() != nil {
+				return fmt.Errorf("watch stopped before a final status: %w", context.Cause(ctx))
+			}
+			return err
+		}
+		fmt.Fprintln(a.stderr, prefixed(err))
+		if first == nil {
+			first = &leftWatch{first: err}
+		}
+		first.(*leftWatch).n++
+	}
+	return first
+}
+
+// leftWatch reports, once a watch of many has ended, that some resources
+// left it without a final status (each was reported as it left); it
+// matches what the first of them matched, for the exit code.
+type leftWatch struct {
+	n     int
+	first error
+}
+
+func (e *leftWatch) Error() string {
+	return fmt.Sprintf("%d watched without reaching a final status (see above)", e.n)
+}
+
+func (e *leftWatch) Unwrap() error { return e.first }
 
 // watchLine prints one state of a watched resource: a line with the time,
 // the id and the status, or the resource as one line of JSON.
