@@ -8,7 +8,9 @@
 #   1. .ci/consumer/main.go, which requires the journal and otel modules,
 #      is tidied, built and run: it creates an order exactly once against
 #      the test kit's simulator.
-#   2. every example's main.go (examples/*/main.go, whatever module it is
+#   2. every package of every module builds as a dependency of a scratch
+#      module (the commands as go install MODULE@VERSION would build them);
+#   3. every example's main.go (examples/*/main.go, whatever module it is
 #      in), copied into a scratch module of its own, builds: an example
 #      uses public packages only, so a user can start from a copy.
 #
@@ -84,6 +86,21 @@ cp .ci/consumer/main.go "$work/consumer/main.go"
   go build -o consumer .
   ./consumer
 )
+
+echo "-- every package of every module, built as a dependency of a scratch module"
+# The commands among them (cmd/rxdelivery, examples/journal-admin) build as
+# go install MODULE@VERSION builds them for a user, which refuses a module
+# whose go.mod has a replace directive.
+scratch_module "$work/all" example.com/all "${dirs[@]}"
+printf 'package all\n' >"$work/all/all.go"
+for d in "${dirs[@]}"; do
+  path=$(modules_path "$d")
+  if ! (cd "$work/all" && GOFLAGS="${GOFLAGS:-} -mod=mod" go build "$path/..."); then
+    echo "FAILED: the packages of module $d ($path) do not build as a dependency"
+    exit 1
+  fi
+  echo "$path/...: builds"
+done
 
 echo "-- every example's main.go copied into a module of its own"
 found=0
