@@ -210,6 +210,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Defaults:         s.call,
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),
+		Clock:            s.clock,
 	})
 	var backends [len(rxtypes.Interfaces)]*core.Backend
 	for _, iface := range rxtypes.Interfaces {

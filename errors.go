@@ -29,6 +29,10 @@ type (
 	ValidationError = rxtypes.ValidationError
 	// Problem is rxtypes.Problem: one entry of a ValidationError.
 	Problem = rxtypes.Problem
+	// WatchError is rxtypes.WatchError: the end of a watch on a resource
+	// with a status the documents do not list, or gone from a get-many
+	// response.
+	WatchError = rxtypes.WatchError
 )
 
 // Sentinel errors, for errors.Is (defined in package rxtypes). An error
@@ -75,6 +79,10 @@ var (
 	// WithHTTPClient) while the caller's context was live. It never
 	// matches context.DeadlineExceeded, which is the caller's deadline.
 	ErrAttemptTimeout = rxtypes.ErrAttemptTimeout
+	// ErrUnknownStatus matches a *WatchError for a status the documents
+	// do not list: a watch ends on it rather than poll a status it cannot
+	// tell is final.
+	ErrUnknownStatus = rxtypes.ErrUnknownStatus
 )
 
 // DefaultAttemptTimeout bounds each attempt of a call unless

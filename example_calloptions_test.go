@@ -169,3 +169,30 @@ func ExampleWithRetryBudget() {
 	fmt.Println("budget:", rxdelivery.DefaultRetryBudget, "by default")
 	// Output is left out: the call goes to the network.
 }
+
+// A job runner stopped for a deploy: its context ends while a create is in
+// flight. With a write grace the create waits for the platform's response
+// and returns the order instead of an unknown outcome.
+func ExampleWithWriteGrace() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, err := srv.NewClient(rxdelivery.WithWriteGrace(10 * time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The platform takes 2 s to respond to the next create.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(2*time.Second)))
+
+	ctx, stop := context.WithCancel(context.Background()) // signal.NotifyContext in a service
+	go func() {
+		for len(srv.Orders()) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		stop() // SIGTERM arrives while the create is in flight
+	}()
+	var md rxdelivery.Metadata
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams(), rxdelivery.WithMetadata(&md))
+	fmt.Println(err == nil, order != nil && order.ID != "", md.GraceUsed)
+	// Output:
+	// true true true
+}

@@ -243,3 +243,47 @@ func TestDeliveryReachesThePatient(t *testing.T) {
 		t.Fatalf("%d orders, want 2", n)
 	}
 }
+
+// Example_followingADelivery is the README's "Following a delivery".
+func Example_followingADelivery() {
+	srv := rxdeliverytest.NewServer() // its client's waits move the simulator's clock
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	orderID, openIDs := order.ID, []string{order.ID}
+
+	// Each status change, the first read included, until a final status.
+	for o, err := range client.Orders.Watch(ctx, orderID) {
+		if err != nil {
+			log.Fatal(err) // a 404, a status the documents do not list (ErrUnknownStatus), ctx's end
+		}
+		fmt.Println("order", o.Status)
+	}
+
+	// Only the end (delivered, returned_to_pharmacy or cancelled), or a
+	// condition of yours with orders.Until.
+	done, err := client.Orders.Wait(ctx, orderID, rxdelivery.WithPollInterval(30*time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("waited:", done.Status)
+
+	// Many at once: get-many reads in batches, never one read per order.
+	for o, err := range client.Orders.WatchMany(ctx, openIDs) {
+		if err != nil {
+			log.Print(err) // ErrNotFound for an order no longer listed; the others go on
+			continue
+		}
+		fmt.Println(o.ID, o.Status)
+	}
+	// Output:
+	// order new
+	// order submitted_to_courier
+	// order picked_up
+	// order delivered
+	// waited: delivered
+	// ord_000001 delivered
+}

@@ -69,6 +69,8 @@ type settings struct {
 	maxBody    int64
 	programID  string
 	now        func() time.Time
+	// clock is what watches wait on (WithClock); nil for real time.
+	clock option.Clock
 	// call holds the client-level forms of the call options.
 	call option.Settings
 	// retryBudget is the size of the retry budget, in retries.

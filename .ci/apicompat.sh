@@ -74,8 +74,9 @@ for mod in "$@"; do
     echo "-- module $mod: added since the release, nothing to compare"
     continue
   fi
-  new_path=$(cd "$mod" && go list -m)
-  old_path=$(cd "$work/old/$mod" && go list -m)
+  # The module line of go.mod (in a workspace, go list -m names them all).
+  new_path=$(awk '$1 == "module" {print $2; exit}' "$mod/go.mod")
+  old_path=$(awk '$1 == "module" {print $2; exit}' "$work/old/$mod/go.mod")
   if [ "$new_path" != "$old_path" ]; then
     echo "-- module $mod: its path changed from $old_path to $new_path (a new major version)"
     incompatible=1
@@ -120,7 +121,7 @@ elif [ "$compatible" = 1 ]; then
   echo "compatible changes only"
 fi
 if [ -n "$declared" ] && [ "$d_major" -ge 2 ] && [ "$d_major" -gt "$r_major" ]; then
-  root_path=$(go list -m)
+  root_path=$(awk '$1 == "module" {print $2; exit}' go.mod)
   case "$root_path" in
     */v"$d_major") ;;
     *) echo "FAIL: version $declared needs the module path to end in /v$d_major (it is $root_path)"; exit 1 ;;
@@ -134,7 +135,7 @@ fi
 case "$top" in
   "## [Unreleased]"*) ;;
   *)
-    root_path=$(go list -m)
+    root_path=$(awk '$1 == "module" {print $2; exit}' go.mod)
     sdk_version=$(grep -rhoE 'const Version = "[^"]+"' client.go | head -1 | sed 's/.*"\(.*\)"/\1/')
     if [ "$sdk_version" != "$declared" ]; then
       echo "FAIL: CHANGELOG.md releases $declared but the SDK's Version is '${sdk_version:-not found}'"

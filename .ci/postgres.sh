@@ -6,9 +6,10 @@
 # print the DSN and leave the cluster running (stop it with the printed
 # command).
 #
-# It fails, and so fails CI, when PostgreSQL cannot be found or started:
-# the journal's PostgreSQL tests are skipped only when the variable is unset,
-# so CI must never run without it.
+# It fails, and so fails CI, when PostgreSQL cannot be found or started.
+# Without the variable the journal's tests would start a server of their
+# own (journal/internal/testdb); CI starts this one so that the tests and
+# PgBouncer (.ci/pgbouncer.sh) share one server.
 #
 # PostgreSQL refuses to run as root: as root the cluster runs as the user
 # "postgres" (created when missing).

@@ -30,7 +30,8 @@ import (
 // "ready", waits for a line on stdin (so that every child starts at once),
 // then creates the orders of JOURNAL_TEST_REFS (its share of them when
 // JOURNAL_TEST_SHARDS is set) through a journal and prints one line per
-// attempt: reference, outcome, order id.
+// attempt: reference, outcome, order id. Otherwise it runs the tests and
+// stops the PostgreSQL server they started, if any (testdb.Main).
 func TestMain(m *testing.M) {
 	if os.Getenv("JOURNAL_TEST_CHILD") != "" {
 		if err := child(); err != nil {
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(testdb.Main(m))
 }
 
 // Outcomes a child prints.

@@ -3,9 +3,9 @@ module github.com/rxdelivery/rxdelivery-go/journal
 go 1.25.0
 
 require (
-	github.com/jackc/pgx/v5 v5.9.2
-	github.com/rxdelivery/rxdelivery-go v0.0.0-00010101000000-000000000000
-	modernc.org/sqlite v1.38.2
+	github.com/jackc/pgx/v5 v5.12.0
+	github.com/rxdelivery/rxdelivery-go v0.2.0
+	modernc.org/sqlite v1.59.0
 )
 
 require (
@@ -17,17 +17,14 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/puddle/v2 v2.2.2 // indirect
-	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/ncruces/go-strftime v0.1.9 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b // indirect
-	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/sys v0.34.0 // indirect
-	golang.org/x/text v0.39.0 // indirect
-	modernc.org/libc v1.66.3 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+	modernc.org/libc v1.75.7 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
-	modernc.org/memory v1.11.0 // indirect
+	modernc.org/memory v1.12.1 // indirect
 )
-
-replace github.com/rxdelivery/rxdelivery-go => ../

@@ -16,6 +16,7 @@ import (
 type MemoryStore struct {
 	mu     sync.Mutex
 	claims map[Key]Claim
+	marks  map[string]Mark // tracking notification marks (marks.go)
 }
 
 // NewMemoryStore returns an empty MemoryStore.

@@ -35,4 +35,12 @@
 // and a platform may echo what it was sent; record the error's kind
 // (ErrorKind) rather than its message. A response's headers are the
 // platform's, not the caller's; log the ones you name, not all of them.
+//
+// # Watches
+//
+// Watch, Wait and WatchMany of the orders and requests services take
+// WatchOptions: WithPollInterval, WithMaxPollInterval, WithPollBatchSize,
+// Until, and every CallOption, which applies to each read of the watch. A
+// client's watches wait between reads on its Clock (real time unless
+// rxdelivery.WithClock says otherwise).
 package option

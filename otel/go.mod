@@ -3,7 +3,7 @@ module github.com/rxdelivery/rxdelivery-go/otel
 go 1.23.2
 
 require (
-	github.com/rxdelivery/rxdelivery-go v0.0.0-00010101000000-000000000000
+	github.com/rxdelivery/rxdelivery-go v0.2.0
 	go.opentelemetry.io/otel v1.38.0
 	go.opentelemetry.io/otel/metric v1.38.0
 	go.opentelemetry.io/otel/sdk v1.38.0
@@ -22,5 +22,3 @@ require (
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 )
-
-replace github.com/rxdelivery/rxdelivery-go => ../

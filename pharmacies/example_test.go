@@ -90,3 +90,25 @@ func ExampleService_DeliveryInfo() {
 	// Output:
 	// 5550001 true
 }
+
+func ExampleService_Pages() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	// Pages yields each page whole: a long walk can show its progress.
+	for page, err := range client.Pharmacies.Pages(ctx, &pharmacies.SearchParams{
+		OriginAddress: "123 Main St, Columbus, OH 43210",
+		PageSize:      5,
+	}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("page %d of %d: %d of %d pharmacies\n",
+			page.Page, page.TotalPages, len(page.Pharmacies), page.Count)
+	}
+	// Output:
+	// page 1 of 3: 5 of 12 pharmacies
+	// page 2 of 3: 5 of 12 pharmacies
+	// page 3 of 3: 2 of 12 pharmacies
+}

@@ -77,34 +77,32 @@ func (r *searchResponse) CheckResponse() error {
 	return nil
 }
 
-// All returns an iterator over every pharmacy of a search, from p.Page
-// (page 1 when 0) to the last page the platform reports, in the platform's
-// order:
+// Pages returns an iterator over the pages of a search, from p.Page (page
+// 1 when 0) to the last page the platform reports. Each page comes whole,
+// with its Count (pharmacies within the radius, over every page), Page,
+// TotalPages and FormattedAddress, so a long walk can show its progress:
 //
-//	for ph, err := range client.Pharmacies.All(ctx, &pharmacies.SearchParams{PlaceID: id}) {
+//	for page, err := range client.Pharmacies.Pages(ctx, &pharmacies.SearchParams{PlaceID: id}) {
 //		if err != nil {
 //			return err
 //		}
-//		fmt.Println(ph.Name, ph.DistanceFromOrigin)
+//		fmt.Printf("page %d of %d (%d pharmacies near %s)\n",
+//			page.Page, page.TotalPages, page.Count, page.FormattedAddress)
 //	}
 //
-// Pages are fetched lazily, one at a time, when the loop reaches them: at
-// most one page is held in memory, and breaking out of the loop fetches no
-// further page. When a page fails (invalid params included) the error is
-// yielded once, with a zero Pharmacy, and the iteration ends. p is copied;
-// the caller may reuse it.
-//
-// The walk is bounded by the total_pages of the first page fetched, and
-// ends at an empty page. A page the platform sends with another page's
-// number, or without a number and with the same pharmacies as the page
-// before, ends it with a
-// *rxdelivery.DecodeError (matching rxdelivery.ErrMalformedResponse), so a
-// platform that keeps sending one page cannot loop it.
-func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
-	return func(yield func(Pharmacy, error) bool) {
+// Pages are fetched lazily, one at a time, when the loop reaches them, and
+// breaking out of the loop fetches no further page. When a page fails
+// (invalid params included) the error is yielded once, with a nil page,
+// and the iteration ends. p is copied; the caller may reuse it. The walk
+// is bounded as All's is: by the total_pages of the first page fetched, at
+// an empty page (which is yielded), and with a *rxdelivery.DecodeError for
+// a page the platform sends with another page's number, or without a
+// number and with the same pharmacies as the page before.
+func (s *Service) Pages(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[*SearchPage, error] {
+	return func(yield func(*SearchPage, error) bool) {
 		if p == nil {
 			_, err := s.search(ctx, nil, &searchResponse{}, opts)
-			yield(Pharmacy{}, err)
+			yield(nil, err)
 			return
 		}
 		q := *p
@@ -116,16 +114,14 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 		for {
 			page, err := s.search(ctx, &q, &searchResponse{want: q.Page, prev: prev}, opts)
 			if err != nil {
-				yield(Pharmacy{}, err)
+				yield(nil, err)
 				return
 			}
 			if last == 0 {
 				last = page.TotalPages
 			}
-			for _, ph := range page.Pharmacies {
-				if !yield(ph, nil) {
-					return
-				}
+			if !yield(page, nil) {
+				return
 			}
 			// An empty page ends the walk too, so that a platform that
 			// misreports total_pages cannot loop it forever.
@@ -134,6 +130,47 @@ func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallO
 			}
 			prev = pageKeys(page)
 			q.Page++
+		}
+	}
+}
+
+// All returns an iterator over every pharmacy of a search, from p.Page
+// (page 1 when 0) to the last page the platform reports, in the platform's
+// order:
+//
+//	for ph, err := range client.Pharmacies.All(ctx, &pharmacies.SearchParams{PlaceID: id}) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(ph.Name, ph.DistanceFromOrigin)
+//	}
+//
+// It is Pages with each page's pharmacies yielded one by one: pages are
+// fetched lazily, one at a time, when the loop reaches them; at most one
+// page is held in memory, and breaking out of the loop fetches no further
+// page. When a page fails (invalid params included) the error is yielded
+// once, with a zero Pharmacy, and the iteration ends. p is copied; the
+// caller may reuse it. Use Pages to see the count and the page numbers as
+// the walk goes.
+//
+// The walk is bounded by the total_pages of the first page fetched, and
+// ends at an empty page. A page the platform sends with another page's
+// number, or without a number and with the same pharmacies as the page
+// before, ends it with a
+// *rxdelivery.DecodeError (matching rxdelivery.ErrMalformedResponse), so a
+// platform that keeps sending one page cannot loop it.
+func (s *Service) All(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[Pharmacy, error] {
+	return func(yield func(Pharmacy, error) bool) {
+		for page, err := range s.Pages(ctx, p, opts...) {
+			if err != nil {
+				yield(Pharmacy{}, err)
+				return
+			}
+			for _, ph := range page.Pharmacies {
+				if !yield(ph, nil) {
+					return
+				}
+			}
 		}
 	}
 }

@@ -43,6 +43,13 @@
 // test never sleeps and always sees the same sequence. WithRealClock runs
 // on real time instead (Advance still jumps ahead).
 //
+// Code that waits for a delivery (Orders.Wait, Requests.Watch, WatchMany)
+// runs on the same clock: the kit's clients wait between reads on
+// Server.PollClock, which moves the manual clock forward by each wait
+// instead of sleeping. A test of such code therefore needs no Advance and
+// no goroutine: the wait returns once the simulated courier is done, in
+// milliseconds of real time.
+//
 // # State control
 //
 // To reach a state without walking a scenario to it:

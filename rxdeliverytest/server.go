@@ -133,6 +133,9 @@ type Server struct {
 	clientOps []rxdelivery.Option
 	listeners *listenerTransport
 	closeOnce sync.Once
+	// realClock is true with WithRealClock: the watches of the server's
+	// clients then sleep in real time (PollClock).
+	realClock bool
 }
 
 // Start starts a Server configured by opts and stops it when the test
@@ -169,7 +172,7 @@ func newServer(opts []Option) (*Server, error) {
 	if cfg.key == "" || cfg.secret == "" {
 		return nil, fmt.Errorf("WithCredentials needs a non-empty key and secret")
 	}
-	s := &Server{key: cfg.key, secret: cfg.secret, listeners: newListenerTransport(cfg.listenClient)}
+	s := &Server{key: cfg.key, secret: cfg.secret, listeners: newListenerTransport(cfg.listenClient), realClock: cfg.realClock}
 	if cfg.realClock {
 		s.clock = sandbox.NewShiftClock()
 	} else {
@@ -232,7 +235,8 @@ func (s *Server) Close() {
 
 // Client returns the client pointed at the simulator: sandbox mode, the
 // server's credentials on all four interfaces, retry waits of a few
-// milliseconds, then the options of WithClientOptions. Every call returns
+// milliseconds, watches that wait on PollClock, then the options of
+// WithClientOptions. Every call returns
 // the same client.
 func (s *Server) Client() *rxdelivery.Client { return s.client }
 
@@ -249,6 +253,7 @@ func (s *Server) NewClient(opts ...rxdelivery.Option) (*rxdelivery.Client, error
 		rxdelivery.WithSandbox(true),
 		rxdelivery.WithRetryWaitMin(time.Millisecond),
 		rxdelivery.WithRetryWaitMax(10 * time.Millisecond),
+		rxdelivery.WithClock(s.PollClock()),
 	}
 	all := append(append(base, s.clientOps...), opts...)
 	return rxdelivery.NewClient(s.key, s.secret, all...)

@@ -60,7 +60,8 @@ func StartIfUnconfigured(opts ...Option) (*Server, error) {
 
 // ClientOptions returns the options that point a client built by a
 // program at the simulator: the four base URLs, the server's credentials
-// for each interface, sandbox mode and DefaultProgramID, then the options
+// for each interface, sandbox mode, DefaultProgramID and watches that wait
+// on PollClock, then the options
 // of WithClientOptions. Given to rxdelivery.NewClientFromEnv, they apply
 // after the environment and override it; given to rxdelivery.NewClient,
 // the key and secret arguments may be empty. Unlike Client and NewClient,
@@ -78,6 +79,7 @@ func (s *Server) ClientOptions() []rxdelivery.Option {
 		rxdelivery.WithCredentials(rxdelivery.Pricing, s.key, s.secret),
 		rxdelivery.WithSandbox(true),
 		rxdelivery.WithProgramID(DefaultProgramID),
+		rxdelivery.WithClock(s.PollClock()),
 	}
 	return append(base, s.clientOps...)
 }

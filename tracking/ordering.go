@@ -13,8 +13,11 @@ import (
 // notifications across them; NewMemoryMarks orders those of one process.
 //
 // Implementations must be safe for concurrent use and make each method one
-// atomic conditional write: no lock is held between Advance and the
-// callback.
+// atomic conditional write, holding no lock in the process between Advance
+// and the callback. (A store may keep a lease with the mark, as the journal
+// module's Journal.TrackingHandler does, so that replicas run a tracking
+// number's callbacks one at a time; that lease lives in the store and ends
+// by itself when its holder dies.)
 type Marks interface {
 	// Advance moves the mark of trackingNumber to at when at is after it
 	// (or there is none), and reports whether it moved and the mark it

@@ -4,7 +4,8 @@
 //
 // It shows the SDK's basic loop: tidy up user input with the normalising
 // helpers, find a pharmacy that delivers to the patient, create the
-// request, then poll Requests.Get until the order reaches a final status.
+// request, then follow it with Requests.Watch until its order reaches a
+// final status.
 // The request carries a sandbox scenario (test_meta successful_delivery,
 // one second between steps), so the whole life cycle takes a few seconds.
 //
@@ -89,8 +90,10 @@ func start(ctx context.Context, out io.Writer) error {
 	return run(ctx, client, programID, out)
 }
 
-// pollEvery is how often run asks for the request's status. The scenario
-// moves once a second; against a real platform, poll much less often.
+// pollEvery is the first wait between two reads of the request's status
+// (the watch waits up to twice as long while nothing changes). The scenario
+// moves once a second; against a real platform, keep the SDK's default
+// (rxdelivery.DefaultPollInterval) or longer.
 const pollEvery = 500 * time.Millisecond
 
 // run creates a sandbox request for the program programID and follows it
@@ -193,33 +196,30 @@ func run(ctx context.Context, c *rxdelivery.Client, programID string, out io.Wri
 	return nil
 }
 
-// follow polls the request until its order reaches a final status or ctx
-// ends, printing a line for each status change. It returns the request as
+// follow watches the request until its order reaches a final status or
+// ctx ends, printing a line for each change. It returns the request as
 // last read.
+//
+// Requests.Watch does the polling: it reads the request, yields it each
+// time its state changes, and ends after a final status (Request.Final).
+// Between reads it waits pollEvery at first, longer while nothing changes,
+// and follows the platform's Retry-After and the client's rate limits.
 func follow(ctx context.Context, c *rxdelivery.Client, id string, out io.Writer) (*requests.Request, error) {
 	start := time.Now()
-	ticker := time.NewTicker(pollEvery)
-	defer ticker.Stop()
-	last := ""
-	for {
-		req, err := c.Requests.Get(ctx, id)
+	last := "nothing yet"
+	for req, err := range c.Requests.Watch(ctx, id,
+		rxdelivery.WithPollInterval(pollEvery), rxdelivery.WithMaxPollInterval(2*pollEvery)) {
 		if err != nil {
-			return nil, fmt.Errorf("getting request %s: %w", id, err)
+			return nil, fmt.Errorf("following request %s (last seen: %s): %w", id, last, err)
 		}
-		if state := describe(req); state != last {
-			last = state
-			now := time.Now()
-			fmt.Fprintf(out, "  %s (+%4.1fs)  %s\n", now.Format("15:04:05.000"), now.Sub(start).Seconds(), state)
-		}
-		if finished(req) {
+		last = describe(req)
+		now := time.Now()
+		fmt.Fprintf(out, "  %s (+%4.1fs)  %s\n", now.Format("15:04:05.000"), now.Sub(start).Seconds(), last)
+		if req.Final() {
 			return req, nil
 		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for request %s (last seen: %s): %w", id, last, ctx.Err())
-		case <-ticker.C:
-		}
 	}
+	return nil, fmt.Errorf("following request %s: the watch ended before a final status (last seen: %s)", id, last)
 }
 
 // describe summarises a request's state in one line.
@@ -243,19 +243,6 @@ func describe(r *requests.Request) string {
 		s += ", ETA " + r.DeliveryETA.String()
 	}
 	return s
-}
-
-// finished reports whether the request's order reached a status it will
-// not leave.
-func finished(r *requests.Request) bool {
-	if r.Order == nil {
-		return false
-	}
-	switch r.Order.Status {
-	case requests.OrderDelivered, requests.OrderReturnedToPharmacy, requests.OrderCancelled:
-		return true
-	}
-	return false
 }
 
 // stamp formats a platform timestamp in local time, or as sent when it did

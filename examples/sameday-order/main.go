@@ -1,6 +1,6 @@
 // Sameday-order creates a same-day courier delivery order, reads it back,
 // adds a second prescription to it and removes it again, then cancels the
-// order while it is still cancellable and shows its final status.
+// order while it is still cancellable and waits for its final status.
 //
 // It shows the delivery order interface: the money fields (exact decimals,
 // never float64), a prescription with its prescriber and payer, the
@@ -149,21 +149,25 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 	}
 	if !order.Status.Cancellable() {
 		fmt.Fprintf(out, "Order %s is %s: too late to cancel\n", order.ID, order.Status)
-		return nil
+		return followToEnd(ctx, c, order.ID, out)
 	}
 	err = c.Orders.Cancel(ctx, order.ID)
 	switch {
 	case errors.Is(err, rxdelivery.ErrUnableToCancel):
 		fmt.Fprintf(out, "Order %s could no longer be cancelled: the courier has it\n", order.ID)
-		return nil
+		return followToEnd(ctx, c, order.ID, out)
 	case err != nil:
 		return fmt.Errorf("cancelling order: %w", err)
 	}
 	fmt.Fprintf(out, "Cancelled order %s\n", order.ID)
 
-	order, err = c.Orders.Get(ctx, order.ID)
+	// Wait reads the order until it reaches a final status (delivered,
+	// returned to the pharmacy or cancelled): here at once. It is also how
+	// a service follows an order it did not cancel to its end, reading
+	// with a growing, jittered interval instead of a loop of its own.
+	order, err = c.Orders.Wait(ctx, order.ID)
 	if err != nil {
-		return fmt.Errorf("getting order: %w", err)
+		return fmt.Errorf("waiting for the order's final status: %w", err)
 	}
 	fmt.Fprintf(out, "Final status: %s", order.Status)
 	if cn := order.Cancellation; cn != nil {
@@ -172,6 +176,25 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 	fmt.Fprintln(out)
 	return nil
 }
+
+// followToEnd prints each status of the order id until it reaches a final
+// one (delivered, returned to the pharmacy or cancelled). Orders.Watch does
+// the polling: reads only, a wait that grows while nothing changes, the
+// platform's Retry-After and the client's rate limits followed.
+func followToEnd(ctx context.Context, c *rxdelivery.Client, id string, out io.Writer) error {
+	for o, err := range c.Orders.Watch(ctx, id, rxdelivery.WithPollInterval(pollEvery)) {
+		if err != nil {
+			return fmt.Errorf("following order %s: %w", id, err)
+		}
+		fmt.Fprintf(out, "Order %s: %s%s\n", o.ID, o.Status, eta(o))
+	}
+	return nil
+}
+
+// pollEvery is the first wait between two reads of an order being
+// followed. The simulator's orders move once a second; against a real
+// platform keep the SDK's default (rxdelivery.DefaultPollInterval).
+const pollEvery = 500 * time.Millisecond
 
 // prescription returns a prescription numbered number for the drug ndc,
 // with its prescriber and one payer.

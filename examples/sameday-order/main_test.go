@@ -88,3 +88,23 @@ func within(t *testing.T, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// An order the courier already has is followed to its end with
+// Orders.Watch, on the kit's manual clock (its waits move the clock).
+func TestFollowToEndPrintsEachStatusUntilDelivered(t *testing.T) {
+	t.Parallel()
+	sim := rxdeliverytest.Start(t)
+	client := sim.Client()
+	o, err := client.Orders.Create(within(t, 10*time.Second), rxdeliverytest.SamedayOrderParams())
+	require.NoError(t, err)
+	sim.Advance(2 * rxdeliverytest.DefaultOrderCadence) // submitted, then picked up
+	var out bytes.Buffer
+	require.NoError(t, followToEnd(within(t, 10*time.Second), client, o.ID, &out))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	assert.True(t, strings.HasPrefix(lines[0], "Order "+o.ID+": picked_up"), lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "Order "+o.ID+": delivered"), lines[1])
+	for _, c := range sim.Calls()[1:] {
+		assert.Equal(t, rxdeliverytest.OrdersGet, c.Operation, "reads only")
+	}
+}

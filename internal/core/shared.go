@@ -67,6 +67,8 @@ type Config struct {
 	RateLimits [len(rxtypes.Interfaces)]*Limiter
 	// RetryBudget is the client's retry budget; nil means none.
 	RetryBudget *Budget
+	// Clock is what watches wait on between reads; nil means real time.
+	Clock option.Clock
 }
 
 // Shared is what every interface's Backend shares: one connection pool,
@@ -88,6 +90,7 @@ type Shared struct {
 	defaults  option.Settings
 	limiters  [len(rxtypes.Interfaces)]*Limiter
 	budget    *Budget
+	clock     option.Clock
 }
 
 // NewPooledTransport returns a keep-alive transport sized for concurrent
@@ -132,6 +135,7 @@ func NewShared(cfg Config) *Shared {
 		defaults: cfg.Defaults,
 		limiters: cfg.RateLimits,
 		budget:   cfg.RetryBudget,
+		clock:    cfg.Clock,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
@@ -256,3 +260,7 @@ func (b *Backend) BaseURL() string { return b.base }
 
 // Sandbox reports whether the client is in sandbox mode.
 func (b *Backend) Sandbox() bool { return b.s.sandbox }
+
+// Clock returns the clock the client's watches wait on; nil for real
+// time.
+func (b *Backend) Clock() option.Clock { return b.s.clock }

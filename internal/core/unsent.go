@@ -217,9 +217,10 @@ func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) 
 	canReplay := bodyless || getBody != nil
 	makeUnrewindable(r)
 	for replays := 0; ; replays++ {
+		start := time.Now()
 		resp, err := next.RoundTrip(r)
 		if err == nil || !canReplay || replays == MaxReplays || fateOf(err) != notProcessedReplay ||
-			!replayWait(r.Context(), replays) {
+			!replayWait(r.Context(), replays, time.Since(start)) {
 			return resp, err
 		}
 		again := *r
@@ -236,18 +237,21 @@ func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) 
 	}
 }
 
-// replayMargin is the time a replay must have left before the attempt's
-// deadline, besides its wait, to be sent.
+// replayMargin is the least time a replay must have left before the
+// attempt's deadline, besides its wait and twice the time the refused send
+// took, to be sent.
 const replayMargin = 20 * time.Millisecond
 
 // replayWait waits before replay n+1 of an attempt: not at all before the
 // first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
 // returns false, without waiting, when ctx has ended or its deadline leaves
-// no room for the wait and the send (replayMargin): the attempt then ends
+// no room for the wait and the send: replayMargin plus twice took, the time
+// the refused send took (so that a slow network or a loaded machine, where
+// a refusal takes long to come back, keeps its room). The attempt then ends
 // with the failure that proved the write unprocessed, rather than with its
-// deadline, which would leave the outcome unknown. It returns false too
-// when ctx ends during the wait.
-func replayWait(ctx context.Context, n int) bool {
+// deadline in the middle of a send, which would leave the outcome unknown.
+// It returns false too when ctx ends during the wait.
+func replayWait(ctx context.Context, n int, took time.Duration) bool {
 	if ctx.Err() != nil {
 		return false
 	}
@@ -255,7 +259,7 @@ func replayWait(ctx context.Context, n int) bool {
 	if n > 0 {
 		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin+2*took {
 		return false
 	}
 	if wait == 0 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -120,4 +121,26 @@ func TestNeverSentAndRetry(t *testing.T) {
 		got, _ = safe.checkRetry(ctx, nil, tc.err)
 		assert.Equal(t, tc.safe, got, "safe: %v", tc.err)
 	}
+}
+
+// TestReplayWaitKeepsRoomForTheSend: a replay goes only while the attempt's
+// deadline leaves room for its wait and for a send as slow as the refused
+// one was, so that a slow refusal ends the attempt with its proof of
+// non-processing rather than with the deadline in the middle of a send.
+func TestReplayWaitKeepsRoomForTheSend(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	assert.True(t, replayWait(ctx, 0, time.Minute), "an hour leaves room for a send of a minute")
+
+	ctx, cancel = context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	assert.True(t, replayWait(ctx, 0, time.Millisecond), "a fast refusal: room")
+	assert.False(t, replayWait(ctx, 0, 300*time.Millisecond), "a refusal that took 300 ms: no room for another in 500 ms")
+
+	assert.True(t, replayWait(context.Background(), 3, time.Hour), "no deadline: always room")
+
+	ended, stop := context.WithCancel(context.Background())
+	stop()
+	assert.False(t, replayWait(ended, 0, 0), "an ended context: no replay")
 }

@@ -167,6 +167,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, sqlstore.Schema); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, sqlstore.MarksSchema); err != nil { // marks.go
+		return err
+	}
 	return tx.Commit()
 }
 

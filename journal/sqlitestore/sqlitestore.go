@@ -84,6 +84,9 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if _, err := db.ExecContext(ctx, sqlstore.Schema); err != nil {
 		return nil, fmt.Errorf("journal: creating the journal table: %w", err)
 	}
+	if _, err := db.ExecContext(ctx, sqlstore.MarksSchema); err != nil { // marks.go
+		return nil, fmt.Errorf("journal: creating the marks table: %w", err)
+	}
 	return &Store{Store: sqlstore.New(db, sqlstore.Question)}, nil
 }
 

@@ -28,23 +28,18 @@ type Cluster struct {
 }
 
 // PostgresBin returns the directory of the PostgreSQL server binaries
-// (initdb, pg_ctl, pg_basebackup), skipping t when there is none.
+// (initdb, pg_ctl, pg_basebackup), skipping t when there is none (failing
+// it in CI).
 func PostgresBin(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv("PG_BINDIR"); d != "" {
-		return d
-	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
-	if len(matches) == 0 {
-		if p, err := exec.LookPath("initdb"); err == nil {
-			return filepath.Dir(p)
-		}
+	bin, err := findBin(os.Getenv("PG_BINDIR"))
+	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("no PostgreSQL server binaries (initdb) in CI")
+			t.Fatal(err)
 		}
-		t.Skip("no PostgreSQL server binaries (initdb): install PostgreSQL (apt-get install postgresql) or set PG_BINDIR")
+		t.Skip(err)
 	}
-	return filepath.Dir(matches[len(matches)-1])
+	return bin
 }
 
 // run runs a PostgreSQL binary; as root, as the user postgres (the server

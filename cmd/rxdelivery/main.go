@@ -1,0 +1,54 @@
+// Command rxdelivery is the operator's command line for the
+// prescription-delivery platform, over the rxdelivery-go SDK: every
+// operation of the platform's interfaces (requests, orders, pharmacies,
+// tracking, pricing), watching a delivery to its end, the local simulator
+// (sandbox), the journal's runbook (journal) and a local receiver of
+// tracking notifications (listen).
+//
+//	go install github.com/rxdelivery/rxdelivery-go/cmd/rxdelivery@latest
+//	rxdelivery orders create -f order.yaml
+//	rxdelivery orders watch ord_123
+//
+// It is a module of its own, so that programs using the SDK download none of
+// its dependencies. It reads the same RXDELIVERY_* variables as
+// rxdelivery.NewClientFromEnv; flags override the non-secret ones, and
+// credentials come from the environment only. Tables are for people, --json
+// for scripts; --dump writes a patient-safe transcript of each attempt
+// (rxdelivery.WithTranscript) for the platform's support.
+//
+// # Exit codes
+//
+//	0  success
+//	1  failure: network, platform unavailable, journal store
+//	2  usage or configuration error: nothing was sent
+//	3  invalid input (a file or a value breaking a rule): nothing was sent
+//	4  not found
+//	5  refused by the platform (such as a cancel after pickup)
+//	6  unknown outcome of a write: it may have taken effect
+//
+// A create from a file (JSON or YAML) is checked first: every problem is
+// printed with its JSON path, no value of the file quoted, and nothing is
+// sent. A write whose outcome is unknown says so and what to do next.
+//
+// Every command has --help with an example; 'rxdelivery completion SHELL'
+// prints a completion script for bash, zsh, fish or PowerShell.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	os.Exit(mainCode())
+}
+
+// mainCode runs the command with the process's arguments and streams,
+// ending its context on an interrupt or SIGTERM.
+func mainCode() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes, one per outcome; doc.go and the README list them.
+const (
+	exitOK             = 0 // success
+	exitFailure        = 1 // any other failure: the network, the platform unavailable, a store
+	exitUsage          = 2 // usage or configuration: nothing was sent
+	exitInvalid        = 3 // the input broke a rule of the documents: nothing was sent
+	exitNotFound       = 4 // no such resource, claim or subscription
+	exitRefused        = 5 // the platform answered and refused (a 4xx, a cancel too late)
+	exitUnknownOutcome = 6 // a write failed after it may have taken effect: see the runbook
+)
+
+// app is one run of the command: its streams and the global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	jsonOut        bool
+	dump           string
+	omniURL        string
+	deliveryURL    string
+	trackingURL    string
+	pricingURL     string
+	sandbox        bool
+	programID      string
+	retryMax       int
+	attemptTimeout time.Duration
+	timeout        time.Duration
+
+	// closers run when the command ends (the --dump file).
+	closers []func()
+	// next is the runbook printed after an error of unknown outcome.
+	next string
+}
+
+// usageError is a command line the command cannot run.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error {
+	return &usageError{err: fmt.Errorf(format, a...)}
+}
+
+// run runs the command line args and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCommand()
+	root.SetArgs(longFlags(root, args))
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	for _, c := range a.closers {
+		c()
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	a.printError(err, code)
+	return code
+}
+
+// longFlags rewrites a long flag written with one dash (-sqlite, -addr,
+// -older-than), as examples/journal-admin and examples/sandbox-server took
+// them, to its two-dash form, so their documented command lines keep
+// working. Only names of the command's long flags are rewritten; "--" ends
+// the flags.
+func longFlags(root *cobra.Command, args []string) []string {
+	names := map[string]bool{}
+	for _, c := range allCommands(root) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags(), c.InheritedFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
+		}
+	}
+	out := make([]string, len(args))
+	for i, arg := range args {
+		out[i] = arg
+		if arg == "--" {
+			copy(out[i:], args[i:])
+			break
+		}
+		if len(arg) > 2 && arg[0] == '-' && arg[1] != '-' {
+			name, _, _ := strings.Cut(arg[1:], "=")
+			if names[name] {
+				out[i] = "-" + arg
+			}
+		}
+	}
+	return out
+}
+
+// printError writes err to stderr: every validation problem on a line of
+// its own, and for an unknown outcome what to do next.
+func (a *app) printError(err error, code int) {
+	var ve *rxdelivery.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		n := fmt.Sprintf("%d problems", len(ve.Problems))
+		if len(ve.Problems) == 1 {
+			n = "1 problem"
+		}
+		fmt.Fprintf(a.stderr, "rxdelivery: invalid input, nothing was sent (%s):\n", n)
+		for _, p := range ve.Problems {
+			path := p.Path
+			if path == "" {
+				path = "(whole value)"
+			}
+			fmt.Fprintf(a.stderr, "  %s: %s\n", path, p.Message)
+		}
+	case code == exitUnknownOutcome:
+		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", prefixed(err))
+		if a.next != "" {
+			fmt.Fprint(a.stderr, a.next)
+		}
+	default:
+		fmt.Fprintln(a.stderr, prefixed(err))
+	}
+	if code == exitUsage {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(a.stderr, "Run 'rxdelivery --help' or add --help to a command for its usage.")
+		}
+	}
+}
+
+// prefixed returns err's message behind the command's name, once: the
+// SDK's errors begin with it already.
+func prefixed(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "rxdelivery: ") {
+		return msg
+	}
+	return "rxdelivery: " + msg
+}
+
+// exitCode maps an error to the exit code of its outcome.
+func exitCode(err error) int {
+	var (
+		ue  *usageError
+		ie  *inputError
+		ce  *rxdelivery.ConfigError
+		api *rxdelivery.APIError
+	)
+	switch {
+	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
+		return exitUnknownOutcome
+	case errors.As(err, &ue), errors.As(err, &ce), errors.Is(err, rxdelivery.ErrNoBaseURL):
+		return exitUsage
+	case errors.As(err, &ie), errors.Is(err, rxdelivery.ErrInvalidParams), errors.Is(err, rxdelivery.ErrSandboxOnly):
+		return exitInvalid
+	case errors.Is(err, rxdelivery.ErrNotFound), errors.Is(err, journal.ErrNoClaim):
+		return exitNotFound
+	case errors.As(err, &api) && api.StatusCode >= 400 && api.StatusCode < 500 && api.StatusCode != 429:
+		return exitRefused
+	case errors.Is(err, journal.ErrNoMatch):
+		return exitRefused
+	}
+	return exitFailure
+}
+
+const rootLong = `rxdelivery is the operator's command for the prescription-delivery platform:
+every operation of its interfaces (requests, orders, pharmacies, tracking,
+pricing), the local simulator (sandbox), the journal's runbook (journal) and a
+local notification receiver (listen).
+
+Configuration comes from the RXDELIVERY_* variables the SDK reads
+(RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET, RXDELIVERY_OMNI_URL,
+RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL, RXDELIVERY_PRICING_URL,
+RXDELIVERY_SANDBOX, RXDELIVERY_PROGRAM_ID, RXDELIVERY_<INTERFACE>_API_KEY and
+_API_SECRET); the flags below override the non-secret ones. Credentials are
+read from the environment only, never from a flag, and never printed.
+
+Output is a table for people; --json prints JSON for scripts.
+
+Exit codes:
+  0  success
+  1  failure: network, platform unavailable, journal store
+  2  usage or configuration error: nothing was sent
+  3  invalid input (a file or a value breaking a rule): nothing was sent
+  4  not found
+  5  refused by the platform (such as a cancel after pickup)
+  6  unknown outcome of a write: it may have taken effect; follow the
+     instructions printed, and do not repeat it blindly`
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "rxdelivery",
+		Short:         "Operate the prescription-delivery platform from the command line",
+		Long:          rootLong,
+		Example:       "  rxdelivery orders create -f order.yaml",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       rxdelivery.Version,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{err: err}
+	})
+	pf := root.PersistentFlags()
+	pf.BoolVar(&a.jsonOut, "json", false, "print JSON instead of a table")
+	pf.StringVar(&a.dump, "dump", "", "write a patient-safe transcript of every attempt to `FILE` (- for standard error), for the platform's support")
+	pf.StringVar(&a.omniURL, "omni-url", "", "base `URL` of the omni interface (overrides RXDELIVERY_OMNI_URL)")
+	pf.StringVar(&a.deliveryURL, "delivery-url", "", "base `URL` of the delivery interface (overrides RXDELIVERY_DELIVERY_URL)")
+	pf.StringVar(&a.trackingURL, "tracking-url", "", "base `URL` of the tracking interface (overrides RXDELIVERY_TRACKING_URL)")
+	pf.StringVar(&a.pricingURL, "pricing-url", "", "base `URL` of the pricing interface (overrides RXDELIVERY_PRICING_URL)")
+	pf.BoolVar(&a.sandbox, "sandbox", false, "the platform is a sandbox: test_meta may be sent (overrides RXDELIVERY_SANDBOX)")
+	pf.StringVar(&a.programID, "program-id", "", "omni program `ID` for creates that leave it empty (overrides RXDELIVERY_PROGRAM_ID)")
+	pf.IntVar(&a.retryMax, "retry-max", 3, "retries after a call's first attempt (writes are retried only when the platform provably did not act)")
+	pf.DurationVar(&a.attemptTimeout, "attempt-timeout", rxdelivery.DefaultAttemptTimeout, "bound on each attempt")
+	pf.DurationVar(&a.timeout, "timeout", 0, "bound on the whole command (0: none)")
+
+	root.AddCommand(
+		a.requestsCommand(),
+		a.ordersCommand(),
+		a.pharmaciesCommand(),
+		a.trackingCommand(),
+		a.pricingCommand(),
+		a.sandboxCommand(),
+		a.journalCommand(),
+		a.listenCommand(),
+	)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range allCommands(root) {
+		if c.Example == "" {
+			c.Example = "  " + defaultExample(c)
+		}
+		if c.Args == nil && c.Runnable() {
+			c.Args = cobra.NoArgs
+		}
+		c.Args = usageArgs(c.Args)
+		if c.HasSubCommands() && !c.Runnable() {
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usagef("unknown command %q for %q", args[0], c.CommandPath())
+				}
+				return usagef("%s needs a command: %s", c.CommandPath(), strings.Join(subNames(c), ", "))
+			}
+			c.Args = cobra.ArbitraryArgs
+		}
+	}
+	return root
+}
+
+// defaultExample is the example line of the commands cobra adds (help,
+// completion and its shells).
+func defaultExample(c *cobra.Command) string {
+	switch {
+	case c.Name() == "help":
+		return "rxdelivery help orders create"
+	case c.Name() == "completion":
+		return "rxdelivery completion bash > /etc/bash_completion.d/rxdelivery"
+	case c.HasParent() && c.Parent().Name() == "completion":
+		if c.Name() == "bash" || c.Name() == "zsh" {
+			return "source <(rxdelivery completion " + c.Name() + ")"
+		}
+		return "rxdelivery completion " + c.Name() + " > rxdelivery." + c.Name()
+	}
+	return c.CommandPath() + " --help"
+}
+
+func allCommands(c *cobra.Command) []*cobra.Command {
+	out := []*cobra.Command{c}
+	for _, s := range c.Commands() {
+		out = append(out, allCommands(s)...)
+	}
+	return out
+}
+
+func subNames(c *cobra.Command) []string {
+	var names []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	return names
+}
+
+// usageArgs makes an argument check's error a usage error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	if check == nil {
+		return nil
+	}
+	return func(c *cobra.Command, args []string) error {
+		if err := check(c, args); err != nil {
+			return &usageError{err: err}
+		}
+		return nil
+	}
+}
+
+// context returns the command's context, bounded by --timeout.
+func (a *app) context(c *cobra.Command) (context.Context, context.CancelFunc) {
+	ctx := c.Context()
+	if a.timeout > 0 {
+		return context.WithTimeout(ctx, a.timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// client builds the SDK client from the environment and the flags.
+func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
+	var opts []rxdelivery.Option
+	f := c.Flags()
+	if f.Changed("omni-url") {
+		opts = append(opts, rxdelivery.WithOmniURL(a.omniURL))
+	}
+	if f.Changed("delivery-url") {
+		opts = append(opts, rxdelivery.WithDeliveryURL(a.deliveryURL))
+	}
+	if f.Changed("tracking-url") {
+		opts = append(opts, rxdelivery.WithTrackingURL(a.trackingURL))
+	}
+	if f.Changed("pricing-url") {
+		opts = append(opts, rxdelivery.WithPricingURL(a.pricingURL))
+	}
+	if f.Changed("sandbox") {
+		opts = append(opts, rxdelivery.WithSandbox(a.sandbox))
+	}
+	if f.Changed("program-id") {
+		opts = append(opts, rxdelivery.WithProgramID(a.programID))
+	}
+	if a.retryMax < 0 {
+		return nil, usagef("--retry-max must not be negative")
+	}
+	opts = append(opts,
+		rxdelivery.WithRetryMax(a.retryMax),
+		rxdelivery.WithAttemptTimeout(a.attemptTimeout),
+		rxdelivery.WithUserAgent("rxdelivery-cli/"+rxdelivery.Version))
+	if a.dump != "" {
+		w, err := a.dumpWriter()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, rxdelivery.WithTranscript(w))
+	}
+	return rxdelivery.NewClientFromEnv(opts...)
+}
+
+// dumpWriter opens the --dump destination.
+func (a *app) dumpWriter() (io.Writer, error) {
+	if a.dump == "-" {
+		return a.stderr, nil
+	}
+	f, err := os.OpenFile(a.dump, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--dump: %w", err)
+	}
+	a.closers = append(a.closers, func() { f.Close() })
+	return f, nil
+}
+
+// printJSON writes v as indented JSON.
+func (a *app) printJSON(v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = a.stdout.Write(b)
+	return err
+}

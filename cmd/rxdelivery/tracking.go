@@ -1,0 +1,190 @@
+package main
+
+import (
+	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) trackingCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:     "tracking",
+		Short:   "Tracking subscriptions: subscribe, get",
+		Example: "  rxdelivery tracking get 9400100000000000000000",
+	}
+	c.AddCommand(a.trackingSubscribe(), a.trackingGet())
+	return c
+}
+
+func (a *app) trackingSubscribe() *cobra.Command {
+	var p tracking.SubscribeParams
+	var urlFile string
+	c := &cobra.Command{
+		Use:   "subscribe --tracking-number N (--listener-url URL | --listener-url-file FILE)",
+		Short: "Subscribe a tracking number to notifications at a listener URL",
+		Long: `Subscribe a POSTAL or PARCELA tracking number to status notifications, POSTed
+to an https listener URL. Subscribing again updates the subscription, so it is
+safe to repeat. The listener URL carries a secret token: --listener-url-file
+reads it from a file (as 'rxdelivery listen --url-file' writes it), so that it
+stays out of the command line.`,
+		Example: "  rxdelivery tracking subscribe --tracking-number 9400100000000000000000 --listener-url-file listener.url",
+		RunE: func(c *cobra.Command, _ []string) error {
+			if urlFile != "" {
+				if p.ListenerURL != "" {
+					return usagef("give --listener-url or --listener-url-file, not both")
+				}
+				b, err := readInput(urlFile, a.stdin)
+				if err != nil {
+					return err
+				}
+				p.ListenerURL = trimLine(string(b))
+			}
+			if err := p.Validate(); err != nil {
+				return err
+			}
+			ctx, cancel := a.context(c)
+			defer cancel()
+			client, err := a.client(c)
+			if err != nil {
+				return err
+			}
+			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + p.TrackingNumber + ".\n"
+			sub, err := client.Tracking.Subscribe(ctx, &p)
+			if err != nil {
+				return err
+			}
+			if a.jsonOut {
+				return a.printJSON(sub)
+			}
+			printSubscriptions(a.stdout, sub)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&p.TrackingNumber, "tracking-number", "", "the POSTAL or PARCELA tracking `NUMBER`")
+	f.StringVar(&p.ListenerURL, "listener-url", "", "the https `URL` that receives the notifications")
+	f.StringVar(&urlFile, "listener-url-file", "", "read the listener URL from `FILE`")
+	f.StringVar(&p.ReferenceID, "reference-id", "", "your reference, echoed in every notification")
+	return c
+}
+
+func trimLine(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r' || s[len(s)-1] == ' ') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func (a *app) trackingGet() *cobra.Command {
+	return &cobra.Command{
+		Use:     "get TRACKING_NUMBER",
+		Short:   "Show the subscription of a tracking number",
+		Example: "  rxdelivery tracking get 9400100000000000000000",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx, cancel := a.context(c)
+			defer cancel()
+			client, err := a.client(c)
+			if err != nil {
+				return err
+			}
+			sub, err := client.Tracking.GetSubscription(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			if a.jsonOut {
+				return a.printJSON(sub)
+			}
+			printSubscriptions(a.stdout, sub)
+			return nil
+		},
+	}
+}
+
+func (a *app) pricingCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:     "pricing",
+		Short:   "Pricing: quote a delivery",
+		Example: "  rxdelivery pricing quote --from-zip 43210 --to-zip 60611 --length-in 10 --width-in 8 --height-in 4 --weight-oz 12.5",
+	}
+	c.AddCommand(a.pricingQuote())
+	return c
+}
+
+func (a *app) pricingQuote() *cobra.Command {
+	var file, from, to, length, width, height, weight, service string
+	var providers []string
+	c := &cobra.Command{
+		Use:   "quote (-f FILE | --from-zip Z --to-zip Z --length-in L --width-in W --height-in H --weight-oz OZ)",
+		Short: "Quote the price of delivering a package",
+		Long: `Quote the price of delivering a package between two ZIP codes, from flags or
+from a JSON or YAML file (the fields of pricing.QuoteParams). Every measure is
+required: the platform never infers them. A quote does not reserve the rate.`,
+		Example: "  rxdelivery pricing quote --from-zip 43210 --to-zip 60611 --length-in 10 --width-in 8 --height-in 4 --weight-oz 12.5",
+		RunE: func(c *cobra.Command, _ []string) error {
+			var p pricing.QuoteParams
+			if file != "" {
+				for _, name := range []string{"from-zip", "to-zip", "length-in", "width-in", "height-in", "weight-oz", "provider", "service-level"} {
+					if c.Flags().Changed(name) {
+						return usagef("give -f or --%s, not both", name)
+					}
+				}
+				if err := readParams(file, a.stdin, &p, p.Validate); err != nil {
+					return err
+				}
+			} else {
+				if err := quoteFromFlags(&p, from, to, length, width, height, weight, service, providers); err != nil {
+					return err
+				}
+			}
+			ctx, cancel := a.context(c)
+			defer cancel()
+			client, err := a.client(c)
+			if err != nil {
+				return err
+			}
+			quotes, err := client.Pricing.Quote(ctx, &p)
+			if err != nil {
+				return err
+			}
+			if a.jsonOut {
+				if quotes == nil {
+					quotes = []pricing.Quote{}
+				}
+				return a.printJSON(quotes)
+			}
+			printQuotes(a.stdout, quotes)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&file, "file", "f", "", "the quote's JSON or YAML `FILE` (- for standard input)")
+	f.StringVar(&from, "from-zip", "", "the pickup's ZIP code")
+	f.StringVar(&to, "to-zip", "", "the dropoff's ZIP code")
+	f.StringVar(&length, "length-in", "", "the package's length in inches")
+	f.StringVar(&width, "width-in", "", "the package's width in inches")
+	f.StringVar(&height, "height-in", "", "the package's height in inches")
+	f.StringVar(&weight, "weight-oz", "", "the package's weight in ounces")
+	f.StringSliceVar(&providers, "provider", nil, "only this provider's quotes: all or postal (repeatable)")
+	f.StringVar(&service, "service-level", "", "only this service's quotes: all or ground_service")
+	_ = c.MarkFlagFilename("file", "json", "yaml", "yml")
+	return c
+}
+
+// quoteFromFlags fills p from the flags and validates it: the measures are
+// read as the file's would be, each problem under its JSON path.
+func quoteFromFlags(p *pricing.QuoteParams, from, to, length, width, height, weight, service string, providers []string) error {
+	p.Pickup.Address.ZIPCode = from
+	p.Dropoff.Address.ZIPCode = to
+	p.ServiceLevel = pricing.ServiceKey(service)
+	for _, pr := range providers {
+		p.Providers = append(p.Providers, pricing.Provider(pr))
+	}
+	measures := map[string]any{}
+	for name, v := range map[string]string{"length_in": length, "width_in": width, "height_in": height, "weight_oz": weight} {
+		if v != "" {
+			measures[name] = scalar{text: v, kind: kindString}
+		}
+	}
+	return checkInto(map[string]any{"package_dimensions": measures}, p, p.Validate)
+}

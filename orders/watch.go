@@ -1,0 +1,143 @@
+package orders
+
+import (
+	"context"
+	"iter"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/poll"
+	"github.com/rxdelivery/rxdelivery-go/option"
+)
+
+// Watch returns an iterator that follows the order id to the end of its
+// life: it reads the order (GET /api/v1/orders/:id), yields it, and reads
+// it again after a wait, yielding it each time its Status changes, until a
+// final status (Status.Final: delivered, returned_to_pharmacy or
+// cancelled, at every service level: same-day, on-demand and shipping) or
+// the condition of an Until option; the order that ends the watch is
+// yielded last.
+//
+//	for o, err := range client.Orders.Watch(ctx, id) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(o.Status)
+//	}
+//
+// A watch only reads. Each read is one Get, with the client's rate
+// limiter, retry policy and retry budget, hooks, metadata, log line and
+// span, and with the call options among opts (WithAttemptTimeout,
+// WithMetadata, WithMiddleware, ...). Between reads it waits on the
+// client's Clock (real time unless rxdelivery.WithClock): the wait starts
+// at the poll interval (rxdelivery.DefaultPollInterval, 10s, or
+// WithPollInterval), grows by half after each read that saw no change up
+// to the cap (DefaultMaxPollInterval, 2m, or WithMaxPollInterval), comes
+// back to the interval after a change, is spread by 10% either way, and is
+// never shorter than a Retry-After the platform sent.
+//
+// A read that fails for a passing reason (429, 5xx, a failed connection,
+// an attempt timeout) is tried again after the next wait, without being
+// yielded. Anything else is yielded once, with a nil order, and ends the
+// watch: the end of ctx (its error), an order that is gone (the
+// *rxdelivery.APIError of the 404, matching rxdelivery.ErrNotFound), a
+// refused or malformed response. An order read with a status the
+// documents do not list is yielded with a *rxdelivery.WatchError matching
+// rxdelivery.ErrUnknownStatus, and ends the watch: whether such a status
+// is final cannot be told. Breaking out of the loop stops the watch
+// before its next read.
+func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOption) iter.Seq2[*Order, error] {
+	return func(yield func(*Order, error) bool) {
+		w, set := poll.Resolve(s.b.Clock(), opts)
+		res, err := resource("orders.Watch", set)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		poll.One(ctx, w, res, func(ctx context.Context) (*Order, error) {
+			return s.Get(ctx, id, set.Calls...)
+		}, yield)
+	}
+}
+
+// Wait follows the order id as Watch does and returns it once it reaches
+// a final status (Status.Final) or the condition of an Until option. On
+// an error it returns the order as last read (nil if none was) with the
+// error Watch would have yielded, such as ctx's when it ends first.
+func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Order, error) {
+	var last *Order
+	for o, err := range s.Watch(ctx, id, opts...) {
+		if err != nil {
+			if o != nil {
+				last = o
+			}
+			return last, err
+		}
+		last = o
+	}
+	return last, nil
+}
+
+// WatchMany follows many orders at once with the get-many endpoint
+// (GET /api/v1/orders?ids[]=…), never one read per order: each round reads
+// the orders still open in batches of rxdelivery.DefaultPollBatchSize (50;
+// WithPollBatchSize), yields each order at its first read and at every
+// change of its Status, as it is seen, and drops from the batches each
+// order that reached a final status (or the Until condition). The watch
+// ends when no order is left. Duplicate ids are read once.
+//
+// Rounds wait between them as Watch's reads do: the wait comes back to the
+// interval after a round that saw a change. A batch that fails for a
+// passing reason is read again next round; any other failure is yielded
+// once, with a nil order, and ends the watch, as does the end of ctx. An
+// order the response leaves out is yielded as a *rxdelivery.WatchError
+// (with a nil order) matching rxdelivery.ErrNotFound, and one read with a
+// status the documents do not list with a *rxdelivery.WatchError matching
+// rxdelivery.ErrUnknownStatus; either leaves the batches, and the others
+// go on. An empty ids, or an empty id in it, is refused before anything is
+// sent.
+func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.WatchOption) iter.Seq2[*Order, error] {
+	return func(yield func(*Order, error) bool) {
+		w, set := poll.Resolve(s.b.Clock(), opts)
+		res, err := resource("orders.WatchMany", set)
+		if err == nil {
+			err = core.IDs(ids)(core.Checks{})
+		}
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		poll.Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*Order, error) {
+			list, err := s.GetMany(ctx, batch, set.Calls...)
+			out := make([]*Order, len(list))
+			for i := range list {
+				out[i] = &list[i]
+			}
+			return out, err
+		}, yield)
+	}
+}
+
+// Until ends a watch of orders (Watch, WatchMany) or makes Wait return as
+// soon as cond reports true for an order read, even before a final
+// status:
+//
+//	o, err := client.Orders.Wait(ctx, id, orders.Until(func(o *orders.Order) bool {
+//		return o.Status == orders.StatusPickedUp
+//	}))
+//
+// The order that meets it is yielded (or returned) as the last one; with
+// WatchMany it leaves the batches.
+func Until(cond func(*Order) bool) option.WatchOption { return option.Until(cond) }
+
+// resource describes orders to the watch engine.
+func resource(op string, set option.WatchSettings) (poll.Resource[*Order], error) {
+	until, err := poll.UntilOf[*Order](op, set)
+	return poll.Resource[*Order]{
+		Op:      op,
+		ID:      func(o *Order) string { return o.ID },
+		State:   func(o *Order) string { return string(o.Status) },
+		Unknown: func(o *Order) (string, bool) { return string(o.Status), !o.Status.Known() },
+		Final:   func(o *Order) bool { return o.Status.Final() },
+		Until:   until,
+	}, err
+}

@@ -1,0 +1,51 @@
+package rxdelivery
+
+import (
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
+)
+
+// Clock is option.Clock: the time a client's watches (Watch, Wait and
+// WatchMany of the orders and requests services) wait on between reads.
+type Clock = option.Clock
+
+// WithClock makes the client's watches wait on c between reads instead of
+// in real time. The test kit's clients (rxdeliverytest) have one that
+// moves the simulator's manual clock forward instead of sleeping; a
+// program seldom needs it. A nil c keeps real time. It changes nothing
+// else: calls, retries and their waits keep real time.
+func WithClock(c Clock) Option {
+	return clientOpt(func(s *settings) { s.clock = c })
+}
+
+// WatchOption is option.WatchOption: a trailing argument of Watch, Wait
+// and WatchMany. Every CallOption is one, applied to each read.
+type WatchOption = option.WatchOption
+
+// Defaults of a watch (see package option).
+const (
+	// DefaultPollInterval (10s) is the first wait between two reads of a
+	// watch, and the wait after every read that saw a change.
+	DefaultPollInterval = option.DefaultPollInterval
+	// DefaultMaxPollInterval (2m) caps the wait, which grows by half after
+	// every read that saw no change.
+	DefaultMaxPollInterval = option.DefaultMaxPollInterval
+	// DefaultPollBatchSize (50) is how many ids one get-many read of
+	// WatchMany asks for.
+	DefaultPollBatchSize = option.DefaultPollBatchSize
+)
+
+// WithPollInterval sets the first wait between two reads of a watch
+// (DefaultPollInterval, 10s, by default), to which the wait returns after
+// every read that saw a change. See option.WithPollInterval.
+func WithPollInterval(d time.Duration) WatchOption { return option.WithPollInterval(d) }
+
+// WithMaxPollInterval caps the wait between two reads of a watch, which
+// grows by half while nothing changes (DefaultMaxPollInterval, 2m, by
+// default). See option.WithMaxPollInterval.
+func WithMaxPollInterval(d time.Duration) WatchOption { return option.WithMaxPollInterval(d) }
+
+// WithPollBatchSize sets how many ids one read of WatchMany asks for
+// (DefaultPollBatchSize, 50, by default). See option.WithPollBatchSize.
+func WithPollBatchSize(n int) WatchOption { return option.WithPollBatchSize(n) }
