@@ -35,8 +35,9 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// patientValues are the patient data orderParams sends.
-var patientValues = []string{"Jane", "Doe", "6145550100", "42 Elm Avenue", "Columbus", "1980", "RX100001", "Amoxicillin"}
+// patientValues are the patient data orderParams sends (the date of birth
+// whole: its year alone turns up in the digits of a timestamp).
+var patientValues = []string{"Jane", "Doe", "6145550100", "42 Elm Avenue", "Columbus", "1980-02-29", "RX100001", "Amoxicillin"}
 
 // logFlow runs, on a real PostgreSQL, every event the journal logs:
 // claims, creates, a read back, releases, unknown outcomes, refusals, an
