@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rxdelivery/rxdelivery-go/journal/journaltest"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
@@ -37,6 +38,11 @@ type simKey struct{}
 // lines are the script's environment.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	// The journal's PostgreSQL: JOURNAL_TEST_POSTGRES_DSN's, else a
+	// throwaway server from the installed binaries. Without them the
+	// subtest skips (fails in CI) and the scripts' [postgres] parts with it.
+	var dsn string
+	t.Run("postgres", func(t *testing.T) { dsn = journaltest.PostgresDSN(t) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -50,14 +56,14 @@ func TestScripts(t *testing.T) {
 			env.Setenv("RXDELIVERY_PROGRAM_ID", rxdeliverytest.DefaultProgramID)
 			// The journal's PostgreSQL, when the tests have one; RUN makes a
 			// script's references its own in a database other runs share.
-			env.Setenv(envDSN, os.Getenv("JOURNAL_TEST_POSTGRES_DSN"))
+			env.Setenv(envDSN, dsn)
 			env.Setenv("RUN", strconv.FormatInt(time.Now().UnixNano(), 36))
 			env.Values[simKey{}] = srv
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "postgres" {
-				return os.Getenv("JOURNAL_TEST_POSTGRES_DSN") != "", nil
+				return dsn != "", nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
