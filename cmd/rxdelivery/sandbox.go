@@ -116,7 +116,11 @@ func (a *app) sandboxCommand() *cobra.Command {
 					return err
 				}
 			}
-			fmt.Fprintf(a.stdout, "# control API: %s%s (Basic auth with the key and secret above)\n", srv.URL(), rxdeliverytest.ControlPrefix)
+			creds := "the key and secret above"
+			if !public {
+				creds = "the --key and --secret given"
+			}
+			fmt.Fprintf(a.stdout, "# control API: %s%s (Basic auth with %s)\n", srv.URL(), rxdeliverytest.ControlPrefix, creds)
 			fmt.Fprintln(a.stdout, "# interrupt or send SIGTERM to stop")
 			<-c.Context().Done()
 			return nil
