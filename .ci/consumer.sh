@@ -88,8 +88,8 @@ cp .ci/consumer/main.go "$work/consumer/main.go"
 )
 
 echo "-- every package of every module, built as a dependency of a scratch module"
-# The commands among them (cmd/rxdelivery, examples/journal-admin) build as
-# go install MODULE@VERSION builds them for a user, which refuses a module
+# The command among them (cmd/rxdelivery) builds as
+# go install MODULE@VERSION builds it for a user, which refuses a module
 # whose go.mod has a replace directive.
 scratch_module "$work/all" example.com/all "${dirs[@]}"
 printf 'package all\n' >"$work/all/all.go"

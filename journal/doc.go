@@ -23,8 +23,9 @@
 // unknown when its lease ends, never free: the create may have left the
 // process. Unknown claims wait for an operator: Unknown lists them, and
 // after reconciling with the platform Resolve records the id found or Free
-// removes the claim so the next create is sent (examples/journal-admin is
-// the command for it).
+// removes the claim so the next create is sent (the operator command
+// 'rxdelivery journal', in the repository's cmd/rxdelivery, does it from a
+// shell).
 //
 //	store, err := sqlitestore.Open("journal.db") // or pgstore.Open for replicas
 //	if err != nil {

@@ -123,7 +123,7 @@
 //
 // A Server also serves its controls over HTTP under ControlPrefix
 // ("/_control"), for tests written in other languages against a standalone
-// server (the repository's examples/sandbox-server). Every endpoint needs
+// server (the repository's operator command, 'rxdelivery sandbox'). Every endpoint needs
 // the server's key and secret as Basic credentials (401 otherwise); bodies
 // and answers are JSON; errors are {"error":{"message"}}.
 //

@@ -36,6 +36,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -45,10 +46,15 @@ func main() {
 	os.Exit(mainCode())
 }
 
-// mainCode runs the command with the process's arguments and streams,
-// ending its context on an interrupt or SIGTERM.
+// mainCode runs the command with the process's arguments and streams.
 func mainCode() int {
+	return runProcess(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// runProcess runs the command line args, ending its context when the
+// process is interrupted or sent SIGTERM.
+func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return run(ctx, args, stdin, stdout, stderr)
 }

@@ -81,10 +81,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // longFlags rewrites a long flag written with one dash (-sqlite, -addr,
-// -older-than), as examples/journal-admin and examples/sandbox-server took
-// them, to its two-dash form, so their documented command lines keep
-// working. Only names of the command's long flags are rewritten; "--" ends
-// the flags.
+// -older-than), as the removed example programs examples/journal-admin and
+// examples/sandbox-server took them, to its two-dash form, so that their
+// documented command lines keep working. Only names of the command's long
+// flags are rewritten; "--" ends the flags.
 func longFlags(root *cobra.Command, args []string) []string {
 	names := map[string]bool{}
 	for _, c := range allCommands(root) {

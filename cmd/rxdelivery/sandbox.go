@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/spf13/cobra"
@@ -75,6 +76,10 @@ func (a *app) sandboxCommand() *cobra.Command {
 			if key == "" || secret == "" {
 				return usagef("--key and --secret must not be empty")
 			}
+			if strings.IndexFunc(key+secret, unicode.IsControl) >= 0 {
+				// A client could not send them in an Authorization header.
+				return usagef("--key and --secret must not contain control characters")
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
@@ -111,7 +116,11 @@ func (a *app) sandboxCommand() *cobra.Command {
 					return err
 				}
 			}
-			fmt.Fprintf(a.stdout, "# control API: %s%s (Basic auth with the key and secret above)\n", srv.URL(), rxdeliverytest.ControlPrefix)
+			creds := "the key and secret above"
+			if !public {
+				creds = "the --key and --secret given"
+			}
+			fmt.Fprintf(a.stdout, "# control API: %s%s (Basic auth with %s)\n", srv.URL(), rxdeliverytest.ControlPrefix, creds)
 			fmt.Fprintln(a.stdout, "# interrupt or send SIGTERM to stop")
 			<-c.Context().Done()
 			return nil
@@ -130,20 +139,38 @@ func (a *app) sandboxCommand() *cobra.Command {
 	return c
 }
 
-// writeEnvFile writes lines as a file a shell can source, whole or not at
-// all: a reader waiting for it never sees half of it.
+// writeEnvFile writes NAME=value lines as a file a POSIX shell can source,
+// one export command a line with the value quoted, whole or not at all: a
+// reader waiting for it never sees half of it.
 func writeEnvFile(path string, lines []string) error {
 	tmp := path + ".tmp"
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("export ")
-		b.WriteString(l)
+		b.WriteString(exportLine(l))
 		b.WriteByte('\n')
 	}
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// exportLine turns a NAME=value line into a POSIX shell command that sets
+// and exports NAME to exactly value.
+func exportLine(line string) string {
+	name, value, _ := strings.Cut(line, "=")
+	return "export " + name + "=" + shellQuote(value)
+}
+
+// shellQuote returns s as one POSIX shell word: unchanged when every byte
+// is one a shell takes literally, otherwise in single quotes, inside which
+// only a single quote needs care (it closes the quotes, is written
+// escaped, and reopens them).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // notifyClient returns the client the simulator posts tracking

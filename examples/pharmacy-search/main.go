@@ -14,7 +14,7 @@
 //
 // Online, it needs RXDELIVERY_API_KEY, RXDELIVERY_API_SECRET and
 // RXDELIVERY_OMNI_URL (for instance the values that
-// go run ./examples/sandbox-server prints).
+// go run ./cmd/rxdelivery sandbox --env-file sandbox.env writes).
 package main
 
 import (

@@ -23,7 +23,7 @@
 //	go run ./examples/quickstart
 //
 // The same variables can point at a local simulator started with
-// go run ./examples/sandbox-server (use the base URLs it prints).
+// go run ./cmd/rxdelivery sandbox --env-file sandbox.env (source that file).
 package main
 
 import (

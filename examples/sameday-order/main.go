@@ -16,7 +16,7 @@
 // RXDELIVERY_API_SECRET, RXDELIVERY_OMNI_URL, RXDELIVERY_DELIVERY_URL and
 // RXDELIVERY_SANDBOX=true describe (it refuses a production environment,
 // since it creates an order), including a local simulator started with
-// go run ./examples/sandbox-server.
+// go run ./cmd/rxdelivery sandbox --env-file sandbox.env (that file sourced).
 package main
 
 import (

@@ -28,8 +28,8 @@
 // creating a shipping order (which needs a sandbox environment).
 //
 // Against a local simulator started with
-// go run ./examples/sandbox-server -insecure-listeners -cadence 1s (and its
-// RXDELIVERY_* values exported), no public URL is needed: it runs on this
+// go run ./cmd/rxdelivery sandbox --insecure-listeners --cadence 1s --env-file sandbox.env
+// (and that file sourced), no public URL is needed: it runs on this
 // machine and accepts the self-signed certificate.
 package main
 

@@ -4,7 +4,7 @@
 // interface documents say, running the sandbox scenarios on an injectable
 // clock, posting tracking notifications to listener URLs, and able to inject
 // faults. The public test kit, rxdeliverytest, is built on it (and
-// examples/sandbox-server on the kit); the SDK's own end-to-end tests use it
+// the operator command's 'rxdelivery sandbox' on the kit); the SDK's own end-to-end tests use it
 // directly.
 //
 // It imports nothing from the SDK: its wire structs are its own reading of
