@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/spf13/cobra"
@@ -91,19 +93,13 @@ func (a *app) ordersGet() *cobra.Command {
 		Short:   "Show a delivery order",
 		Example: "  rxdelivery orders get ord_123 --json",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			o, err := client.Orders.Get(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			return a.showOrders(*o)
-		},
+		}),
 	}
 }
 
@@ -113,13 +109,7 @@ func (a *app) ordersGetMany() *cobra.Command {
 		Short:   "Show several delivery orders in one call",
 		Example: "  rxdelivery orders get-many ord_123 ord_456",
 		Args:    cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			list, err := client.Orders.GetMany(ctx, args)
 			if err != nil {
 				return err
@@ -129,7 +119,7 @@ func (a *app) ordersGetMany() *cobra.Command {
 			}
 			printOrders(a.stdout, list)
 			return nil
-		},
+		}),
 	}
 }
 
@@ -141,13 +131,7 @@ func (a *app) ordersCancel() *cobra.Command {
 a cancellable status (exit code 5).`,
 		Example: "  rxdelivery orders cancel ord_123",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			a.next = fmt.Sprintf(`The cancel may or may not have taken effect. Next:
   1. rxdelivery orders get %s   (its status says whether it is cancelled)
   2. not cancelled and still wanted: run the cancel again (a second cancel
@@ -157,7 +141,7 @@ a cancellable status (exit code 5).`,
 				return err
 			}
 			return a.done(map[string]string{"id": args[0], "result": "cancelled"}, "order %s cancelled\n", args[0])
-		},
+		}),
 	}
 }
 
@@ -216,13 +200,7 @@ func (a *app) ordersRemovePrescription() *cobra.Command {
 		Short:   "Remove a prescription from a delivery order",
 		Example: "  rxdelivery orders remove-prescription ord_123 RX-0001",
 		Args:    cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			a.next = `The prescription may or may not have been removed. Removing it again is
 refused once it is gone; ask the platform's support if in doubt.
 `
@@ -230,7 +208,7 @@ refused once it is gone; ask the platform's support if in doubt.
 				return err
 			}
 			return a.done(map[string]string{"id": args[0], "removed": args[1]}, "prescription removed from order %s\n", args[0])
-		},
+		}),
 	}
 }
 
@@ -249,13 +227,7 @@ together through the get-many endpoint (Orders.WatchMany), one line each time
 one of them changes, until every one is final.`,
 		Example: "  rxdelivery orders watch ord_123 ord_456 --interval 10s",
 		Args:    cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			opts, err := w.options()
 			if err != nil {
 				return err
@@ -268,7 +240,7 @@ one of them changes, until every one is final.`,
 			return follow(ctx, client.Orders.Watch(ctx, args[0], opts...), func(o *orders.Order) {
 				a.watchLine(o, o.ID, string(o.Status))
 			})
-		},
+		}),
 	}
 	w.register(c)
 	return c

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/spf13/cobra"
 )
@@ -85,13 +87,7 @@ func (a *app) pharmaciesGet() *cobra.Command {
 		Short:   "Show a pharmacy by its NCPDP identifier (7 digits) or NPI (10 digits)",
 		Example: "  rxdelivery pharmacies get 1234567",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			ph, err := client.Pharmacies.Get(ctx, args[0])
 			if err != nil {
 				return err
@@ -101,7 +97,7 @@ func (a *app) pharmaciesGet() *cobra.Command {
 			}
 			printPharmacies(a.stdout, []pharmacies.Pharmacy{*ph})
 			return nil
-		},
+		}),
 	}
 }
 

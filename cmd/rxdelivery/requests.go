@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/spf13/cobra"
@@ -101,19 +103,13 @@ func (a *app) requestsGet() *cobra.Command {
 		Short:   "Show an omni request with its order",
 		Example: "  rxdelivery requests get req_123 --json",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			r, err := client.Requests.Get(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			return a.showRequests(*r)
-		},
+		}),
 	}
 }
 
@@ -123,13 +119,7 @@ func (a *app) requestsGetMany() *cobra.Command {
 		Short:   "Show several omni requests in one call",
 		Example: "  rxdelivery requests get-many req_123 req_456",
 		Args:    cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			list, err := client.Requests.GetMany(ctx, args)
 			if err != nil {
 				return err
@@ -139,7 +129,7 @@ func (a *app) requestsGetMany() *cobra.Command {
 			}
 			printRequests(a.stdout, list)
 			return nil
-		},
+		}),
 	}
 }
 
@@ -151,13 +141,7 @@ func (a *app) requestsCancel() *cobra.Command {
 a cancellable status (exit code 5).`,
 		Example: "  rxdelivery requests cancel req_123",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			a.next = fmt.Sprintf(`The cancel may or may not have taken effect. Next:
   1. rxdelivery requests get %s   (its order's status says whether it is cancelled)
   2. not cancelled and still wanted: run the cancel again.
@@ -166,7 +150,7 @@ a cancellable status (exit code 5).`,
 				return err
 			}
 			return a.done(map[string]string{"id": args[0], "result": "cancelled"}, "request %s cancelled\n", args[0])
-		},
+		}),
 	}
 }
 
@@ -201,13 +185,7 @@ no change, up to --max-interval, jittered by a tenth. Several requests are
 followed together through the get-many endpoint (Requests.WatchMany).`,
 		Example: "  rxdelivery requests watch req_123",
 		Args:    cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			opts, err := w.options()
 			if err != nil {
 				return err
@@ -220,7 +198,7 @@ followed together through the get-many endpoint (Requests.WatchMany).`,
 			return follow(ctx, client.Requests.Watch(ctx, args[0], opts...), func(r *requests.Request) {
 				a.watchLine(r, r.ID, requestState(r))
 			})
-		},
+		}),
 	}
 	w.register(c)
 	return c

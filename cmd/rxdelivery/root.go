@@ -380,3 +380,18 @@ func (a *app) printJSON(v any) error {
 	_, err = a.stdout.Write(b)
 	return err
 }
+
+// withClient is the RunE of a command that calls the platform: run gets the
+// command's context (ended by --timeout or an interrupt, released when run
+// returns) and the client built from the flags and RXDELIVERY_* variables.
+func (a *app) withClient(run func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		ctx, cancel := a.context(c)
+		defer cancel()
+		client, err := a.client(c)
+		if err != nil {
+			return err
+		}
+		return run(ctx, c, client, args)
+	}
+}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 	"github.com/spf13/cobra"
@@ -81,13 +84,7 @@ func (a *app) trackingGet() *cobra.Command {
 		Short:   "Show the subscription of a tracking number",
 		Example: "  rxdelivery tracking get 9400100000000000000000",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			sub, err := client.Tracking.GetSubscription(ctx, args[0])
 			if err != nil {
 				return err
@@ -97,7 +94,7 @@ func (a *app) trackingGet() *cobra.Command {
 			}
 			printSubscriptions(a.stdout, sub)
 			return nil
-		},
+		}),
 	}
 }
 
