@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,23 +16,13 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/journal/internal/testdb"
 )
 
-// EnvPgBouncer names the variable holding the DSN of a PgBouncer in
-// transaction pooling mode in front of the test server (.ci/pgbouncer.sh).
-const envPgBouncer = "JOURNAL_TEST_PGBOUNCER_DSN"
-
 // pgBouncerDatabase creates a fresh database on the test server, dropped
 // when t ends, and returns the DSN that reaches it through PgBouncer.
 // (A schema per test cannot be chosen through a transaction-mode pooler:
 // it keeps no session settings.)
 func pgBouncerDatabase(t *testing.T) string {
 	t.Helper()
-	bouncer := os.Getenv(envPgBouncer)
-	if bouncer == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(envPgBouncer + " is unset in CI: .ci/pgbouncer.sh did not run")
-		}
-		t.Skip(envPgBouncer + " is unset: no PgBouncer to test through (.ci/pgbouncer.sh starts one in front of .ci/postgres.sh's server)")
-	}
+	bouncer := testdb.PgBouncerDSN(t)
 	direct := testdb.PostgresDSN(t)
 	var b [6]byte
 	_, _ = rand.Read(b[:])

@@ -151,6 +151,7 @@ func (s *server) Stop() {
 // server stops when the binary ends without it too, a moment later.)
 func Main(m *testing.M) int {
 	code := m.Run()
+	stopPgBouncer()
 	shared.Stop()
 	return code
 }
