@@ -148,11 +148,13 @@ ignore_startup_parameters = extra_float_digits
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	stop = func() {
-		_ = cmd.Process.Signal(os.Interrupt)
+		// SIGTERM, PgBouncer's immediate shutdown (SIGINT waits for its
+		// clients), to the group: PgBouncer and runuser above it.
+		terminate(cmd)
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
+			killGroup(cmd)
 			<-done
 		}
 		os.RemoveAll(dir)
