@@ -14,7 +14,7 @@
 #
 # instr: counts the instructions of one call with valgrind's callgrind,
 # which is repeatable whatever else the machine is doing. The server runs
-# in a process of its own (TestServe, not under valgrind), so the counts are
+# in a process of its own (BenchmarkServe, not under valgrind), so the counts are
 # the client's alone: building and encoding the request, the transport,
 # reading and decoding the answer, and the garbage collection and
 # scheduling they cause. Each benchmark and client runs alone at two
@@ -53,7 +53,7 @@ instr)
 	# valgrind runs a pure-Go binary without asynchronous preemption, whose
 	# signals its callgrind tool does not survive.
 	CGO_ENABLED=0 go test -c -o "$out/bench-nocgo.test" ./internal/benchmarks/
-	RXDELIVERY_BENCH_SERVE_FOR=2h "$bin" -test.run '^TestServe$' -test.v >"$out/server.log" 2>&1 &
+	RXDELIVERY_BENCH_SERVE_FOR=2h "$bin" -test.run '^$' -test.bench '^BenchmarkServe$' -test.benchtime=1x >"$out/server.log" 2>&1 &
 	server=$!
 	trap 'kill "$server" 2>/dev/null' EXIT
 	for _ in $(seq 100); do

@@ -127,7 +127,7 @@ var jsonType = []string{"application/json"}
 func newServer(t testing.TB, b *bodies) *server {
 	s := &server{b: b}
 	if u := os.Getenv(externalServerEnv); u != "" {
-		// The server runs in another process (see TestServe): its
+		// The server runs in another process (see BenchmarkServe): its
 		// instructions are not counted with the client's.
 		s.Server = &httptest.Server{URL: u}
 		return s
@@ -144,23 +144,25 @@ func newServer(t testing.TB, b *bodies) *server {
 }
 
 // externalServerEnv names the environment variable that points the
-// benchmarks at a server in another process, started by TestServe.
+// benchmarks at a server in another process, started by BenchmarkServe.
 const externalServerEnv = "RXDELIVERY_BENCH_SERVER"
 
-// serveForEnv names the environment variable that makes TestServe serve:
+// serveForEnv names the environment variable that makes BenchmarkServe serve:
 // how long, as a time.Duration.
 const serveForEnv = "RXDELIVERY_BENCH_SERVE_FOR"
 
-// TestServe runs the benchmarks' server on loopback for as long as
-// RXDELIVERY_BENCH_SERVE_FOR says, printing its URL first, so that
-// bench.sh can count the instructions of the clients alone. It is skipped
-// unless that variable is set.
-func TestServe(t *testing.T) {
+// BenchmarkServe is not a measure: it runs the benchmarks' server on
+// loopback for as long as RXDELIVERY_BENCH_SERVE_FOR says, printing its URL
+// first, so that bench.sh can count the instructions of the clients alone
+// (bench.sh instr runs it alone, with -test.bench '^BenchmarkServe$'). It
+// is a benchmark, not a test, so that go test never runs it; without the
+// variable it is skipped.
+func BenchmarkServe(b *testing.B) {
 	d, err := time.ParseDuration(os.Getenv(serveForEnv))
 	if err != nil {
-		t.Skip("serves only for bench.sh, when " + serveForEnv + " is set")
+		b.Skip("serves only for bench.sh, when " + serveForEnv + " is set")
 	}
-	s := newServer(t, loadBodies(t))
+	s := newServer(b, loadBodies(b))
 	fmt.Println("serving", s.URL)
 	time.Sleep(d)
 }
