@@ -105,7 +105,7 @@ func agree(data []byte) string {
 			return typ.String() + ": Unmarshal and encoding/json disagree on failing"
 		case wantErr != nil && reflect.TypeOf(wantErr) != reflect.TypeOf(seamErr):
 			return typ.String() + ": Unmarshal's error is not of encoding/json's type"
-		case wantErr != nil && !sameError(wantErr, seamErr):
+		case wantErr != nil && !sameError(wantErr, seamErr, typ.Name()):
 			return typ.String() + ": Unmarshal's error is not encoding/json's: " + seamErr.Error() + " / " + wantErr.Error()
 		case wantErr == nil && !reflect.DeepEqual(want.Interface(), seam.Interface()):
 			return typ.String() + ": Unmarshal read another value than encoding/json"
@@ -119,8 +119,8 @@ func agree(data []byte) string {
 // offset, Go type and JSON value) may be written as Go 1.27 writes it, with
 // the steps (array indexes, map keys) that encoding/json before Go 1.27
 // leaves out, without the names of embedded structs it adds, with names as
-// the input spells them, and the root type as its Struct.
-func sameError(want, got error) bool {
+// the input spells them, and the root type (named root) as its Struct.
+func sameError(want, got error, root string) bool {
 	wt, ok := want.(*json.UnmarshalTypeError)
 	if !ok {
 		return want.Error() == got.Error()
@@ -130,7 +130,9 @@ func sameError(want, got error) bool {
 		return false
 	}
 	if wt.Field == gt.Field {
-		return wt.Struct == gt.Struct
+		// The same path: the Struct is encoding/json's (the innermost
+		// struct) or, where Unmarshal aligned the error, the root type.
+		return wt.Struct == gt.Struct || (root != "" && gt.Struct == root)
 	}
 	return wt.Field == "" || strings.EqualFold(lastStep(wt.Field), lastStep(gt.Field))
 }
