@@ -148,6 +148,25 @@ func (a *app) journalCommand() *cobra.Command {
 		}
 		return journal.New(st), st, closeStore, nil
 	}
+	// onClaim is the RunE of a command on one claim (get, resolve, free):
+	// run gets the key its first two arguments name, the command's context
+	// and the journal, closed when run returns.
+	onClaim := func(run func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error) func(*cobra.Command, []string) error {
+		return func(c *cobra.Command, args []string) error {
+			k, err := claimKey(args)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := a.context(c)
+			defer cancel()
+			j, _, closeStore, err := open(ctx)
+			if err != nil {
+				return err
+			}
+			defer closeStore()
+			return run(ctx, j, k, args)
+		}
+	}
 
 	var limit int
 	var state string
@@ -192,24 +211,13 @@ func (a *app) journalCommand() *cobra.Command {
 		Example:           "  rxdelivery journal --sqlite journal.db get delivery rx-2026-0001",
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: interfaceCompletion,
-		RunE: func(c *cobra.Command, args []string) error {
-			k, err := claimKey(args)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, _, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
 			cl, err := j.Get(ctx, k)
 			if err != nil {
 				return err
 			}
 			return a.showClaims([]journal.Claim{cl}, "")
-		},
+		}),
 	}
 
 	resolve := &cobra.Command{
@@ -218,24 +226,13 @@ func (a *app) journalCommand() *cobra.Command {
 		Example:           "  rxdelivery journal --sqlite journal.db resolve delivery rx-2026-0001 ord_123",
 		Args:              cobra.ExactArgs(3),
 		ValidArgsFunction: interfaceCompletion,
-		RunE: func(c *cobra.Command, args []string) error {
-			k, err := claimKey(args)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, _, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
 			if err := j.Resolve(ctx, k, args[2]); err != nil {
 				return claimError(err)
 			}
 			return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "created", "id": args[2]},
 				"%s %s resolved: created as %s\n", k.Interface, k.Reference, args[2])
-		},
+		}),
 	}
 
 	free := &cobra.Command{
@@ -244,24 +241,13 @@ func (a *app) journalCommand() *cobra.Command {
 		Example:           "  rxdelivery journal --sqlite journal.db free delivery rx-2026-0001",
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: interfaceCompletion,
-		RunE: func(c *cobra.Command, args []string) error {
-			k, err := claimKey(args)
-			if err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, _, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
+		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
 			if err := j.Free(ctx, k); err != nil {
 				return claimError(err)
 			}
 			return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "freed"},
 				"%s %s freed: the next create of it will be sent\n", k.Interface, k.Reference)
-		},
+		}),
 	}
 
 	var olderThan time.Duration
