@@ -6,6 +6,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // A patient's total: a copay per fill times the number of fills, plus the
@@ -76,7 +77,7 @@ func ExampleValidationError_zeroIsAValue() {
 		FillNumber:   rxdelivery.Ptr(0),                           // the original fill
 		PatientPay:   rxdelivery.Ptr(rxdelivery.MustDecimal("0")), // no copay
 		Prescriber: orders.Prescriber{FirstName: "Alan", LastName: "Grant", NPI: "1987654320",
-			Address: orders.Address{Street: "200 High St", City: "Columbus", State: "oh", Zipcode: "43210-1234"}},
+			Address: rxtypes.Address{Street: "200 High St", City: "Columbus", State: "oh", Zipcode: "43210-1234"}},
 	}
 	fmt.Println(rx.Validate())
 	// Output:

@@ -18,6 +18,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -33,7 +34,7 @@ func omniParams(scenario requests.Scenario) *requests.CreateParams {
 		Pharmacy:                requests.PharmacyParams{NCPDP: "5550001"},
 		Dropoff: requests.DropoffParams{Name: "Jane Doe", PhoneNumber: "6145550100",
 			Address: requests.NewDropoffAddress(requests.Address{Street1: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"})},
-		Patient: requests.PatientParams{FirstName: "Jane", LastName: "Doe", Gender: requests.GenderFemale,
+		Patient: requests.PatientParams{FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29}},
 		Remittance: &requests.RemittanceParams{
 			Contact:  &requests.Contact{MobilePhoneNumber: "6145550100", Email: "jane@example.com"},
@@ -83,11 +84,11 @@ func TestE2EScenarios(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		scenario requests.Scenario
-		steps    []requests.OrderStatus
+		steps    []rxtypes.OrderStatus
 		check    func(t *testing.T, r *requests.Request)
 	}{
 		{requests.ScenarioSuccessfulDelivery,
-			[]requests.OrderStatus{requests.OrderNew, requests.OrderSubmittedToCourier, requests.OrderPickedUp, requests.OrderDelivered},
+			[]rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp, rxtypes.OrderStatusDelivered},
 			func(t *testing.T, r *requests.Request) {
 				require.NotNil(t, r.Order.Pickup)
 				require.NotNil(t, r.Order.Delivery)
@@ -99,8 +100,8 @@ func TestE2EScenarios(t *testing.T) {
 				assert.Equal(t, requests.StatusRequestReceived, r.Status.Name)
 			}},
 		{requests.ScenarioUnsuccessfulDelivery,
-			[]requests.OrderStatus{requests.OrderNew, requests.OrderSubmittedToCourier, requests.OrderPickedUp,
-				requests.OrderDeliveryAttempted, requests.OrderReturnedToPharmacy},
+			[]rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp,
+				rxtypes.OrderStatusDeliveryAttempted, rxtypes.OrderStatusReturnedToPharmacy},
 			func(t *testing.T, r *requests.Request) {
 				require.NotNil(t, r.Order.Delivery)
 				assert.False(t, r.Order.Delivery.Succeeded())
@@ -109,7 +110,7 @@ func TestE2EScenarios(t *testing.T) {
 				assert.True(t, r.DeliveryETA.HasTime(), "this scenario's ETA is an ISO 8601 timestamp")
 			}},
 		{requests.ScenarioIncompleteRequest,
-			[]requests.OrderStatus{requests.OrderNew, requests.OrderCancelled},
+			[]rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusCancelled},
 			func(t *testing.T, r *requests.Request) {
 				require.NotNil(t, r.Status)
 				assert.Equal(t, requests.StatusRequestIncomplete, r.Status.Name)
@@ -124,7 +125,7 @@ func TestE2EScenarios(t *testing.T) {
 			c, ctx := sb.Client, context.Background()
 			created, err := c.Requests.Create(ctx, omniParams(tc.scenario))
 			require.NoError(t, err)
-			var seen []requests.OrderStatus
+			var seen []rxtypes.OrderStatus
 			var last *requests.Request
 			for i := 0; i < len(tc.steps); i++ {
 				sb.Clock.Advance(10 * time.Second)
@@ -164,13 +165,13 @@ func TestE2EOrders(t *testing.T) {
 
 	order, err := c.Orders.Create(ctx, testutil.SamedayOrder())
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusNew, order.Status)
+	assert.Equal(t, rxtypes.OrderStatusNew, order.Status)
 	require.NotNil(t, order.ETA)
 
 	sb.Clock.Advance(30 * time.Second)
 	got, err := c.Orders.Get(ctx, order.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusSubmittedToCourier, got.Status, "the simulator writes it with spaces")
+	assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, got.Status, "the simulator writes it with spaces")
 
 	rx := testutil.SamedayOrder().Prescriptions[0]
 	rx.Number = "RX/2"
@@ -189,14 +190,14 @@ func TestE2EOrders(t *testing.T) {
 	require.NoError(t, c.Orders.Cancel(ctx, other.ID))
 	cancelled, err := c.Orders.Get(ctx, other.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusCancelled, cancelled.Status)
+	assert.Equal(t, rxtypes.OrderStatusCancelled, cancelled.Status)
 	require.NotNil(t, cancelled.Cancellation)
 	assert.NotEmpty(t, cancelled.Cancellation.Reason, "read from the sample's key, reason")
 
 	sb.Clock.Advance(2 * 30 * time.Second)
 	delivered, err := c.Orders.Get(ctx, order.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusDelivered, delivered.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, delivered.Status)
 	require.NotNil(t, delivered.Delivery)
 	assert.True(t, delivered.Delivery.Succeeded())
 	err = c.Orders.Cancel(ctx, order.ID)
@@ -263,7 +264,7 @@ func TestE2EShippingAndTrackingNotifications(t *testing.T) {
 
 	delivered, err := c.Orders.Get(ctx, created.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusDelivered, delivered.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, delivered.Status)
 	require.NotNil(t, delivered.Shipping.Delivery)
 }
 
@@ -289,7 +290,7 @@ func TestE2EPharmaciesAndPricing(t *testing.T) {
 	assert.Equal(t, page.Pharmacies[0].NCPDP, ph.NCPDP)
 	assert.Nil(t, ph.DistanceFromOrigin)
 	info, err := c.Pharmacies.DeliveryInfo(ctx, ph.NCPDP, &pharmacies.DeliveryInfoParams{
-		Address: pharmacies.DeliveryAddress{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},
+		Address: rxtypes.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},
 		POD:     "required", SaturdayDelivery: true,
 	})
 	require.NoError(t, err)

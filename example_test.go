@@ -14,9 +14,9 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -225,7 +225,7 @@ func TestDeliveryReachesThePatient(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Advance(3 * rxdeliverytest.DefaultOrderCadence) // submitted, picked up, delivered: no sleeping
-	if st, _ := srv.OrderStatus(order.ID); st != orders.StatusDelivered {
+	if st, _ := srv.OrderStatus(order.ID); st != rxtypes.OrderStatusDelivered {
 		t.Fatalf("status %s, want delivered", st)
 	}
 	if sent := srv.CallsTo(rxdeliverytest.OrdersCreate)[0].Body; sent["external_reference_number"] != "rx-2026-0001" {

@@ -81,14 +81,14 @@ var statusTypes = map[string]statusType{
 
 // statusConst is one status constant found in the source.
 type statusConst struct {
-	name  string // qualified: orders.StatusNew
+	name  string // qualified: rxtypes.OrderStatusNew
 	typ   string // qualified type: rxtypes.OrderStatus
 	value string
 }
 
 // scanStatusConsts returns the constants of the packages in dirs (relative
 // to root) whose type's name contains "Status", with aliases of another
-// package's constants (orders.StatusNew = rxtypes.OrderStatusNew)
+// package's constants (rxtypes.OrderStatusNew = rxtypes.OrderStatusNew)
 // resolved to that constant's type and value.
 func scanStatusConsts(t *testing.T, root string, dirs []string) []statusConst {
 	t.Helper()
@@ -385,9 +385,8 @@ func TestLifecycleDiagrams(t *testing.T) {
 	for _, c := range consts {
 		found[c.typ]++
 	}
-	// The scan sees the constants (7 order statuses in rxtypes, and their
-	// aliases in orders and requests).
-	assert.Equal(t, 21, found["rxtypes.OrderStatus"], "%v", consts)
+	// The scan sees the 7 order statuses, defined once in rxtypes.
+	assert.Equal(t, 7, found["rxtypes.OrderStatus"], "%v", consts)
 	for typ := range statusTypes {
 		assert.NotZero(t, found[typ], "the scan found no constant of %s", typ)
 	}
@@ -417,23 +416,23 @@ func TestLifecycleDiagramsCatch(t *testing.T) {
 		md: courier(strings.NewReplacer(
 			"    delivery_attempted --> returned_to_pharmacy : return.occurred_at set (scenario)\n", "",
 			"    returned_to_pharmacy --> [*]\n", "").Replace(body)),
-		want: `diagram "orders-courier" has no state for orders.StatusReturnedToPharmacy ("returned_to_pharmacy")`,
+		want: `diagram "orders-courier" has no state for rxtypes.OrderStatusReturnedToPharmacy ("returned_to_pharmacy")`,
 	}, {
 		name: "a final status not marked",
 		md:   courier(strings.Replace(body, "    delivered --> [*]\n", "", 1)),
-		want: `diagram "orders-courier": orders.StatusDelivered ("delivered") is drawn final=false, Final() is true`,
+		want: `diagram "orders-courier": rxtypes.OrderStatusDelivered ("delivered") is drawn final=false, Final() is true`,
 	}, {
 		name: "a status marked final that is not",
 		md:   courier(strings.Replace(body, "    cancelled --> [*]\n", "    cancelled --> [*]\n    delivery_attempted --> [*]\n", 1)),
-		want: `diagram "orders-courier": orders.StatusDeliveryAttempted ("delivery_attempted") is drawn final=true, Final() is false`,
+		want: `diagram "orders-courier": rxtypes.OrderStatusDeliveryAttempted ("delivery_attempted") is drawn final=true, Final() is false`,
 	}, {
 		name: "a cancellable status not marked",
 		md:   courier(strings.Replace(body, "class new, submitted_to_courier cancellable", "class new cancellable", 1)),
-		want: `diagram "orders-courier": orders.StatusSubmittedToCourier ("submitted_to_courier") is drawn cancellable=false, Cancellable() is true`,
+		want: `diagram "orders-courier": rxtypes.OrderStatusSubmittedToCourier ("submitted_to_courier") is drawn cancellable=false, Cancellable() is true`,
 	}, {
 		name: "a status marked cancellable that is not",
 		md:   courier(strings.Replace(body, "class new, submitted_to_courier cancellable", "class new, submitted_to_courier, picked_up cancellable", 1)),
-		want: `diagram "orders-courier": orders.StatusPickedUp ("picked_up") is drawn cancellable=true, Cancellable() is false`,
+		want: `diagram "orders-courier": rxtypes.OrderStatusPickedUp ("picked_up") is drawn cancellable=true, Cancellable() is false`,
 	}, {
 		name: "a misspelt status",
 		md:   courier(strings.Replace(body, "picked_up --> delivered :", "picked_up --> deliverd :", 1)),
@@ -633,13 +632,13 @@ func TestLifecycleDiagramsFollowTheSimulator(t *testing.T) {
 			d := diagrams[slices.IndexFunc(diagrams, func(d *diagram) bool { return d.name == name })]
 			srv := rxdeliverytest.Start(t)
 			c := srv.Client()
-			for _, st := range []orders.Status{orders.StatusNew, orders.StatusSubmittedToCourier, orders.StatusPickedUp,
-				orders.StatusDelivered, orders.StatusDeliveryAttempted, orders.StatusReturnedToPharmacy, orders.StatusCancelled} {
+			for _, st := range []rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp,
+				rxtypes.OrderStatusDelivered, rxtypes.OrderStatusDeliveryAttempted, rxtypes.OrderStatusReturnedToPharmacy, rxtypes.OrderStatusCancelled} {
 				created, err := c.Orders.Create(ctx, orderParams(level))
 				require.NoError(t, err)
 				require.NoError(t, srv.SetOrderStatus(created.ID, st))
 				err = c.Orders.Cancel(ctx, created.ID)
-				if st == orders.StatusCancelled {
+				if st == rxtypes.OrderStatusCancelled {
 					continue // drawn final; what a second DELETE answers is not a transition
 				}
 				assert.Equal(t, d.cancellable[string(st)], err == nil, "%s: a %s order, cancel error %v", name, st, err)

@@ -18,6 +18,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Distinctive values: none of them may appear in a log line or an error.
@@ -51,7 +52,7 @@ func privateParams() *requests.CreateParams {
 			Street1: patientStreet, City: patientCity, State: "OH", Zipcode: "43210"}},
 		Dropoff: requests.DropoffParams{Name: patientFirst + " " + patientLast, PhoneNumber: patientPhone,
 			Address: requests.DropoffAddress{Street1: patientStreet, City: patientCity, State: "OH", Zipcode: "43210"}},
-		Patient: requests.PatientParams{FirstName: patientFirst, LastName: patientLast, Gender: requests.GenderFemale, DateOfBirth: dob},
+		Patient: requests.PatientParams{FirstName: patientFirst, LastName: patientLast, Gender: rxtypes.GenderFemale, DateOfBirth: dob},
 		Remittance: &requests.RemittanceParams{
 			Contact:  &requests.Contact{MobilePhoneNumber: patientPhone, Email: patientEmail},
 			Payments: []requests.Payment{{Fee: rxdelivery.MustDecimal("5.00"), Kind: requests.PaymentCopay}},

@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -145,7 +145,7 @@ func TestTranscriptShowsNoPatientValue(t *testing.T) {
 			return planted, err
 		},
 	}
-	_ = orders.StatusNew
+	_ = rxtypes.OrderStatusNew
 	for name, call := range calls {
 		for _, failing := range []bool{false, true} {
 			fail = failing

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // getFixture answers Get(id) with the fixture and returns the decoded order.
@@ -39,7 +40,7 @@ func TestDecode_NewShipping(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, shipID, "delivery/order_new_shipping.json")
 	assert.Equal(t, shipID, o.ID)
-	assert.Equal(t, orders.StatusNew, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusNew, o.Status)
 	assert.Equal(t, "rx-2024-0003", o.ExternalReferenceNumber)
 	assert.Nil(t, o.Pickup)
 	assert.Nil(t, o.Delivery)
@@ -62,7 +63,7 @@ func TestDecode_SubmittedToCourier(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_submitted_to_courier.json")
 	assert.Equal(t, orderID, o.ID)
-	assert.Equal(t, orders.StatusSubmittedToCourier, o.Status, "the sample's spaced spelling")
+	assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, o.Status, "the sample's spaced spelling")
 	assert.True(t, o.Status.Known())
 	assert.True(t, o.Status.Cancellable())
 	assert.Equal(t, "rx-2024-0001", o.ExternalReferenceNumber)
@@ -79,16 +80,16 @@ func TestDecode_SubmittedToCourier(t *testing.T) {
 func TestDecode_StatusSpellings(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{`"submitted to courier"`, `"submitted_to_courier"`, `"Submitted To Courier"`} {
-		var s orders.Status
+		var s rxtypes.OrderStatus
 		require.NoError(t, json.Unmarshal([]byte(raw), &s))
-		assert.Equal(t, orders.StatusSubmittedToCourier, s, raw)
+		assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, s, raw)
 	}
-	for raw, want := range map[string]orders.Status{
-		`"new"`: orders.StatusNew, `"picked_up"`: orders.StatusPickedUp, `"delivered"`: orders.StatusDelivered,
-		`"delivery_attempted"`: orders.StatusDeliveryAttempted, `"returned_to_pharmacy"`: orders.StatusReturnedToPharmacy,
-		`"cancelled"`: orders.StatusCancelled,
+	for raw, want := range map[string]rxtypes.OrderStatus{
+		`"new"`: rxtypes.OrderStatusNew, `"picked_up"`: rxtypes.OrderStatusPickedUp, `"delivered"`: rxtypes.OrderStatusDelivered,
+		`"delivery_attempted"`: rxtypes.OrderStatusDeliveryAttempted, `"returned_to_pharmacy"`: rxtypes.OrderStatusReturnedToPharmacy,
+		`"cancelled"`: rxtypes.OrderStatusCancelled,
 	} {
-		var s orders.Status
+		var s rxtypes.OrderStatus
 		require.NoError(t, json.Unmarshal([]byte(raw), &s))
 		assert.Equal(t, want, s)
 		assert.True(t, s.Known())
@@ -98,21 +99,21 @@ func TestDecode_StatusSpellings(t *testing.T) {
 func TestDecode_UnknownStatusStillDecodes(t *testing.T) {
 	t.Parallel()
 	o := getBody(t, `{"order":{"id":"`+orderID+`","status":"on hold by courier","pickup":null,"eta":null}}`)
-	assert.Equal(t, orders.Status("on hold by courier"), o.Status)
+	assert.Equal(t, rxtypes.OrderStatus("on hold by courier"), o.Status)
 	assert.False(t, o.Status.Known())
 	assert.False(t, o.Status.Cancellable())
 
 	o = getBody(t, `{"order":{"id":"`+orderID+`","status":7,"extra":{"nested":[1,2]}}}`)
-	assert.Equal(t, orders.Status("7"), o.Status, "a non-string status is kept verbatim")
+	assert.Equal(t, rxtypes.OrderStatus("7"), o.Status, "a non-string status is kept verbatim")
 
 	o = getBody(t, `{"order":{"id":"`+orderID+`","status":null}}`)
-	assert.Equal(t, orders.Status(""), o.Status)
+	assert.Equal(t, rxtypes.OrderStatus(""), o.Status)
 }
 
 func TestDecode_PickedUp(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_picked_up.json")
-	assert.Equal(t, orders.StatusPickedUp, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusPickedUp, o.Status)
 	assert.False(t, o.Status.Cancellable())
 	require.NotNil(t, o.Pickup)
 	assertTime(t, "2024-05-02T15:12:31-04:00", o.Pickup.OccurredAt)
@@ -138,7 +139,7 @@ func TestDecode_Cancelled(t *testing.T) {
 		t.Run(tc.fixture, func(t *testing.T) {
 			o := getFixture(t, orderID, tc.fixture)
 			assert.Equal(t, orderID, o.ID)
-			assert.Equal(t, orders.StatusCancelled, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusCancelled, o.Status)
 			assert.Nil(t, o.Pickup)
 			assert.Nil(t, o.Delivery)
 			assert.Nil(t, o.Return)
@@ -171,7 +172,7 @@ func TestDecode_CancellationReasonKeys(t *testing.T) {
 func TestDecode_Delivered(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivered.json")
-	assert.Equal(t, orders.StatusDelivered, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, o.Status)
 	require.NotNil(t, o.Pickup)
 	assertTime(t, "2024-05-02T15:12:31-04:00", o.Pickup.OccurredAt)
 	require.NotNil(t, o.Delivery)
@@ -179,7 +180,7 @@ func TestDecode_Delivered(t *testing.T) {
 	assertTime(t, "2024-05-02T15:41:07-04:00", d.OccurredAt)
 	assert.Equal(t, "https://files.rxdelivery.test/signatures/sig_7f3a.png?expires=1714679167", d.SignatureURL)
 	assert.Equal(t, "John Roe", d.SignedBy)
-	assert.Equal(t, orders.RelationshipOther, d.Relationship)
+	assert.Equal(t, rxtypes.RelationshipOther, d.Relationship)
 	assert.Equal(t, "Neighbor", d.OtherRelationshipDescription)
 	assert.Empty(t, d.FailureReason)
 	assert.Nil(t, d.RecipientIdentification)
@@ -195,54 +196,54 @@ func TestDecode_Delivered(t *testing.T) {
 func TestDecode_DeliveredWithIdentification(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivered_identification.json")
-	assert.Equal(t, orders.StatusDelivered, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, o.Status)
 	require.NotNil(t, o.Delivery)
 	d := o.Delivery
 	assertTime(t, "2024-05-02T15:41:07-04:00", d.OccurredAt)
 	assert.Equal(t, "https://files.rxdelivery.test/signatures/sig_8b21.png?expires=1714679167", d.SignatureURL)
 	assert.Equal(t, "Jane Doe", d.SignedBy)
-	assert.Equal(t, orders.Relationship("Self"), d.Relationship)
+	assert.Equal(t, rxtypes.Relationship("Self"), d.Relationship)
 	assert.Empty(t, d.OtherRelationshipDescription)
 	assert.Empty(t, d.FailureReason)
 	require.NotNil(t, d.RecipientIdentification)
 	id := d.RecipientIdentification
 	assert.Equal(t, "D1234567", id.Number)
 	assert.Equal(t, "Driver's License", id.Type)
-	assert.Equal(t, orders.QualifierDriversLicenseID, id.Qualifier)
+	assert.Equal(t, rxtypes.QualifierDriversLicenseID, id.Qualifier)
 	assert.Equal(t, "Driver's License ID", id.Qualifier.Description())
 	assert.Equal(t, "OH", id.JurisdictionCode)
 }
 
 func TestDecode_Qualifiers(t *testing.T) {
 	t.Parallel()
-	want := map[orders.IDQualifier]string{
-		orders.QualifierMilitaryID: "Military ID", orders.QualifierStateIssuedID: "State Issued ID",
-		orders.QualifierUniqueSystemID: "Unique System ID", orders.QualifierPermanentResidentCard: "Permanent Resident Card",
-		orders.QualifierPassportID: "Passport ID", orders.QualifierDriversLicenseID: "Driver's License ID",
-		orders.QualifierSocialSecurityNumber: "Social Security Number", orders.QualifierTribalID: "Tribal ID",
+	want := map[rxtypes.IDQualifier]string{
+		rxtypes.QualifierMilitaryID: "Military ID", rxtypes.QualifierStateIssuedID: "State Issued ID",
+		rxtypes.QualifierUniqueSystemID: "Unique System ID", rxtypes.QualifierPermanentResidentCard: "Permanent Resident Card",
+		rxtypes.QualifierPassportID: "Passport ID", rxtypes.QualifierDriversLicenseID: "Driver's License ID",
+		rxtypes.QualifierSocialSecurityNumber: "Social Security Number", rxtypes.QualifierTribalID: "Tribal ID",
 	}
 	for q, d := range want {
 		assert.Equal(t, d, q.Description())
 	}
-	assert.Empty(t, orders.IDQualifier("99").Description())
+	assert.Empty(t, rxtypes.IDQualifier("99").Description())
 
-	for raw, q := range map[string]orders.IDQualifier{
-		`"02"`: orders.QualifierStateIssuedID, `2`: orders.QualifierStateIssuedID, `"2"`: orders.QualifierStateIssuedID,
+	for raw, q := range map[string]rxtypes.IDQualifier{
+		`"02"`: rxtypes.QualifierStateIssuedID, `2`: rxtypes.QualifierStateIssuedID, `"2"`: rxtypes.QualifierStateIssuedID,
 		`"X9"`: "X9", `12`: "12",
 	} {
-		var got orders.IDQualifier
+		var got rxtypes.IDQualifier
 		require.NoError(t, json.Unmarshal([]byte(raw), &got), raw)
 		assert.Equal(t, q, got, raw)
 	}
-	var got orders.IDQualifier = "05"
+	var got rxtypes.IDQualifier = "05"
 	require.NoError(t, json.Unmarshal([]byte(`null`), &got))
-	assert.Equal(t, orders.QualifierPassportID, got, "null leaves the value")
+	assert.Equal(t, rxtypes.QualifierPassportID, got, "null leaves the value")
 }
 
 func TestDecode_DeliveryAttempted(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_delivery_attempted.json")
-	assert.Equal(t, orders.StatusDeliveryAttempted, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusDeliveryAttempted, o.Status)
 	require.NotNil(t, o.Pickup)
 	require.NotNil(t, o.Delivery)
 	d := o.Delivery
@@ -255,14 +256,14 @@ func TestDecode_DeliveryAttempted(t *testing.T) {
 	assert.Nil(t, d.RecipientIdentification)
 	assert.False(t, d.Succeeded())
 	assert.Nil(t, o.Return)
-	var none *orders.Delivery
+	var none *rxtypes.Delivery
 	assert.False(t, none.Succeeded())
 }
 
 func TestDecode_Returned(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, orderID, "delivery/order_returned.json")
-	assert.Equal(t, orders.StatusReturnedToPharmacy, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusReturnedToPharmacy, o.Status)
 	require.NotNil(t, o.Pickup)
 	assertTime(t, "2024-05-02T15:12:31-04:00", o.Pickup.OccurredAt)
 	require.NotNil(t, o.Delivery)
@@ -279,7 +280,7 @@ func TestDecode_ShippingDelivered(t *testing.T) {
 	t.Parallel()
 	o := getFixture(t, shipID, "delivery/order_shipping_delivered.json")
 	assert.Equal(t, shipID, o.ID)
-	assert.Equal(t, orders.StatusDelivered, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, o.Status)
 	assert.Equal(t, "rx-2024-0003", o.ExternalReferenceNumber)
 	assert.Nil(t, o.Pickup)
 	assert.Nil(t, o.Delivery)

@@ -26,7 +26,7 @@
 //		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
 //		Recipient:               orders.Recipient{Description: "Jane Doe", Address: addr},
 //		Patient: orders.Patient{
-//			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
+//			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale,
 //			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 //		},
 //		Prescriptions: []orders.Prescription{rx},

@@ -146,7 +146,7 @@ func (r *Recipient) appendJSON(b []byte) []byte {
 
 // appendAddress writes a as its MarshalJSON does: state and ZIP code in
 // the form the platform takes.
-func appendAddress(b []byte, a *Address) []byte {
+func appendAddress(b []byte, a *rxtypes.Address) []byte {
 	o := jsonx.Open(b)
 	o.String("street", a.Street)
 	o.StringOmitEmpty("street2", a.Street2)

@@ -10,6 +10,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func ExampleService_Watch() {
@@ -109,10 +110,10 @@ func ExampleService_WatchMany() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if o.Status == orders.StatusDelivered {
+		if o.Status == rxtypes.OrderStatusDelivered {
 			delivered++
 		}
-		if o.Status == orders.StatusCancelled {
+		if o.Status == rxtypes.OrderStatusCancelled {
 			fmt.Println(o.ID, "cancelled")
 		}
 	}

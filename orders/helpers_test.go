@@ -10,6 +10,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // The values of the fixtures.
@@ -44,12 +45,12 @@ var dob = rxdelivery.Date{Year: 1980, Month: time.February, Day: 29}
 func prescriber() orders.Prescriber {
 	return orders.Prescriber{
 		FirstName: "Alan", LastName: "Grant", NPI: "1987654320",
-		Address: orders.Address{Street: "200 High Street", City: "Columbus", State: "OH", Zipcode: "432101234"},
+		Address: rxtypes.Address{Street: "200 High Street", City: "Columbus", State: "OH", Zipcode: "432101234"},
 	}
 }
 
-func janeAddress() orders.Address {
-	return orders.Address{Street: "42 Elm Avenue", Street2: "Apt 3B", City: "Columbus", State: "OH", Zipcode: "43210"}
+func janeAddress() rxtypes.Address {
+	return rxtypes.Address{Street: "42 Elm Avenue", Street2: "Apt 3B", City: "Columbus", State: "OH", Zipcode: "43210"}
 }
 
 // samedayParams is the sameday example (order_create_sameday_request.json).
@@ -67,7 +68,7 @@ func samedayParams() *orders.CreateParams {
 			Description: "Jane Doe", MobilePhoneNumber: "6145550100", Address: janeAddress(),
 		},
 		Patient: orders.Patient{
-			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale, DateOfBirth: dob,
+			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale, DateOfBirth: dob,
 			MobilePhoneNumber: "6145550100",
 		},
 		Prescriptions: []orders.Prescription{{
@@ -110,9 +111,9 @@ func ondemandParams() *orders.CreateParams {
 		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
 		Recipient: orders.Recipient{
 			Description: "John Roe", HomePhoneNumber: "6145550101",
-			Address: orders.Address{Street: "7 Oak Lane", City: "Columbus", State: "OH", Zipcode: "432151234"},
+			Address: rxtypes.Address{Street: "7 Oak Lane", City: "Columbus", State: "OH", Zipcode: "432151234"},
 		},
-		Patient:       orders.Patient{FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale, DateOfBirth: dob},
+		Patient:       orders.Patient{FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale, DateOfBirth: dob},
 		Prescriptions: []orders.Prescription{*fridgeRx()},
 	}
 }
@@ -126,7 +127,7 @@ func shippingParams() *orders.CreateParams {
 		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
 		Recipient:               orders.Recipient{Description: "Jane Doe", Address: janeAddress()},
 		Patient: orders.Patient{
-			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderUnspecified, DateOfBirth: dob,
+			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderUnspecified, DateOfBirth: dob,
 			HomePhoneNumber: "6145550102",
 		},
 		Shipping: &orders.ShippingParams{

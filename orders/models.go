@@ -18,17 +18,17 @@ type Order struct {
 	ID string `json:"id"`
 	// Status is the current state. A status the SDK does not know is kept
 	// verbatim; see Status.Known.
-	Status Status `json:"status"`
+	Status rxtypes.OrderStatus `json:"status"`
 	// ExternalReferenceNumber is the caller's reference, or "".
 	ExternalReferenceNumber string `json:"external_reference_number"`
 	// Pickup is set once the courier picked the order up. Not returned
 	// for shipping orders.
-	Pickup *Pickup `json:"pickup"`
+	Pickup *rxtypes.Pickup `json:"pickup"`
 	// Delivery is set once a delivery was made or attempted. Not returned
 	// for shipping orders.
-	Delivery *Delivery `json:"delivery"`
+	Delivery *rxtypes.Delivery `json:"delivery"`
 	// Return is set once the order was brought back to the pharmacy.
-	Return *Return `json:"return"`
+	Return *rxtypes.Return `json:"return"`
 	// Shipping holds the carrier data of a shipping order; nil for
 	// same-day and on-demand orders.
 	Shipping *Shipping `json:"shipping"`
@@ -128,87 +128,6 @@ func (e *listEnvelope) list() ([]Order, bool) {
 	}
 	return nil, false
 }
-
-// The models the delivery order and omni request documents share are
-// defined in package rxtypes; these names are the ones the orders package
-// has always used.
-type (
-	// Status is rxtypes.OrderStatus: the current state of an order.
-	Status = rxtypes.OrderStatus
-	// Pickup is rxtypes.Pickup: when the courier picked the item up.
-	Pickup = rxtypes.Pickup
-	// Return is rxtypes.Return: when the item was brought back.
-	Return = rxtypes.Return
-	// Delivery is rxtypes.Delivery: the outcome of a delivery or an attempt.
-	Delivery = rxtypes.Delivery
-	// Relationship is rxtypes.Relationship: the recipient's relationship to
-	// the patient.
-	Relationship = rxtypes.Relationship
-	// RecipientIdentification is rxtypes.RecipientIdentification: the
-	// identification checked at the point of delivery.
-	RecipientIdentification = rxtypes.RecipientIdentification
-	// IDQualifier is rxtypes.IDQualifier: the code of an identification type.
-	IDQualifier = rxtypes.IDQualifier
-	// Gender is rxtypes.Gender: a patient's gender.
-	Gender = rxtypes.Gender
-	// Address is rxtypes.Address: a US postal address of the delivery
-	// interface.
-	Address = rxtypes.Address
-)
-
-// The order statuses (rxtypes.OrderStatusNew and so on).
-const (
-	// StatusNew is an order the platform accepted and has not yet handed
-	// to a courier.
-	StatusNew = rxtypes.OrderStatusNew
-	// StatusSubmittedToCourier is an order handed to a courier.
-	StatusSubmittedToCourier = rxtypes.OrderStatusSubmittedToCourier
-	// StatusPickedUp is an order the courier picked up.
-	StatusPickedUp = rxtypes.OrderStatusPickedUp
-	// StatusDelivered is an order delivered to the recipient.
-	StatusDelivered = rxtypes.OrderStatusDelivered
-	// StatusDeliveryAttempted is an order whose delivery was attempted and
-	// failed.
-	StatusDeliveryAttempted = rxtypes.OrderStatusDeliveryAttempted
-	// StatusReturnedToPharmacy is an order brought back to the pharmacy.
-	StatusReturnedToPharmacy = rxtypes.OrderStatusReturnedToPharmacy
-	// StatusCancelled is a cancelled order.
-	StatusCancelled = rxtypes.OrderStatusCancelled
-)
-
-// The genders of the document.
-const (
-	// GenderMale is male.
-	GenderMale = rxtypes.GenderMale
-	// GenderFemale is female.
-	GenderFemale = rxtypes.GenderFemale
-	// GenderUnspecified is for a patient whose gender is not given.
-	GenderUnspecified = rxtypes.GenderUnspecified
-)
-
-// RelationshipOther means the relationship is described in
-// Delivery.OtherRelationshipDescription.
-const RelationshipOther = rxtypes.RelationshipOther
-
-// Identification qualifier codes (rxtypes.QualifierMilitaryID and so on).
-const (
-	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = rxtypes.QualifierMilitaryID
-	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = rxtypes.QualifierStateIssuedID
-	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = rxtypes.QualifierUniqueSystemID
-	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = rxtypes.QualifierPermanentResidentCard
-	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = rxtypes.QualifierPassportID
-	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = rxtypes.QualifierDriversLicenseID
-	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = rxtypes.QualifierSocialSecurityNumber
-	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = rxtypes.QualifierTribalID
-)
 
 // ServiceLevel is how an order is carried: by a courier the same day
 // (sameday), by a courier on demand (ondemand), or by a ground carrier

@@ -91,7 +91,7 @@ type Recipient struct {
 	// HomePhoneNumber is optional; 10 digits.
 	HomePhoneNumber string `json:"home_phone_number,omitempty"`
 	// Address is where to deliver; required.
-	Address Address `json:"address"`
+	Address rxtypes.Address `json:"address"`
 }
 
 // Patient is the patient of an order.
@@ -101,7 +101,7 @@ type Patient struct {
 	// LastName is required, at most 40 characters.
 	LastName string `json:"last_name"`
 	// Gender is required on orders (unlike omni requests).
-	Gender Gender `json:"gender"`
+	Gender rxtypes.Gender `json:"gender"`
 	// DateOfBirth is required; it must be a real day and not in the
 	// future.
 	DateOfBirth rxtypes.Date `json:"date_of_birth"`
@@ -200,7 +200,7 @@ type Prescriber struct {
 	// digits.
 	NPI string `json:"npi"`
 	// Address is the prescriber's address; required.
-	Address Address `json:"address"`
+	Address rxtypes.Address `json:"address"`
 }
 
 // Payer is a payer (insurance plan) of a prescription.
@@ -368,7 +368,7 @@ func (r *Recipient) check(c *validate.Collector) {
 	c.Pop()
 }
 
-func checkAddress(c *validate.Collector, a *Address) {
+func checkAddress(c *validate.Collector, a *rxtypes.Address) {
 	c.RequiredMaxLen("street", a.Street, 255)
 	c.MaxLen("street2", a.Street2, 255)
 	c.RequiredMaxLen("city", a.City, 255)
@@ -380,7 +380,7 @@ func (p *Patient) check(c *validate.Collector, shipping bool) {
 	c.RequiredMaxLen("first_name", p.FirstName, 30)
 	c.RequiredMaxLen("last_name", p.LastName, 40)
 	validate.OneOf(c, "gender", p.Gender, true,
-		GenderMale, GenderFemale, GenderUnspecified)
+		rxtypes.GenderMale, rxtypes.GenderFemale, rxtypes.GenderUnspecified)
 	c.DateOfBirth("date_of_birth", p.DateOfBirth)
 	c.OptionalPhone("mobile_phone_number", p.MobilePhoneNumber)
 	c.OptionalPhone("home_phone_number", p.HomePhoneNumber)

@@ -11,6 +11,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // problemPaths returns the paths of err's problems, or nil when err is nil.
@@ -120,7 +121,7 @@ func TestCreateParams_Validate(t *testing.T) {
 		{"patient last_name required", same, func(p *orders.CreateParams) { p.Patient.LastName = "" }, []string{"patient.last_name"}},
 		{"patient gender required", same, func(p *orders.CreateParams) { p.Patient.Gender = "" }, []string{"patient.gender"}},
 		{"patient gender enum", same, func(p *orders.CreateParams) { p.Patient.Gender = "f" }, []string{"patient.gender"}},
-		{"patient gender male", same, func(p *orders.CreateParams) { p.Patient.Gender = orders.GenderMale }, nil},
+		{"patient gender male", same, func(p *orders.CreateParams) { p.Patient.Gender = rxtypes.GenderMale }, nil},
 		{"patient date_of_birth required", same, func(p *orders.CreateParams) { p.Patient.DateOfBirth = rxdelivery.Date{} }, []string{"patient.date_of_birth"}},
 		{"patient date_of_birth invalid", same, func(p *orders.CreateParams) { p.Patient.DateOfBirth = rxdelivery.Date{Year: 1981, Month: 2, Day: 29} }, []string{"patient.date_of_birth"}},
 		{"patient mobile 11 digits", same, func(p *orders.CreateParams) { p.Patient.MobilePhoneNumber = "16145550100" }, []string{"patient.mobile_phone_number"}},
@@ -156,7 +157,7 @@ func TestCreateParams_Validate(t *testing.T) {
 		{"prescriber last_name required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.LastName = "" }, []string{"prescriptions[0].prescriber.last_name"}},
 		{"prescriber npi required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.NPI = "" }, []string{"prescriptions[0].prescriber.npi"}},
 		{"prescriber npi 11 digits", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.NPI = "19876543201" }, []string{"prescriptions[0].prescriber.npi"}},
-		{"prescriber address required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.Address = orders.Address{} }, []string{
+		{"prescriber address required", same, func(p *orders.CreateParams) { p.Prescriptions[0].Prescriber.Address = rxtypes.Address{} }, []string{
 			"prescriptions[0].prescriber.address.street", "prescriptions[0].prescriber.address.city",
 			"prescriptions[0].prescriber.address.state", "prescriptions[0].prescriber.address.zipcode",
 		}},

@@ -8,6 +8,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/validate/ruletest"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestRuleTable checks every row of docs/validation.md for delivery
@@ -49,7 +50,7 @@ func TestRuleTable(t *testing.T) {
 		{ID: "DL-19", Base: same, OK: func(p *P) { p.Recipient.Address.Zipcode = "43210-1234" }, Bad: func(p *P) { p.Recipient.Address.Zipcode = "4321012345" }},
 		{ID: "DL-20", Base: same, OK: func(p *P) { p.Patient.FirstName = long(30) }, Bad: func(p *P) { p.Patient.FirstName = long(31) }},
 		{ID: "DL-21", Base: same, OK: func(p *P) { p.Patient.LastName = long(40) }, Bad: func(p *P) { p.Patient.LastName = long(41) }},
-		{ID: "DL-22", Base: same, OK: func(p *P) { p.Patient.Gender = orders.GenderUnspecified }, Bad: func(p *P) { p.Patient.Gender = "" }},
+		{ID: "DL-22", Base: same, OK: func(p *P) { p.Patient.Gender = rxtypes.GenderUnspecified }, Bad: func(p *P) { p.Patient.Gender = "" }},
 		{ID: "DL-23", Base: same, OK: func(p *P) { p.Patient.DateOfBirth = rxdelivery.Date{Year: 1900, Month: 1, Day: 1} }, Bad: func(p *P) { p.Patient.DateOfBirth = rxdelivery.Date{} }},
 		{ID: "DL-24", Base: same, OK: func(p *P) { p.Patient.DateOfBirth = rxdelivery.DateOf(time.Now().UTC()) }, Bad: func(p *P) { p.Patient.DateOfBirth = tomorrow }},
 		{ID: "DL-25", Base: same, OK: func(p *P) { p.Patient.MobilePhoneNumber = "" }, Bad: func(p *P) { p.Patient.MobilePhoneNumber = "614555010a" }},

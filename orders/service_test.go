@@ -15,6 +15,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestCreate_EncodesDocumentedExamples(t *testing.T) {
@@ -57,7 +58,7 @@ func TestCreate_EncodesDocumentedExamples(t *testing.T) {
 			assert.Equal(t, 1, mock.GetTotalCallCount())
 
 			assert.Equal(t, orderID, o.ID)
-			assert.Equal(t, orders.StatusNew, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusNew, o.Status)
 		})
 	}
 }
@@ -103,11 +104,11 @@ func TestCreate_SendsAddressesNormalised(t *testing.T) {
 	require.NoError(t, err)
 	var body struct {
 		Recipient struct {
-			Address orders.Address `json:"address"`
+			Address rxtypes.Address `json:"address"`
 		} `json:"recipient"`
 		Prescriptions []struct {
 			Prescriber struct {
-				Address orders.Address `json:"address"`
+				Address rxtypes.Address `json:"address"`
 			} `json:"prescriber"`
 		} `json:"prescriptions"`
 	}
@@ -155,7 +156,7 @@ func TestCreate_DecodesCreateResponse(t *testing.T) {
 	o, err := client.Orders.Create(context.Background(), samedayParams())
 	require.NoError(t, err)
 	assert.Equal(t, orderID, o.ID)
-	assert.Equal(t, orders.StatusNew, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusNew, o.Status)
 	assert.Nil(t, o.Pickup)
 	assert.Nil(t, o.Delivery)
 	assert.Nil(t, o.Return)
@@ -310,7 +311,7 @@ func TestGet(t *testing.T) {
 	assert.Equal(t, http.MethodGet, req.Method)
 	assert.Equal(t, ordersEP+"/"+orderID, req.URL)
 	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
-	assert.Equal(t, orders.StatusPickedUp, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusPickedUp, o.Status)
 }
 
 func TestGet_NotFound(t *testing.T) {
@@ -345,7 +346,7 @@ func TestGetMany(t *testing.T) {
 			require.Len(t, list, 2)
 			a, b := list[0], list[1]
 			assert.Equal(t, orderID, a.ID)
-			assert.Equal(t, orders.StatusPickedUp, a.Status)
+			assert.Equal(t, rxtypes.OrderStatusPickedUp, a.Status)
 			assert.Equal(t, "rx-2024-0001", a.ExternalReferenceNumber)
 			require.NotNil(t, a.Pickup)
 			assertTime(t, "2024-05-02T15:12:31-04:00", a.Pickup.OccurredAt)
@@ -354,7 +355,7 @@ func TestGetMany(t *testing.T) {
 			assert.Equal(t, orders.ETATypeDelivery, a.ETA.Type)
 
 			assert.Equal(t, shipID, b.ID)
-			assert.Equal(t, orders.StatusNew, b.Status)
+			assert.Equal(t, rxtypes.OrderStatusNew, b.Status)
 			assert.Empty(t, b.ExternalReferenceNumber)
 			assert.Nil(t, b.Pickup)
 			assert.Nil(t, b.Delivery)
@@ -442,7 +443,7 @@ func TestAddPrescription(t *testing.T) {
 	assert.Contains(t, string(req.Body), `"patient_pay":0.00`)
 
 	assert.Equal(t, orderID, o.ID)
-	assert.Equal(t, orders.StatusSubmittedToCourier, o.Status)
+	assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, o.Status)
 	assert.Nil(t, o.Pickup)
 	assert.Nil(t, o.Delivery)
 	assert.Nil(t, o.Return)

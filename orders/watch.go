@@ -122,7 +122,7 @@ func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.Wa
 // status:
 //
 //	o, err := client.Orders.Wait(ctx, id, orders.Until(func(o *orders.Order) bool {
-//		return o.Status == orders.StatusPickedUp
+//		return o.Status == rxtypes.OrderStatusPickedUp
 //	}))
 //
 // The order that meets it is yielded (or returned) as the last one; with

@@ -22,6 +22,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // sleeps wraps the kit's poll clock and records every wait a watch asks
@@ -72,9 +73,9 @@ func create(t *testing.T, c *rxdelivery.Client) *orders.Order {
 	return o
 }
 
-func statuses(t *testing.T, seq func(func(*orders.Order, error) bool)) ([]orders.Status, error) {
+func statuses(t *testing.T, seq func(func(*orders.Order, error) bool)) ([]rxtypes.OrderStatus, error) {
 	t.Helper()
-	var got []orders.Status
+	var got []rxtypes.OrderStatus
 	for o, err := range seq {
 		if err != nil {
 			return got, err
@@ -92,7 +93,7 @@ func TestWatch_YieldsEachStatusOnceAndEndsAfterTheFinalOne(t *testing.T) {
 
 	got, err := statuses(t, c.Orders.Watch(context.Background(), o.ID))
 	require.NoError(t, err)
-	assert.Equal(t, []orders.Status{orders.StatusNew, orders.StatusSubmittedToCourier, orders.StatusPickedUp, orders.StatusDelivered}, got)
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp, rxtypes.OrderStatusDelivered}, got)
 
 	// Reads only, one per wait plus the first, all on the order.
 	calls := srv.Calls()
@@ -115,14 +116,14 @@ func TestWatch_WaitsStartAtTheIntervalGrowWhileNothingChangesAndReset(t *testing
 	rec.onSleep = func(n int) {
 		switch n {
 		case 6:
-			require.NoError(t, srv.SetOrderStatus(o.ID, orders.StatusPickedUp))
+			require.NoError(t, srv.SetOrderStatus(o.ID, rxtypes.OrderStatusPickedUp))
 		case 7:
-			require.NoError(t, srv.SetOrderStatus(o.ID, orders.StatusDelivered))
+			require.NoError(t, srv.SetOrderStatus(o.ID, rxtypes.OrderStatusDelivered))
 		}
 	}
 	got, err := statuses(t, c.Orders.Watch(context.Background(), o.ID, rxdelivery.WithMaxPollInterval(30*time.Second)))
 	require.NoError(t, err)
-	assert.Equal(t, []orders.Status{orders.StatusNew, orders.StatusPickedUp, orders.StatusDelivered}, got)
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusPickedUp, rxtypes.OrderStatusDelivered}, got)
 
 	w := rec.all()
 	nominal := []time.Duration{10 * time.Second, 15 * time.Second, 22500 * time.Millisecond,
@@ -145,7 +146,7 @@ func TestWatch_FollowsRetryAfter(t *testing.T) {
 	srv.FailNext(rxdeliverytest.OrdersGet, 1, rxdeliverytest.RateLimited(5*time.Minute))
 	got, err := statuses(t, c.Orders.Watch(context.Background(), o.ID))
 	require.NoError(t, err, "a 429 is passing: it is not yielded")
-	assert.Equal(t, []orders.Status{orders.StatusDelivered}, got, "five minutes later the courier is done")
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusDelivered}, got, "five minutes later the courier is done")
 	w := rec.all()
 	require.Len(t, w, 1)
 	assert.GreaterOrEqual(t, w[0], 5*time.Minute)
@@ -160,7 +161,7 @@ func TestWatch_PassingFailuresAreReadAgain(t *testing.T) {
 	srv.FailNext(rxdeliverytest.OrdersGet, 1, rxdeliverytest.Drop())
 	got, err := statuses(t, c.Orders.Watch(context.Background(), o.ID))
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusDelivered, got[len(got)-1])
+	assert.Equal(t, rxtypes.OrderStatusDelivered, got[len(got)-1])
 	faulted := 0
 	for _, call := range srv.CallsTo(rxdeliverytest.OrdersGet) {
 		if call.Fault != "" {
@@ -223,14 +224,14 @@ func TestWatch_ResourceThatDisappearsEndsWithNotFound(t *testing.T) {
 		return httpmock.NewStringResponse(404, `{"error":{"message":"Order not found"}}`), nil
 	})
 	var got []error
-	var seen []orders.Status
+	var seen []rxtypes.OrderStatus
 	for o, err := range env.Client.Orders.Watch(context.Background(), "ord_1", rxdelivery.WithPollInterval(time.Millisecond)) {
 		got = append(got, err)
 		if o != nil {
 			seen = append(seen, o.Status)
 		}
 	}
-	assert.Equal(t, []orders.Status{orders.StatusPickedUp}, seen, "the second read is no change")
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusPickedUp}, seen, "the second read is no change")
 	require.Len(t, got, 2)
 	assert.NoError(t, got[0])
 	assert.ErrorIs(t, got[1], rxdelivery.ErrNotFound)
@@ -249,7 +250,7 @@ func TestWatch_UnknownStatusEndsWithATypedError(t *testing.T) {
 	require.ErrorAs(t, err, &we)
 	assert.Equal(t, rxdelivery.WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported"}, *we)
 	require.NotNil(t, o, "Wait returns the order as read")
-	assert.Equal(t, orders.Status("teleported"), o.Status)
+	assert.Equal(t, rxtypes.OrderStatus("teleported"), o.Status)
 	assert.Equal(t, 1, env.Mock.GetTotalCallCount(), "no read after it")
 }
 
@@ -326,10 +327,10 @@ func TestWait_Until(t *testing.T) {
 	_, c, _ := kit(t, nil)
 	o := create(t, c)
 	got, err := c.Orders.Wait(context.Background(), o.ID, orders.Until(func(o *orders.Order) bool {
-		return o.Status == orders.StatusSubmittedToCourier
+		return o.Status == rxtypes.OrderStatusSubmittedToCourier
 	}))
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusSubmittedToCourier, got.Status)
+	assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, got.Status)
 }
 
 func TestWait_CancelledOrderIsFinalAtTheFirstRead(t *testing.T) {
@@ -340,7 +341,7 @@ func TestWait_CancelledOrderIsFinalAtTheFirstRead(t *testing.T) {
 	srv.ResetCalls()
 	got, err := c.Orders.Wait(context.Background(), o.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusCancelled, got.Status)
+	assert.Equal(t, rxtypes.OrderStatusCancelled, got.Status)
 	assert.Len(t, srv.Calls(), 1)
 	assert.Empty(t, rec.all())
 }
@@ -363,7 +364,7 @@ func TestWatch_ShippingOrderEndsDelivered(t *testing.T) {
 	require.NoError(t, err)
 	got, err := c.Orders.Wait(context.Background(), o.ID)
 	require.NoError(t, err)
-	assert.Equal(t, orders.StatusDelivered, got.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, got.Status)
 	assert.NotNil(t, got.Shipping.Delivery)
 }
 
@@ -379,17 +380,17 @@ func TestWatchMany_ReadsInBatchesAndDropsFinalIDs(t *testing.T) {
 	require.NoError(t, c.Orders.Cancel(context.Background(), ids[3]))
 	srv.ResetCalls()
 
-	seen := map[string][]orders.Status{}
+	seen := map[string][]rxtypes.OrderStatus{}
 	for o, err := range c.Orders.WatchMany(context.Background(), append(ids, ids[0]), rxdelivery.WithPollBatchSize(2)) {
 		require.NoError(t, err)
 		seen[o.ID] = append(seen[o.ID], o.Status)
 	}
-	all := []orders.Status{orders.StatusNew, orders.StatusSubmittedToCourier, orders.StatusPickedUp, orders.StatusDelivered}
+	all := []rxtypes.OrderStatus{rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp, rxtypes.OrderStatusDelivered}
 	for _, i := range []int{0, 2, 4} {
 		assert.Equal(t, all, seen[ids[i]], "order %d", i)
 	}
-	assert.Equal(t, []orders.Status{orders.StatusCancelled}, seen[ids[1]])
-	assert.Equal(t, []orders.Status{orders.StatusCancelled}, seen[ids[3]])
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusCancelled}, seen[ids[1]])
+	assert.Equal(t, []rxtypes.OrderStatus{rxtypes.OrderStatusCancelled}, seen[ids[3]])
 
 	assert.Empty(t, srv.CallsTo(rxdeliverytest.OrdersGet), "never one read per order")
 	calls := srv.Calls()
@@ -431,7 +432,7 @@ func TestWatchMany_MissingIDIsYieldedAsGoneAndTheOthersGoOn(t *testing.T) {
 	require.ErrorAs(t, gone[0], &we)
 	assert.Equal(t, rxdelivery.WatchError{Op: "orders.WatchMany", ID: "ord_nope", Gone: true}, *we)
 	require.NotNil(t, last)
-	assert.Equal(t, orders.StatusDelivered, last.Status)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, last.Status)
 	for _, call := range srv.Calls()[1:] {
 		assert.Equal(t, []string{o.ID}, call.Query["ids[]"])
 	}
@@ -523,7 +524,7 @@ func TestWatchMany_FiveHundredOpenDeliveriesAreTenReadsARound(t *testing.T) {
 	delivered := 0
 	for o, err := range c.Orders.WatchMany(context.Background(), ids) {
 		require.NoError(t, err)
-		if o.Status == orders.StatusDelivered {
+		if o.Status == rxtypes.OrderStatusDelivered {
 			delivered++
 		}
 	}
@@ -557,7 +558,7 @@ func TestWatchMany_UnknownStatusLeavesTheBatchAndTheOthersGoOn(t *testing.T) {
 	})
 	type event struct {
 		id     string
-		status orders.Status
+		status rxtypes.OrderStatus
 		err    error
 	}
 	var got []event
@@ -572,8 +573,8 @@ func TestWatchMany_UnknownStatusLeavesTheBatchAndTheOthersGoOn(t *testing.T) {
 	require.Len(t, got, 3)
 	assert.Equal(t, "ord_1", got[0].id)
 	assert.ErrorIs(t, got[0].err, rxdelivery.ErrUnknownStatus)
-	assert.Equal(t, event{id: "ord_2", status: orders.StatusPickedUp}, got[1])
-	assert.Equal(t, event{id: "ord_2", status: orders.StatusDelivered}, got[2])
+	assert.Equal(t, event{id: "ord_2", status: rxtypes.OrderStatusPickedUp}, got[1])
+	assert.Equal(t, event{id: "ord_2", status: rxtypes.OrderStatusDelivered}, got[2])
 	require.Len(t, asked, 3)
 	assert.Equal(t, []string{"ord_1", "ord_2"}, asked[0])
 	assert.Equal(t, []string{"ord_2"}, asked[1], "the unknown one left the batch")
@@ -585,12 +586,12 @@ func TestWatchMany_PassingFailureOfABatchIsReadAgainNextRound(t *testing.T) {
 	a, b := create(t, c), create(t, c)
 	srv.ResetCalls()
 	srv.FailNext(rxdeliverytest.OrdersGetMany, 1, rxdeliverytest.Unavailable(0))
-	final := map[string]orders.Status{}
+	final := map[string]rxtypes.OrderStatus{}
 	for o, err := range c.Orders.WatchMany(context.Background(), []string{a.ID, b.ID}, rxdelivery.WithPollBatchSize(1)) {
 		require.NoError(t, err, "a 503 is not yielded")
 		final[o.ID] = o.Status
 	}
-	assert.Equal(t, map[string]orders.Status{a.ID: orders.StatusDelivered, b.ID: orders.StatusDelivered}, final)
+	assert.Equal(t, map[string]rxtypes.OrderStatus{a.ID: rxtypes.OrderStatusDelivered, b.ID: rxtypes.OrderStatusDelivered}, final)
 	calls := srv.Calls()
 	require.GreaterOrEqual(t, len(calls), 4)
 	assert.NotEmpty(t, calls[0].Fault, "the first batch failed")

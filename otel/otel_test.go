@@ -26,6 +26,7 @@ import (
 	rxotel "github.com/rxdelivery/rxdelivery-go/otel"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // server answers each request with the next status of a script (then 200
@@ -363,7 +364,7 @@ func histCount(rm metricdata.ResourceMetrics, name string) uint64 {
 }
 
 func sameday() *orders.CreateParams {
-	addr := orders.Address{Street: "12 Maple Street", City: "Columbus", State: "OH", Zipcode: "43215"}
+	addr := rxtypes.Address{Street: "12 Maple Street", City: "Columbus", State: "OH", Zipcode: "43215"}
 	return &orders.CreateParams{
 		ServiceLevel:            orders.ServiceLevelSameday,
 		ExternalReferenceNumber: "ext-ref-31",
@@ -381,7 +382,7 @@ func omni() *requests.CreateParams {
 		Pharmacy: requests.PharmacyParams{NCPDP: "5550001"},
 		Dropoff: requests.DropoffParams{Name: "Jane Roe", PhoneNumber: "6145550177",
 			Address: requests.NewDropoffAddress(requests.Address{Street1: "12 Maple Street", City: "Columbus", State: "OH", Zipcode: "43215"})},
-		Patient: requests.PatientParams{FirstName: "Jane", LastName: "Roe", Gender: requests.GenderFemale,
+		Patient: requests.PatientParams{FirstName: "Jane", LastName: "Roe", Gender: rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1975, Month: time.June, Day: 3}},
 	}
 }

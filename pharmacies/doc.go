@@ -25,7 +25,7 @@
 //	ph, err := client.Pharmacies.Get(ctx, "1234567") // NCPDP, or a 10-digit NPI
 //
 //	info, err := client.Pharmacies.DeliveryInfo(ctx, "1234567890", &pharmacies.DeliveryInfoParams{
-//		Address: pharmacies.DeliveryAddress{
+//		Address: rxtypes.Address{
 //			Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210",
 //		},
 //	})

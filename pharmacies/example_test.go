@@ -7,6 +7,7 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func ExampleService_All() {
@@ -73,7 +74,7 @@ func ExampleService_DeliveryInfo() {
 	client, ctx := srv.Client(), context.Background()
 
 	info, err := client.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{
-		Address: pharmacies.DeliveryAddress{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},
+		Address: rxtypes.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/reliability"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // FuzzDecodePharmacies decodes arbitrary bodies as a search page and a
@@ -27,7 +28,7 @@ func FuzzDecodePharmacies(f *testing.F) {
 
 	c, answer := reliability.AnsweringClient(f)
 	search := &pharmacies.SearchParams{OriginAddress: "42 Elm Ave, Columbus, OH 43210", PageSize: 3}
-	info := &pharmacies.DeliveryInfoParams{Address: pharmacies.DeliveryAddress{
+	info := &pharmacies.DeliveryInfoParams{Address: rxtypes.Address{
 		Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210",
 	}}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -102,8 +103,8 @@ func FuzzValidateSearchParams(f *testing.F) {
 func FuzzValidateDeliveryInfoParams(f *testing.F) {
 	var fixture struct {
 		Delivery struct {
-			Address pharmacies.DeliveryAddress `json:"address"`
-			POD     string                     `json:"POD"`
+			Address rxtypes.Address `json:"address"`
+			POD     string          `json:"POD"`
 		} `json:"delivery"`
 	}
 	if err := json.Unmarshal(testutil.Fixture(f, "delivery/pharmacy_delivery_info.json"), &fixture); err != nil {

@@ -56,7 +56,7 @@ func (p *SearchParams) validate(o validate.Options) error {
 // delivery[address][street]=…, POD=…, package=…, saturday[delivery]=true.
 type DeliveryInfoParams struct {
 	// Address is the dropoff location (delivery.address); required.
-	Address DeliveryAddress
+	Address rxtypes.Address
 	// POD is the proof-of-delivery (signature) method; empty leaves the
 	// pharmacy's configured method.
 	POD string
@@ -67,12 +67,6 @@ type DeliveryInfoParams struct {
 	// not sent.
 	SaturdayDelivery bool
 }
-
-// DeliveryAddress is the dropoff address of DeliveryInfo: it is
-// rxtypes.Address, the delivery interface's address (Street, Street2,
-// City, State, Zipcode; street, not street1), sent as
-// delivery[address][street]=… and so on.
-type DeliveryAddress = rxtypes.Address
 
 // Validate checks p against the delivery document's address rules and
 // returns a *rxdelivery.ValidationError listing every problem, or nil.
@@ -94,7 +88,7 @@ func (p *DeliveryInfoParams) validate(o validate.Options) error {
 // deliveryInfoQuery is the wire form of DeliveryInfoParams.
 type deliveryInfoQuery struct {
 	Delivery struct {
-		Address DeliveryAddress `url:"address"`
+		Address rxtypes.Address `url:"address"`
 	} `url:"delivery"`
 	POD      string `url:"POD,omitempty"`
 	Package  string `url:"package,omitempty"`

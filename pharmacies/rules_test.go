@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/validate/ruletest"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestRuleTable checks every row of docs/validation.md for the pharmacy
@@ -26,7 +26,7 @@ func TestRuleTable(t *testing.T) {
 
 	type D = pharmacies.DeliveryInfoParams
 	info := func() *D {
-		return &D{Address: orders.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}}
+		return &D{Address: rxtypes.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}}
 	}
 	ruletest.Run(t, "../docs/validation.md", "DI", (*D).Validate, []ruletest.Case[D]{
 		{ID: "DI-01", Base: info, OK: func(p *D) { p.Address.Street = long(255) }, Bad: func(p *D) { p.Address.Street = "" }},

@@ -16,6 +16,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 const (
@@ -461,8 +462,8 @@ func TestGet_ID(t *testing.T) {
 	assert.Equal(t, searchURL+"ab%2Fc%20d", rec.Last(t).URL)
 }
 
-func deliveryAddress() pharmacies.DeliveryAddress {
-	return pharmacies.DeliveryAddress{Street: "42 Elm Avenue", Street2: "Apt 3B", City: "Columbus", State: "OH", Zipcode: "43210"}
+func deliveryAddress() rxtypes.Address {
+	return rxtypes.Address{Street: "42 Elm Avenue", Street2: "Apt 3B", City: "Columbus", State: "OH", Zipcode: "43210"}
 }
 
 func TestDeliveryInfo(t *testing.T) {
@@ -567,19 +568,19 @@ func TestDeliveryInfoParams_Validate(t *testing.T) {
 	long := strings.Repeat("a", 256)
 	cases := []struct {
 		name   string
-		mutate func(a *pharmacies.DeliveryAddress)
+		mutate func(a *rxtypes.Address)
 		want   []string
 	}{
-		{"valid", func(*pharmacies.DeliveryAddress) {}, nil},
-		{"street required", func(a *pharmacies.DeliveryAddress) { a.Street = "" }, []string{"delivery.address.street"}},
-		{"street 256", func(a *pharmacies.DeliveryAddress) { a.Street = long }, []string{"delivery.address.street"}},
-		{"street2 256", func(a *pharmacies.DeliveryAddress) { a.Street2 = long }, []string{"delivery.address.street2"}},
-		{"city required", func(a *pharmacies.DeliveryAddress) { a.City = "" }, []string{"delivery.address.city"}},
-		{"city 256", func(a *pharmacies.DeliveryAddress) { a.City = long }, []string{"delivery.address.city"}},
-		{"state longer than 2", func(a *pharmacies.DeliveryAddress) { a.State = "Ohio" }, []string{"delivery.address.state"}},
-		{"zipcode 4 digits", func(a *pharmacies.DeliveryAddress) { a.Zipcode = "4321" }, []string{"delivery.address.zipcode"}},
-		{"zipcode 9 digits", func(a *pharmacies.DeliveryAddress) { a.Zipcode = "432101234" }, nil},
-		{"all missing", func(a *pharmacies.DeliveryAddress) { *a = pharmacies.DeliveryAddress{} }, []string{
+		{"valid", func(*rxtypes.Address) {}, nil},
+		{"street required", func(a *rxtypes.Address) { a.Street = "" }, []string{"delivery.address.street"}},
+		{"street 256", func(a *rxtypes.Address) { a.Street = long }, []string{"delivery.address.street"}},
+		{"street2 256", func(a *rxtypes.Address) { a.Street2 = long }, []string{"delivery.address.street2"}},
+		{"city required", func(a *rxtypes.Address) { a.City = "" }, []string{"delivery.address.city"}},
+		{"city 256", func(a *rxtypes.Address) { a.City = long }, []string{"delivery.address.city"}},
+		{"state longer than 2", func(a *rxtypes.Address) { a.State = "Ohio" }, []string{"delivery.address.state"}},
+		{"zipcode 4 digits", func(a *rxtypes.Address) { a.Zipcode = "4321" }, []string{"delivery.address.zipcode"}},
+		{"zipcode 9 digits", func(a *rxtypes.Address) { a.Zipcode = "432101234" }, nil},
+		{"all missing", func(a *rxtypes.Address) { *a = rxtypes.Address{} }, []string{
 			"delivery.address.street", "delivery.address.city", "delivery.address.state", "delivery.address.zipcode",
 		}},
 	}

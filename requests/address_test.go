@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestAddressConversions(t *testing.T) {
 	t.Parallel()
 	omni := requests.Address{Street1: "42 Elm Avenue", Street2: "Apt 3", City: "Columbus", State: "OH", Zipcode: "43210"}
-	delivery := orders.Address{Street: "42 Elm Avenue", Street2: "Apt 3", City: "Columbus", State: "OH", Zipcode: "43210"}
+	delivery := rxtypes.Address{Street: "42 Elm Avenue", Street2: "Apt 3", City: "Columbus", State: "OH", Zipcode: "43210"}
 	assert.Equal(t, delivery, omni.ToOrders())
 	assert.Equal(t, omni, requests.AddressFromOrders(delivery))
 	assert.Equal(t, omni, requests.AddressFromOrders(omni.ToOrders()), "round trip")
@@ -32,7 +32,7 @@ func TestAddressesAreSentNormalised(t *testing.T) {
 	a := requests.Address{Street1: "42 Elm Avenue", City: "Columbus", State: "oh", Zipcode: "43210-1234"}
 	d := requests.NewDropoffAddress(a)
 	o := a.ToOrders()
-	for name, v := range map[string]any{"requests.Address": a, "requests.DropoffAddress": d, "orders.Address": o} {
+	for name, v := range map[string]any{"requests.Address": a, "requests.DropoffAddress": d, "rxtypes.Address": o} {
 		b, err := json.Marshal(v)
 		require.NoError(t, err, name)
 		var wire map[string]string

@@ -28,7 +28,7 @@
 //	}
 //	...
 //	got, err := client.Requests.Get(ctx, req.ID)
-//	if got.Order != nil && got.Order.Status == requests.OrderDelivered {
+//	if got.Order != nil && got.Order.Status == rxtypes.OrderStatusDelivered {
 //		fmt.Println(got.Order.Delivery.SignedBy)
 //	}
 //

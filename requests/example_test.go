@@ -10,6 +10,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func exampleParams() *requests.CreateParams {
@@ -24,7 +25,7 @@ func exampleParams() *requests.CreateParams {
 			Address:     requests.NewDropoffPlace("ChIJd8BlQ2BZwokRAFUEcm_qrcA"),
 		},
 		Patient: requests.PatientParams{
-			FirstName: "Jane", LastName: "Doe", Gender: requests.GenderFemale,
+			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 		},
 		Remittance: &requests.RemittanceParams{

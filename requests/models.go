@@ -47,15 +47,15 @@ type Order struct {
 	// platform sends null ("") in every shape the document gives.
 	ExternalReferenceNumber string `json:"external_reference_number"`
 	// Status is the order's current state.
-	Status OrderStatus `json:"status"`
+	Status rxtypes.OrderStatus `json:"status"`
 	// Pickup says when the pickup occurred; nil before it.
-	Pickup *Pickup `json:"pickup"`
+	Pickup *rxtypes.Pickup `json:"pickup"`
 	// Delivery is the outcome of the delivery or delivery attempt; nil
 	// before one.
-	Delivery *Delivery `json:"delivery"`
+	Delivery *rxtypes.Delivery `json:"delivery"`
 	// Return says when the item was returned to the pharmacy; nil unless
 	// it was.
-	Return *Return `json:"return"`
+	Return *rxtypes.Return `json:"return"`
 	// CancelledBy says who cancelled the order; "" unless cancelled.
 	CancelledBy string `json:"cancelled_by"`
 	// CancellationReason says why the order was cancelled; "" unless
@@ -68,55 +68,6 @@ type Order struct {
 	// platform sent null.
 	StatusNoteUpdatedAt rxtypes.Time `json:"status_note_updated_at"`
 }
-
-// The courier-delivery models are defined in package rxtypes, shared with
-// the orders package: both documents describe them alike. go doc
-// rxtypes.Delivery (and so on) shows their fields and methods.
-type (
-	// Pickup is rxtypes.Pickup: when the item was picked up (OccurredAt).
-	Pickup = rxtypes.Pickup
-	// Return is rxtypes.Return: when the item was returned to the pharmacy
-	// (OccurredAt).
-	Return = rxtypes.Return
-	// Delivery is rxtypes.Delivery: the outcome of a delivery or a
-	// delivery attempt (OccurredAt, SignatureURL, SignedBy, Relationship,
-	// FailureReason, RecipientIdentification; Succeeded).
-	Delivery = rxtypes.Delivery
-	// Relationship is rxtypes.Relationship: the relationship between the
-	// patient and the person who received a delivery.
-	Relationship = rxtypes.Relationship
-	// RecipientIdentification is rxtypes.RecipientIdentification: the
-	// identification document checked at the point of delivery (Number,
-	// Type, Qualifier, JurisdictionCode).
-	RecipientIdentification = rxtypes.RecipientIdentification
-	// IDQualifier is rxtypes.IDQualifier: the code of a recipient
-	// identification type, "01" to "08" (Description, Known).
-	IDQualifier = rxtypes.IDQualifier
-)
-
-// RelationshipOther means the relationship is described in
-// Delivery.OtherRelationshipDescription.
-const RelationshipOther = rxtypes.RelationshipOther
-
-// Identification qualifier codes.
-const (
-	// QualifierMilitaryID is "01", a military ID.
-	QualifierMilitaryID = rxtypes.QualifierMilitaryID
-	// QualifierStateIssuedID is "02", a state issued ID.
-	QualifierStateIssuedID = rxtypes.QualifierStateIssuedID
-	// QualifierUniqueSystemID is "03", a unique system ID.
-	QualifierUniqueSystemID = rxtypes.QualifierUniqueSystemID
-	// QualifierPermanentResidentCard is "04", a permanent resident card.
-	QualifierPermanentResidentCard = rxtypes.QualifierPermanentResidentCard
-	// QualifierPassportID is "05", a passport.
-	QualifierPassportID = rxtypes.QualifierPassportID
-	// QualifierDriversLicenseID is "06", a driver's license.
-	QualifierDriversLicenseID = rxtypes.QualifierDriversLicenseID
-	// QualifierSocialSecurityNumber is "07", a social security number.
-	QualifierSocialSecurityNumber = rxtypes.QualifierSocialSecurityNumber
-	// QualifierTribalID is "08", a tribal ID.
-	QualifierTribalID = rxtypes.QualifierTribalID
-)
 
 // Status is the status of a request (as opposed to that of its order).
 type Status struct {
@@ -170,32 +121,6 @@ func (d *StatusDetail) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
-
-// OrderStatus is rxtypes.OrderStatus, the state of an order, which both
-// interfaces share (methods Known, Cancellable, Final). A value the
-// document does not list is kept as sent; "submitted to courier" (with
-// spaces) decodes to OrderSubmittedToCourier.
-type OrderStatus = rxtypes.OrderStatus
-
-// Order statuses the document lists.
-const (
-	// OrderNew is an order just created.
-	OrderNew = rxtypes.OrderStatusNew
-	// OrderSubmittedToCourier is an order handed to a courier company.
-	OrderSubmittedToCourier = rxtypes.OrderStatusSubmittedToCourier
-	// OrderPickedUp is an order whose item was picked up.
-	OrderPickedUp = rxtypes.OrderStatusPickedUp
-	// OrderDelivered is an order delivered to the recipient.
-	OrderDelivered = rxtypes.OrderStatusDelivered
-	// OrderDeliveryAttempted is an order whose delivery was attempted and
-	// failed.
-	OrderDeliveryAttempted = rxtypes.OrderStatusDeliveryAttempted
-	// OrderReturnedToPharmacy is an order whose item went back to the
-	// pharmacy.
-	OrderReturnedToPharmacy = rxtypes.OrderStatusReturnedToPharmacy
-	// OrderCancelled is a cancelled order.
-	OrderCancelled = rxtypes.OrderStatusCancelled
-)
 
 // ETA is a request's estimated delivery time. The platform writes it either
 // as free text holding a date, a time range and a time zone name

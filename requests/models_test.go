@@ -10,6 +10,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestParseETA(t *testing.T) {
@@ -86,31 +87,31 @@ func TestOrderStatusDecoding(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		in   string
-		want requests.OrderStatus
+		want rxtypes.OrderStatus
 	}{
-		{`"new"`, requests.OrderNew},
-		{`"submitted_to_courier"`, requests.OrderSubmittedToCourier},
-		{`"submitted to courier"`, requests.OrderSubmittedToCourier},
-		{`"Submitted To Courier"`, requests.OrderSubmittedToCourier},
-		{`"picked up"`, requests.OrderPickedUp},
-		{`"delivered"`, requests.OrderDelivered},
-		{`"delivery_attempted"`, requests.OrderDeliveryAttempted},
-		{`"returned_to_pharmacy"`, requests.OrderReturnedToPharmacy},
-		{`"cancelled"`, requests.OrderCancelled},
+		{`"new"`, rxtypes.OrderStatusNew},
+		{`"submitted_to_courier"`, rxtypes.OrderStatusSubmittedToCourier},
+		{`"submitted to courier"`, rxtypes.OrderStatusSubmittedToCourier},
+		{`"Submitted To Courier"`, rxtypes.OrderStatusSubmittedToCourier},
+		{`"picked up"`, rxtypes.OrderStatusPickedUp},
+		{`"delivered"`, rxtypes.OrderStatusDelivered},
+		{`"delivery_attempted"`, rxtypes.OrderStatusDeliveryAttempted},
+		{`"returned_to_pharmacy"`, rxtypes.OrderStatusReturnedToPharmacy},
+		{`"cancelled"`, rxtypes.OrderStatusCancelled},
 		{`"in transit"`, "in transit"}, // unknown: verbatim
 		{`"Out_For_Delivery"`, "Out_For_Delivery"},
 		{`7`, "7"},
 		{`"caf\u00e9"`, "café"},
 	}
 	for _, tc := range cases {
-		var s requests.OrderStatus
+		var s rxtypes.OrderStatus
 		require.NoError(t, json.Unmarshal([]byte(tc.in), &s), tc.in)
 		assert.Equal(t, tc.want, s, tc.in)
 	}
-	s := requests.OrderDelivered
+	s := rxtypes.OrderStatusDelivered
 	require.NoError(t, json.Unmarshal([]byte(`null`), &s))
-	assert.Equal(t, requests.OrderDelivered, s)
-	assert.False(t, requests.OrderStatus("in transit").Known())
+	assert.Equal(t, rxtypes.OrderStatusDelivered, s)
+	assert.False(t, rxtypes.OrderStatus("in transit").Known())
 }
 
 func TestEnumsAreTolerant(t *testing.T) {
@@ -120,38 +121,38 @@ func TestEnumsAreTolerant(t *testing.T) {
 	assert.Equal(t, requests.StatusName("3"), st.Name)
 	assert.Equal(t, requests.StatusDetail(`{"x":1}`), st.Detail)
 
-	var d requests.Delivery
+	var d rxtypes.Delivery
 	require.NoError(t, json.Unmarshal([]byte(`{"relationship":"Spouse","recipient_identification":{"qualifier":6}}`), &d))
-	assert.Equal(t, requests.Relationship("Spouse"), d.Relationship)
+	assert.Equal(t, rxtypes.Relationship("Spouse"), d.Relationship)
 	require.NotNil(t, d.RecipientIdentification)
-	assert.Equal(t, requests.QualifierDriversLicenseID, d.RecipientIdentification.Qualifier, "a bare digit reads as its two-digit code")
+	assert.Equal(t, rxtypes.QualifierDriversLicenseID, d.RecipientIdentification.Qualifier, "a bare digit reads as its two-digit code")
 	assert.True(t, d.RecipientIdentification.Qualifier.Known())
 
 	require.NoError(t, json.Unmarshal([]byte(`{"relationship":1}`), &d))
-	assert.Equal(t, requests.Relationship("1"), d.Relationship)
+	assert.Equal(t, rxtypes.Relationship("1"), d.Relationship)
 }
 
 func TestQualifierDescriptions(t *testing.T) {
 	t.Parallel()
-	want := map[requests.IDQualifier]string{
-		requests.QualifierMilitaryID:            "Military ID",
-		requests.QualifierStateIssuedID:         "State Issued ID",
-		requests.QualifierUniqueSystemID:        "Unique System ID",
-		requests.QualifierPermanentResidentCard: "Permanent Resident Card",
-		requests.QualifierPassportID:            "Passport ID",
-		requests.QualifierDriversLicenseID:      "Driver's License ID",
-		requests.QualifierSocialSecurityNumber:  "Social Security Number",
-		requests.QualifierTribalID:              "Tribal ID",
+	want := map[rxtypes.IDQualifier]string{
+		rxtypes.QualifierMilitaryID:            "Military ID",
+		rxtypes.QualifierStateIssuedID:         "State Issued ID",
+		rxtypes.QualifierUniqueSystemID:        "Unique System ID",
+		rxtypes.QualifierPermanentResidentCard: "Permanent Resident Card",
+		rxtypes.QualifierPassportID:            "Passport ID",
+		rxtypes.QualifierDriversLicenseID:      "Driver's License ID",
+		rxtypes.QualifierSocialSecurityNumber:  "Social Security Number",
+		rxtypes.QualifierTribalID:              "Tribal ID",
 	}
 	codes := []string{"01", "02", "03", "04", "05", "06", "07", "08"}
 	require.Len(t, want, len(codes))
 	for _, code := range codes {
-		q := requests.IDQualifier(code)
+		q := rxtypes.IDQualifier(code)
 		assert.Equal(t, want[q], q.Description(), code)
 		assert.True(t, q.Known(), code)
 	}
-	assert.Empty(t, requests.IDQualifier("09").Description())
-	assert.False(t, requests.IDQualifier("").Known())
+	assert.Empty(t, rxtypes.IDQualifier("09").Description())
+	assert.False(t, rxtypes.IDQualifier("").Known())
 }
 
 func TestDropoffAddressEncodesEachForm(t *testing.T) {

@@ -105,7 +105,7 @@ func (a Address) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// ToOrders returns a in the delivery interface's form, orders.Address
+// ToOrders returns a in the delivery interface's form, rxtypes.Address
 // (rxtypes.Address), whose first line is named street instead of street1.
 func (a Address) ToOrders() rxtypes.Address {
 	return rxtypes.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
@@ -178,27 +178,13 @@ type PatientParams struct {
 	FirstName string `json:"first_name"`
 	// LastName is required, at most 40 characters.
 	LastName string `json:"last_name"`
-	// Gender is optional: one of the Gender constants.
-	Gender Gender `json:"gender,omitempty"`
+	// Gender is optional: one of rxtypes.GenderMale, GenderFemale and
+	// GenderUnspecified.
+	Gender rxtypes.Gender `json:"gender,omitempty"`
 	// DateOfBirth is required; it must be a real day and not in the
 	// future.
 	DateOfBirth rxtypes.Date `json:"date_of_birth"`
 }
-
-// Gender is a patient's gender, the same type in both interfaces: it is
-// rxtypes.Gender, a string type whose values are "male", "female" and
-// "unspecified" (the constants below, and rxtypes.GenderMale and so on).
-type Gender = rxtypes.Gender
-
-// Genders the platform accepts (rxtypes.GenderMale and so on).
-const (
-	// GenderMale is "male".
-	GenderMale = rxtypes.GenderMale
-	// GenderFemale is "female".
-	GenderFemale = rxtypes.GenderFemale
-	// GenderUnspecified is "unspecified".
-	GenderUnspecified = rxtypes.GenderUnspecified
-)
 
 // RemittanceParams lists amounts to collect from the patient and where to
 // send payment links and reminders. When a request carries remittance,
@@ -365,7 +351,7 @@ func (d *DropoffAddress) check(c *validate.Collector) {
 func (p *PatientParams) check(c *validate.Collector) {
 	c.RequiredMaxLen("first_name", p.FirstName, maxFirstName)
 	c.RequiredMaxLen("last_name", p.LastName, maxLastName)
-	validate.OneOf(c, "gender", p.Gender, false, GenderMale, GenderFemale, GenderUnspecified)
+	validate.OneOf(c, "gender", p.Gender, false, rxtypes.GenderMale, rxtypes.GenderFemale, rxtypes.GenderUnspecified)
 	c.DateOfBirth("date_of_birth", p.DateOfBirth)
 }
 

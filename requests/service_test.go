@@ -15,6 +15,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 const (
@@ -54,7 +55,7 @@ func createParams() *requests.CreateParams {
 		Patient: requests.PatientParams{
 			FirstName:   "Jane",
 			LastName:    "Doe",
-			Gender:      requests.GenderFemale,
+			Gender:      rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 		},
 	}
@@ -97,7 +98,7 @@ func remittanceParams() *requests.CreateParams {
 		Patient: requests.PatientParams{
 			FirstName:   "Jane",
 			LastName:    "Doe",
-			Gender:      requests.GenderUnspecified,
+			Gender:      rxtypes.GenderUnspecified,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 		},
 		Remittance: &requests.RemittanceParams{
@@ -490,7 +491,7 @@ func TestGet(t *testing.T) {
 			o := r.Order
 			require.NotNil(t, o)
 			assert.Equal(t, "ord_01HZX5B2P8QW", o.ID)
-			assert.Equal(t, requests.OrderNew, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusNew, o.Status)
 			assert.Empty(t, o.CourierCompany)
 			assert.Empty(t, o.ExternalReferenceNumber)
 			assert.Nil(t, o.Pickup)
@@ -511,7 +512,7 @@ func TestGet(t *testing.T) {
 		}},
 		{"omni/request_order_submitted.json", func(t *testing.T, r *requests.Request) {
 			require.NotNil(t, r.Order)
-			assert.Equal(t, requests.OrderSubmittedToCourier, r.Order.Status, "spaces decode to the constant")
+			assert.Equal(t, rxtypes.OrderStatusSubmittedToCourier, r.Order.Status, "spaces decode to the constant")
 			assert.True(t, r.Order.Status.Known())
 			assert.Equal(t, "Acme Courier", r.Order.CourierCompany)
 			// delivery_eta as free text: kept raw, leading date parsed.
@@ -523,7 +524,7 @@ func TestGet(t *testing.T) {
 		{"omni/request_order_delivered.json", func(t *testing.T, r *requests.Request) {
 			o := r.Order
 			require.NotNil(t, o)
-			assert.Equal(t, requests.OrderDelivered, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusDelivered, o.Status)
 			require.NotNil(t, o.Pickup)
 			assert.True(t, utc("2024-05-01T14:30:00Z").Equal(o.Pickup.OccurredAt.Time))
 			require.NotNil(t, o.Delivery)
@@ -531,14 +532,14 @@ func TestGet(t *testing.T) {
 			assert.True(t, utc("2024-05-01T15:20:45Z").Equal(d.OccurredAt.Time))
 			assert.Equal(t, "https://files.rxdelivery.test/signatures/sig_01HZX6?expires=1714578045&signature=abc123", d.SignatureURL)
 			assert.Equal(t, "Richard Doe", d.SignedBy)
-			assert.Equal(t, requests.RelationshipOther, d.Relationship)
+			assert.Equal(t, rxtypes.RelationshipOther, d.Relationship)
 			assert.Equal(t, "Neighbor", d.OtherRelationshipDescription)
 			assert.Empty(t, d.FailureReason)
 			require.NotNil(t, d.RecipientIdentification)
 			id := d.RecipientIdentification
 			assert.Equal(t, "D1234567", id.Number)
 			assert.Equal(t, "Driver's License", id.Type)
-			assert.Equal(t, requests.QualifierDriversLicenseID, id.Qualifier)
+			assert.Equal(t, rxtypes.QualifierDriversLicenseID, id.Qualifier)
 			assert.Equal(t, "Driver's License ID", id.Qualifier.Description())
 			assert.Equal(t, "OH", id.JurisdictionCode)
 			assert.Nil(t, o.Return)
@@ -550,7 +551,7 @@ func TestGet(t *testing.T) {
 		{"omni/request_order_delivery_attempted.json", func(t *testing.T, r *requests.Request) {
 			o := r.Order
 			require.NotNil(t, o)
-			assert.Equal(t, requests.OrderDeliveryAttempted, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusDeliveryAttempted, o.Status)
 			require.NotNil(t, o.Delivery)
 			assert.Equal(t, "Recipient not available", o.Delivery.FailureReason)
 			assert.Empty(t, o.Delivery.SignatureURL)
@@ -563,7 +564,7 @@ func TestGet(t *testing.T) {
 		{"omni/request_order_returned.json", func(t *testing.T, r *requests.Request) {
 			o := r.Order
 			require.NotNil(t, o)
-			assert.Equal(t, requests.OrderReturnedToPharmacy, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusReturnedToPharmacy, o.Status)
 			require.NotNil(t, o.Delivery)
 			assert.Equal(t, "Address not found", o.Delivery.FailureReason)
 			require.NotNil(t, o.Return)
@@ -574,7 +575,7 @@ func TestGet(t *testing.T) {
 		{"omni/request_order_cancelled.json", func(t *testing.T, r *requests.Request) {
 			o := r.Order
 			require.NotNil(t, o)
-			assert.Equal(t, requests.OrderCancelled, o.Status)
+			assert.Equal(t, rxtypes.OrderStatusCancelled, o.Status)
 			assert.Equal(t, "pharmacy", o.CancelledBy)
 			assert.Equal(t, "Patient picked up at the pharmacy", o.CancellationReason)
 			require.NotNil(t, r.Status)
@@ -627,7 +628,7 @@ func TestGetToleratesOddValues(t *testing.T) {
 	assert.False(t, r.CreatedAt.Valid())
 	assert.Equal(t, "sometime on May 1st", r.CreatedAt.Raw)
 	require.NotNil(t, r.Order)
-	assert.Equal(t, requests.OrderStatus("out_for_delivery"), r.Order.Status)
+	assert.Equal(t, rxtypes.OrderStatus("out_for_delivery"), r.Order.Status)
 	assert.False(t, r.Order.Status.Known())
 	require.NotNil(t, r.Order.Pickup)
 	assert.False(t, r.Order.Pickup.OccurredAt.Valid(), "a timestamp without an offset names no instant")
@@ -704,7 +705,7 @@ func TestGetMany(t *testing.T) {
 	assert.Equal(t, reqID, got[0].ID)
 	assert.Equal(t, "rx-1001", got[0].ExternalReferenceNumber)
 	require.NotNil(t, got[0].Order)
-	assert.Equal(t, requests.OrderPickedUp, got[0].Order.Status)
+	assert.Equal(t, rxtypes.OrderStatusPickedUp, got[0].Order.Status)
 	assert.Equal(t, "Acme Courier", got[0].Order.CourierCompany)
 	require.NotNil(t, got[0].Order.Pickup)
 	assert.True(t, utc("2024-05-01T14:30:00Z").Equal(got[0].Order.Pickup.OccurredAt.Time))

@@ -10,6 +10,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestValidateFixtureParamsAreValid(t *testing.T) {
@@ -103,7 +104,7 @@ func TestValidateRules(t *testing.T) {
 		{"patient.last_name 40 ok", func(p *requests.CreateParams) { p.Patient.LastName = long(40) }, nil},
 		{"patient.gender enum", func(p *requests.CreateParams) { p.Patient.Gender = "other" }, []string{"patient.gender"}},
 		{"patient.gender optional", func(p *requests.CreateParams) { p.Patient.Gender = "" }, nil},
-		{"patient.gender male", func(p *requests.CreateParams) { p.Patient.Gender = requests.GenderMale }, nil},
+		{"patient.gender male", func(p *requests.CreateParams) { p.Patient.Gender = rxtypes.GenderMale }, nil},
 		{"patient.date_of_birth required", func(p *requests.CreateParams) { p.Patient.DateOfBirth = rxdelivery.Date{} }, []string{"patient.date_of_birth"}},
 		{"patient.date_of_birth real day", func(p *requests.CreateParams) {
 			p.Patient.DateOfBirth = rxdelivery.Date{Year: 1981, Month: time.February, Day: 29}

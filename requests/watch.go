@@ -140,7 +140,7 @@ func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.Wa
 // Final:
 //
 //	r, err := client.Requests.Wait(ctx, id, requests.Until(func(r *requests.Request) bool {
-//		return r.Order != nil && r.Order.Status == requests.OrderPickedUp
+//		return r.Order != nil && r.Order.Status == rxtypes.OrderStatusPickedUp
 //	}))
 //
 // The request that meets it is yielded (or returned) as the last one; with

@@ -14,6 +14,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // createScenario creates a request running scenario, one step a minute.
@@ -72,7 +73,7 @@ func TestWatch_FollowsEveryStepOfAScenarioWithReadsOnly(t *testing.T) {
 
 func TestFinal(t *testing.T) {
 	t.Parallel()
-	order := func(s requests.OrderStatus) *requests.Order { return &requests.Order{Status: s} }
+	order := func(s rxtypes.OrderStatus) *requests.Order { return &requests.Order{Status: s} }
 	for _, tc := range []struct {
 		name string
 		r    *requests.Request
@@ -82,13 +83,13 @@ func TestFinal(t *testing.T) {
 		{"no order yet", &requests.Request{}, false},
 		{"received, no order", &requests.Request{Status: &requests.Status{Name: requests.StatusRequestReceived}}, false},
 		{"incomplete, no order", &requests.Request{Status: &requests.Status{Name: requests.StatusRequestIncomplete}}, true},
-		{"new", &requests.Request{Order: order(requests.OrderNew)}, false},
-		{"submitted", &requests.Request{Order: order(requests.OrderSubmittedToCourier)}, false},
-		{"picked up", &requests.Request{Order: order(requests.OrderPickedUp)}, false},
-		{"attempted", &requests.Request{Order: order(requests.OrderDeliveryAttempted)}, false},
-		{"delivered", &requests.Request{Order: order(requests.OrderDelivered)}, true},
-		{"returned", &requests.Request{Order: order(requests.OrderReturnedToPharmacy)}, true},
-		{"cancelled", &requests.Request{Order: order(requests.OrderCancelled)}, true},
+		{"new", &requests.Request{Order: order(rxtypes.OrderStatusNew)}, false},
+		{"submitted", &requests.Request{Order: order(rxtypes.OrderStatusSubmittedToCourier)}, false},
+		{"picked up", &requests.Request{Order: order(rxtypes.OrderStatusPickedUp)}, false},
+		{"attempted", &requests.Request{Order: order(rxtypes.OrderStatusDeliveryAttempted)}, false},
+		{"delivered", &requests.Request{Order: order(rxtypes.OrderStatusDelivered)}, true},
+		{"returned", &requests.Request{Order: order(rxtypes.OrderStatusReturnedToPharmacy)}, true},
+		{"cancelled", &requests.Request{Order: order(rxtypes.OrderStatusCancelled)}, true},
 		{"unknown", &requests.Request{Order: order("lost")}, false},
 	} {
 		assert.Equal(t, tc.want, tc.r.Final(), tc.name)
@@ -104,7 +105,7 @@ func TestWait_Until(t *testing.T) {
 		return r.Order != nil
 	}))
 	require.NoError(t, err)
-	assert.Equal(t, requests.OrderNew, got.Order.Status)
+	assert.Equal(t, rxtypes.OrderStatusNew, got.Order.Status)
 }
 
 func TestWait_OrdersUntilIsRefusedBeforeSending(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -161,7 +161,7 @@ func (s *Server) ctlOrderStatus(w http.ResponseWriter, r *http.Request) {
 		ctlError(w, http.StatusNotFound, "no such order")
 		return
 	}
-	if err := s.SetOrderStatus(id, orders.Status(in.Status)); err != nil {
+	if err := s.SetOrderStatus(id, rxtypes.OrderStatus(in.Status)); err != nil {
 		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents")
 		return
 	}
@@ -196,7 +196,7 @@ func (s *Server) ctlRequestStatus(w http.ResponseWriter, r *http.Request) {
 	if in.Status == string(requests.StatusRequestIncomplete) {
 		err = s.SetRequestIncomplete(id)
 	} else {
-		err = s.SetRequestOrderStatus(id, requests.OrderStatus(in.Status))
+		err = s.SetRequestOrderStatus(id, rxtypes.OrderStatus(in.Status))
 	}
 	if err != nil {
 		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents, nor request_incomplete")

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -97,7 +97,7 @@ func ExampleServer_SetOrderStatus() {
 		log.Fatal(err)
 	}
 	// Jump straight to a state that takes a courier minutes to reach.
-	if err := srv.SetOrderStatus(order.ID, orders.StatusPickedUp); err != nil {
+	if err := srv.SetOrderStatus(order.ID, rxtypes.OrderStatusPickedUp); err != nil {
 		log.Fatal(err)
 	}
 	err = client.Orders.Cancel(ctx, order.ID)
@@ -282,7 +282,7 @@ func ExampleServer_SetRequestOrderStatus() {
 		log.Fatal(err)
 	}
 	// No scenario was asked for: the test decides where the request goes.
-	if err := srv.SetRequestOrderStatus(req.ID, requests.OrderDeliveryAttempted); err != nil {
+	if err := srv.SetRequestOrderStatus(req.ID, rxtypes.OrderStatusDeliveryAttempted); err != nil {
 		log.Fatal(err)
 	}
 	got, err := client.Requests.Get(ctx, req.ID)

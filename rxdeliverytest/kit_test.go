@@ -21,6 +21,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -86,7 +87,7 @@ func TestAdvanceMovesOmniScenarioDeterministically(t *testing.T) {
 	p := omniParams(requests.ScenarioUnsuccessfulDelivery, 10)
 	req, err := srv.Client().Requests.Create(ctx, p)
 	require.NoError(t, err)
-	var seen []requests.OrderStatus
+	var seen []rxtypes.OrderStatus
 	for range 5 {
 		srv.Advance(10 * time.Second)
 		got, err := srv.Client().Requests.Get(ctx, req.ID)
@@ -94,9 +95,9 @@ func TestAdvanceMovesOmniScenarioDeterministically(t *testing.T) {
 		require.NotNil(t, got.Order)
 		seen = append(seen, got.Order.Status)
 	}
-	assert.Equal(t, []requests.OrderStatus{
-		requests.OrderNew, requests.OrderSubmittedToCourier, requests.OrderPickedUp,
-		requests.OrderDeliveryAttempted, requests.OrderReturnedToPharmacy,
+	assert.Equal(t, []rxtypes.OrderStatus{
+		rxtypes.OrderStatusNew, rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusPickedUp,
+		rxtypes.OrderStatusDeliveryAttempted, rxtypes.OrderStatusReturnedToPharmacy,
 	}, seen)
 	assert.Equal(t, rxdeliverytest.DefaultStart.Add(50*time.Second), srv.Now())
 }
@@ -111,7 +112,7 @@ func TestRealClockAdvanceJumpsAhead(t *testing.T) {
 	assert.WithinDuration(t, time.Now(), before, time.Minute, "real time")
 	srv.Advance(3 * time.Hour)
 	st, _ := srv.OrderStatus(order.ID)
-	assert.Equal(t, orders.StatusDelivered, st, "three cadences passed at once")
+	assert.Equal(t, rxtypes.OrderStatusDelivered, st, "three cadences passed at once")
 }
 
 func TestStateControl(t *testing.T) {
@@ -122,7 +123,7 @@ func TestStateControl(t *testing.T) {
 
 	order, err := c.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 	require.NoError(t, err)
-	for _, st := range []orders.Status{orders.StatusSubmittedToCourier, orders.StatusDeliveryAttempted, orders.StatusReturnedToPharmacy, orders.StatusCancelled, orders.StatusNew} {
+	for _, st := range []rxtypes.OrderStatus{rxtypes.OrderStatusSubmittedToCourier, rxtypes.OrderStatusDeliveryAttempted, rxtypes.OrderStatusReturnedToPharmacy, rxtypes.OrderStatusCancelled, rxtypes.OrderStatusNew} {
 		require.NoError(t, srv.SetOrderStatus(order.ID, st))
 		got, err := c.Orders.Get(ctx, order.ID)
 		require.NoError(t, err)
@@ -130,22 +131,22 @@ func TestStateControl(t *testing.T) {
 	}
 	srv.Advance(time.Hour)
 	st, _ := srv.OrderStatus(order.ID)
-	assert.Equal(t, orders.StatusNew, st, "a status set by hand stays")
+	assert.Equal(t, rxtypes.OrderStatusNew, st, "a status set by hand stays")
 	assert.Error(t, srv.SetOrderStatus(order.ID, "lost"))
-	assert.Error(t, srv.SetOrderStatus("ord_nope", orders.StatusNew))
+	assert.Error(t, srv.SetOrderStatus("ord_nope", rxtypes.OrderStatusNew))
 
 	req, err := c.Requests.Create(ctx, omniParams("", 0))
 	require.NoError(t, err)
-	require.NoError(t, srv.SetRequestOrderStatus(req.ID, requests.OrderPickedUp))
+	require.NoError(t, srv.SetRequestOrderStatus(req.ID, rxtypes.OrderStatusPickedUp))
 	got, err := c.Requests.Get(ctx, req.ID)
 	require.NoError(t, err)
-	assert.Equal(t, requests.OrderPickedUp, got.Order.Status)
+	assert.Equal(t, rxtypes.OrderStatusPickedUp, got.Order.Status)
 	require.NoError(t, srv.SetRequestIncomplete(req.ID))
 	got, err = c.Requests.Get(ctx, req.ID)
 	require.NoError(t, err)
 	assert.Equal(t, requests.StatusRequestIncomplete, got.Status.Name)
-	assert.Equal(t, requests.OrderCancelled, got.Order.Status)
-	assert.Equal(t, []rxdeliverytest.RequestState{{ID: req.ID, ExternalReferenceNumber: "rx-kit-1", OrderStatus: requests.OrderCancelled}}, srv.Requests())
+	assert.Equal(t, rxtypes.OrderStatusCancelled, got.Order.Status)
+	assert.Equal(t, []rxdeliverytest.RequestState{{ID: req.ID, ExternalReferenceNumber: "rx-kit-1", OrderStatus: rxtypes.OrderStatusCancelled}}, srv.Requests())
 
 	srv.SetPharmacies()
 	_, err = c.Pharmacies.Get(ctx, "5550001")
@@ -191,7 +192,7 @@ func TestShippingOrderNotifiesInProcessListener(t *testing.T) {
 	assert.Equal(t, []string{"Accepted", "Moving Through Network", "Out for Delivery", "Delivered"}, got, "delivered before Advance returned")
 	assert.True(t, tlsSeen)
 	st, _ := srv.OrderStatus(order.ID)
-	assert.Equal(t, orders.StatusDelivered, st)
+	assert.Equal(t, rxtypes.OrderStatusDelivered, st)
 	sub, _ := srv.SubscriptionStatus(tn)
 	assert.Equal(t, tracking.StatusEnabled, sub)
 	require.Len(t, srv.Notifications(), 4)

@@ -5,6 +5,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // SamedayOrderParams returns valid params of a same-day delivery order for
@@ -12,7 +13,7 @@ import (
 // invented patient data. Each call returns a fresh value the caller may
 // change.
 func SamedayOrderParams() *orders.CreateParams {
-	addr := orders.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}
+	addr := rxtypes.Address{Street: "42 Elm Avenue", City: "Columbus", State: "OH", Zipcode: "43210"}
 	return &orders.CreateParams{
 		DeliveryFee:             rxdelivery.Ptr(rxdelivery.MustDecimal("5.00")),
 		RxAmountDue:             rxdelivery.Ptr(rxdelivery.MustDecimal("10.00")),
@@ -20,7 +21,7 @@ func SamedayOrderParams() *orders.CreateParams {
 		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "5550001"},
 		Recipient:               orders.Recipient{Description: "Jane Doe", MobilePhoneNumber: "6145550100", Address: addr},
 		Patient: orders.Patient{
-			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
+			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 		},
 		Prescriptions: []orders.Prescription{{

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestPollClock_ManualWaitAdvancesTheSimulator(t *testing.T) {
@@ -23,7 +23,7 @@ func TestPollClock_ManualWaitAdvancesTheSimulator(t *testing.T) {
 	require.NoError(t, c.Sleep(context.Background(), 2*rxdeliverytest.DefaultOrderCadence))
 	assert.Equal(t, rxdeliverytest.DefaultStart.Add(2*rxdeliverytest.DefaultOrderCadence), c.Now())
 	status, _ := srv.OrderStatus(order.ID)
-	assert.Equal(t, orders.StatusPickedUp, status, "the transitions that became due were applied")
+	assert.Equal(t, rxtypes.OrderStatusPickedUp, status, "the transitions that became due were applied")
 }
 
 func TestPollClock_EndedContextDoesNotMoveTheClock(t *testing.T) {
@@ -60,7 +60,7 @@ func TestPollClock_KitClientWaitsOnIt(t *testing.T) {
 		require.NoError(t, err)
 		got, err := c.Orders.Wait(ctx, o.ID)
 		require.NoError(t, err)
-		assert.Equal(t, orders.StatusDelivered, got.Status)
+		assert.Equal(t, rxtypes.OrderStatusDelivered, got.Status)
 	}
 }
 

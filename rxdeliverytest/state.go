@@ -4,27 +4,27 @@ import (
 	"strings"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
 // SetOrderStatus puts delivery order id in status, one of the order
-// statuses of the documents (orders.StatusNew ... orders.StatusCancelled),
+// statuses of the documents (rxtypes.OrderStatusNew ... rxtypes.OrderStatusCancelled),
 // at the simulator's current time, filling the occurrence data the status
 // implies (pickup, delivery, return, cancellation). It stops the order's
 // automatic progression, so the order stays in status until the test moves
 // it again. It emits no tracking event (see Track). It returns an error for
 // an unknown order or status.
-func (s *Server) SetOrderStatus(id string, status orders.Status) error {
+func (s *Server) SetOrderStatus(id string, status rxtypes.OrderStatus) error {
 	return s.sb.SetOrderStatus(id, string(status))
 }
 
 // OrderStatus returns the status of delivery order id, and whether the
 // order exists.
-func (s *Server) OrderStatus(id string) (orders.Status, bool) {
+func (s *Server) OrderStatus(id string) (rxtypes.OrderStatus, bool) {
 	st, ok := s.sb.OrderStatus(id)
-	return orders.Status(strings.ReplaceAll(st, " ", "_")), ok
+	return rxtypes.OrderStatus(strings.ReplaceAll(st, " ", "_")), ok
 }
 
 // TrackingNumber returns the tracking number of shipping order id, and
@@ -35,12 +35,12 @@ func (s *Server) TrackingNumber(orderID string) (string, bool) {
 }
 
 // SetRequestOrderStatus puts the order of omni request id in status, one
-// of the order statuses of the documents (requests.OrderNew ...
-// requests.OrderCancelled), creating the order (and the request status
+// of the order statuses of the documents (rxtypes.OrderStatusNew ...
+// rxtypes.OrderStatusCancelled), creating the order (and the request status
 // request_received) when the request has none yet, and stops the
 // request's scenario. It returns an error for an unknown request or
 // status.
-func (s *Server) SetRequestOrderStatus(id string, status requests.OrderStatus) error {
+func (s *Server) SetRequestOrderStatus(id string, status rxtypes.OrderStatus) error {
 	return s.sb.SetRequestOrderStatus(id, string(status))
 }
 
@@ -55,9 +55,9 @@ func (s *Server) SetRequestIncomplete(id string) error {
 
 // RequestOrderStatus returns the status of the order of omni request id
 // ("" while it has none), and whether the request exists.
-func (s *Server) RequestOrderStatus(id string) (requests.OrderStatus, bool) {
+func (s *Server) RequestOrderStatus(id string) (rxtypes.OrderStatus, bool) {
 	st, ok := s.sb.RequestOrderStatus(id)
-	return requests.OrderStatus(st), ok
+	return rxtypes.OrderStatus(st), ok
 }
 
 // Track records a new tracking status (such as
@@ -156,7 +156,7 @@ type OrderState struct {
 	// ("" when none).
 	ExternalReferenceNumber string
 	// Status is the order's current status.
-	Status orders.Status
+	Status rxtypes.OrderStatus
 	// ServiceLevel is "sameday", "ondemand" or "shipping".
 	ServiceLevel string
 	// TrackingNumber is a shipping order's tracking number ("" otherwise).
@@ -173,7 +173,7 @@ func (s *Server) Orders() []OrderState {
 	for i, o := range list {
 		out[i] = OrderState{
 			ID: o.ID, ExternalReferenceNumber: o.ExternalReferenceNumber,
-			Status:       orders.Status(strings.ReplaceAll(o.Status, " ", "_")),
+			Status:       rxtypes.OrderStatus(strings.ReplaceAll(o.Status, " ", "_")),
 			ServiceLevel: o.ServiceLevel, TrackingNumber: o.TrackingNumber,
 		}
 	}
@@ -188,7 +188,7 @@ type RequestState struct {
 	ExternalReferenceNumber string
 	// OrderStatus is the status of the request's order ("" while it has
 	// none).
-	OrderStatus requests.OrderStatus
+	OrderStatus rxtypes.OrderStatus
 }
 
 // Requests returns every omni request the simulator holds, in creation
@@ -197,7 +197,7 @@ func (s *Server) Requests() []RequestState {
 	list := s.sb.Requests()
 	out := make([]RequestState, len(list))
 	for i, r := range list {
-		out[i] = RequestState{ID: r.ID, ExternalReferenceNumber: r.ExternalReferenceNumber, OrderStatus: requests.OrderStatus(r.Status)}
+		out[i] = RequestState{ID: r.ID, ExternalReferenceNumber: r.ExternalReferenceNumber, OrderStatus: rxtypes.OrderStatus(r.Status)}
 	}
 	return out
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/usps"
 )
 
-// Address is a US postal address of the delivery interface; orders.Address
-// and pharmacies.DeliveryAddress name it. Its first line is street (the
+// Address is a US postal address of the delivery interface; rxtypes.Address
+// and rxtypes.Address name it. Its first line is street (the
 // omni interface calls it street1: requests.Address, and
 // requests.AddressFromOrders and requests.Address.ToOrders convert between
 // the two). It is also the dropoff address of pharmacies.DeliveryInfo,

@@ -3,7 +3,7 @@ package rxtypes
 // The courier-delivery models: an order's status, its pickup, delivery and
 // return, and the identification collected from the recipient. The omni
 // request and delivery order documents describe them alike; the orders and
-// requests packages name these types by alias.
+// requests packages use these types as they are (rxtypes.OrderStatus).
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 )
 
 // OrderStatus is the current state of an order, in both interfaces:
-// orders.Status and requests.OrderStatus name it. Decoding keeps a value
+// rxtypes.OrderStatus and rxtypes.OrderStatus name it. Decoding keeps a value
 // the documents do not list verbatim, so a new platform status never fails
 // a call; "submitted to courier" (with spaces, as in the document's sample)
 // decodes to OrderStatusSubmittedToCourier.

@@ -14,9 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rxdelivery/rxdelivery-go/journal/journaltest"
-	"github.com/rxdelivery/rxdelivery-go/orders"
-	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -164,10 +163,10 @@ func cmdSim(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	case "order-status":
 		need(2)
-		ts.Check(srv.SetOrderStatus(args[1], orders.Status(args[2])))
+		ts.Check(srv.SetOrderStatus(args[1], rxtypes.OrderStatus(args[2])))
 	case "request-status":
 		need(2)
-		ts.Check(srv.SetRequestOrderStatus(args[1], requests.OrderStatus(args[2])))
+		ts.Check(srv.SetRequestOrderStatus(args[1], rxtypes.OrderStatus(args[2])))
 	case "tracking-number":
 		need(2)
 		tn, ok := srv.TrackingNumber(args[1])

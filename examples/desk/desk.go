@@ -20,6 +20,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -36,7 +37,7 @@ type Delivery struct {
 	// OrderID is the platform's order identifier ("" while unknown).
 	OrderID string
 	// Status is the order's last known status.
-	Status orders.Status
+	Status rxtypes.OrderStatus
 	// TrackingNumber is a shipping order's tracking number.
 	TrackingNumber string
 	// TrackingStatus is the last tracking status notified.

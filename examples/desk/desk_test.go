@@ -13,6 +13,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/examples/desk"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -25,7 +26,7 @@ func TestDispatchFollowsACourierOrderToDelivery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if del.Status != orders.StatusNew {
+	if del.Status != rxtypes.OrderStatusNew {
 		t.Fatalf("status after create = %q, want new", del.Status)
 	}
 
@@ -35,7 +36,7 @@ func TestDispatchFollowsACourierOrderToDelivery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if del.Status != orders.StatusDelivered {
+	if del.Status != rxtypes.OrderStatusDelivered {
 		t.Fatalf("status = %q, want delivered", del.Status)
 	}
 

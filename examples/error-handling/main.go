@@ -40,6 +40,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func main() {
@@ -243,7 +244,7 @@ func waitPastCancellable(ctx context.Context, c *rxdelivery.Client, id string, o
 		if err != nil {
 			return fmt.Errorf("getting request %s: %w", id, err)
 		}
-		if o := req.Order; o != nil && o.Status != requests.OrderNew && o.Status != requests.OrderSubmittedToCourier {
+		if o := req.Order; o != nil && o.Status != rxtypes.OrderStatusNew && o.Status != rxtypes.OrderStatusSubmittedToCourier {
 			fmt.Fprintf(out, "order %s is %s\n", o.ID, o.Status)
 			return nil
 		}

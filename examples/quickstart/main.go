@@ -40,6 +40,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func main() {
@@ -182,7 +183,7 @@ func run(ctx context.Context, c *rxdelivery.Client, programID string, out io.Wri
 
 	// 5. The outcome, with the platform's own timestamps.
 	o := final.Order
-	if o.Status != requests.OrderDelivered {
+	if o.Status != rxtypes.OrderStatusDelivered {
 		return fmt.Errorf("request %s ended with its order %s, not delivered", final.ID, o.Status)
 	}
 	fmt.Fprintf(out, "Delivered. Created %s", stamp(final.CreatedAt))

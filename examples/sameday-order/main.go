@@ -32,6 +32,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func main() {
@@ -78,7 +79,7 @@ func start(ctx context.Context, out io.Writer) error {
 }
 
 // The patient's address, where the courier delivers.
-var home = orders.Address{Street: "200 Court St", City: "Brooklyn", State: "NY", Zipcode: "11201"}
+var home = rxtypes.Address{Street: "200 Court St", City: "Brooklyn", State: "NY", Zipcode: "11201"}
 
 // run creates, edits and cancels a same-day order, printing each step to
 // out.
@@ -107,7 +108,7 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 		Patient: orders.Patient{
 			FirstName:   "Jane",
 			LastName:    "Doe",
-			Gender:      orders.GenderFemale,
+			Gender:      rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 		},
 		Prescriptions: []orders.Prescription{prescription("RX-1001", "00002143380", "12.50")},
@@ -212,7 +213,7 @@ func prescription(number, ndc, patientPay string) orders.Prescription {
 			FirstName: "Alex",
 			LastName:  "Smith",
 			NPI:       "1234567893",
-			Address:   orders.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"},
+			Address:   rxtypes.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"},
 		},
 		Payers: []orders.Payer{{
 			BIN:                     "610014",

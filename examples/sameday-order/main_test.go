@@ -14,8 +14,8 @@ import (
 	"go.uber.org/goleak"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -43,7 +43,7 @@ func TestRunPrintsEachStep(t *testing.T) {
 	require.Len(t, m, 2)
 	require.Len(t, sim.Orders(), 1)
 	assert.Equal(t, m[1], sim.Orders()[0].ID)
-	assert.Equal(t, orders.StatusCancelled, sim.Orders()[0].Status)
+	assert.Equal(t, rxtypes.OrderStatusCancelled, sim.Orders()[0].Status)
 	assert.Len(t, sim.CallsTo(rxdeliverytest.OrdersAddPrescription), 1, "one prescription added")
 	assert.Len(t, sim.CallsTo(rxdeliverytest.OrdersRemovePrescription), 1, "and removed")
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func main() {
@@ -100,12 +101,12 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 		Pharmacy:                orders.Pharmacy{NPI: pharmacy.NPI, NCPDP: pharmacy.NCPDP},
 		Recipient: orders.Recipient{
 			Description: "Jane Doe",
-			Address:     orders.Address{Street: "44 Lake Shore Dr", City: "Chicago", State: "IL", Zipcode: "60611"},
+			Address:     rxtypes.Address{Street: "44 Lake Shore Dr", City: "Chicago", State: "IL", Zipcode: "60611"},
 		},
 		Patient: orders.Patient{
 			FirstName:   "Jane",
 			LastName:    "Doe",
-			Gender:      orders.GenderFemale,
+			Gender:      rxtypes.GenderFemale,
 			DateOfBirth: rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 			// Shipping orders need a patient phone number, mobile or home.
 			MobilePhoneNumber: "3125550199",
@@ -135,7 +136,7 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 				FirstName: "Alex",
 				LastName:  "Smith",
 				NPI:       "1234567893",
-				Address:   orders.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"},
+				Address:   rxtypes.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"},
 			},
 			Payers: []orders.Payer{{
 				BIN:                     "610014",

@@ -59,6 +59,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -306,17 +307,17 @@ func createShipment(ctx context.Context, c *rxdelivery.Client) (*orders.Order, e
 		return nil, errors.New("no pharmacy found")
 	}
 	ph := page.Pharmacies[0]
-	prescriberAddress := orders.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"}
+	prescriberAddress := rxtypes.Address{Street: "1 Clinic Plaza", City: "Brooklyn", State: "NY", Zipcode: "11201"}
 	order, err := c.Orders.Create(ctx, &orders.CreateParams{
 		ServiceLevel:            orders.ServiceLevelShipping,
 		ExternalReferenceNumber: "tracking-" + time.Now().UTC().Format("20060102T150405.000000"),
 		Pharmacy:                orders.Pharmacy{NPI: ph.NPI, NCPDP: ph.NCPDP},
 		Recipient: orders.Recipient{
 			Description: "Jane Doe",
-			Address:     orders.Address{Street: "44 Lake Shore Dr", City: "Chicago", State: "IL", Zipcode: "60611"},
+			Address:     rxtypes.Address{Street: "44 Lake Shore Dr", City: "Chicago", State: "IL", Zipcode: "60611"},
 		},
 		Patient: orders.Patient{
-			FirstName: "Jane", LastName: "Doe", Gender: orders.GenderFemale,
+			FirstName: "Jane", LastName: "Doe", Gender: rxtypes.GenderFemale,
 			DateOfBirth:       rxdelivery.Date{Year: 1980, Month: time.February, Day: 29},
 			MobilePhoneNumber: "3125550199",
 		},

@@ -11,6 +11,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -27,7 +28,7 @@ type endpoint struct {
 func endpoints(t *testing.T) []endpoint {
 	req := e2eRequest(t, "5550001")
 	req.TestMeta = nil
-	info := &pharmacies.DeliveryInfoParams{Address: pharmacies.DeliveryAddress{
+	info := &pharmacies.DeliveryInfoParams{Address: rxtypes.Address{
 		Street: e2eStreet, City: e2eCity, State: "OH", Zipcode: "43210",
 	}}
 	rx := e2eOrder(t, "1234567890", "5550001").Prescriptions[0]

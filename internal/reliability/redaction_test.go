@@ -21,6 +21,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -135,7 +136,7 @@ func TestRedactionEndToEnd(t *testing.T) {
 	clock.Advance(2 * sandbox.DefaultCadence)
 	got, err := c.Orders.Get(ctx, order.ID)
 	require.NoError(t, err)
-	require.Equal(t, orders.StatusPickedUp, got.Status)
+	require.Equal(t, rxtypes.OrderStatusPickedUp, got.Status)
 	err = c.Orders.Cancel(ctx, order.ID)
 	require.ErrorIs(t, err, rxdelivery.ErrUnableToCancel)
 	keep(err)
@@ -156,7 +157,7 @@ func TestRedactionEndToEnd(t *testing.T) {
 		}
 	}
 	info, err := c.Pharmacies.DeliveryInfo(ctx, ph.NCPDP, &pharmacies.DeliveryInfoParams{
-		Address: pharmacies.DeliveryAddress{Street: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"},
+		Address: rxtypes.Address{Street: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"},
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, info.Raw)
@@ -262,7 +263,7 @@ func e2eRequest(t *testing.T, ncpdp string) *requests.CreateParams {
 			PhoneNumber: e2ePhone,
 			Address:     requests.NewDropoffAddress(addr),
 		},
-		Patient: requests.PatientParams{FirstName: e2eFirst, LastName: e2eLast, Gender: requests.GenderFemale, DateOfBirth: dob},
+		Patient: requests.PatientParams{FirstName: e2eFirst, LastName: e2eLast, Gender: rxtypes.GenderFemale, DateOfBirth: dob},
 		Remittance: &requests.RemittanceParams{
 			Contact:  &requests.Contact{MobilePhoneNumber: e2ePhone, Email: e2eEmail},
 			Payments: []requests.Payment{{Fee: rxdelivery.MustDecimal("5.00"), Kind: requests.PaymentCopay}},
@@ -276,7 +277,7 @@ func e2eOrder(t *testing.T, npi, ncpdp string) *orders.CreateParams {
 	p.Pharmacy = orders.Pharmacy{NPI: npi, NCPDP: ncpdp}
 	p.Recipient.Description = e2eFirst + " " + e2eLast
 	p.Recipient.MobilePhoneNumber = e2ePhone
-	p.Recipient.Address = orders.Address{Street: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"}
+	p.Recipient.Address = rxtypes.Address{Street: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"}
 	p.Patient.FirstName, p.Patient.LastName = e2eFirst, e2eLast
 	p.Patient.MobilePhoneNumber = e2ePhone
 	dob, err := rxdelivery.ParseDate(e2eBirth)
