@@ -11,10 +11,8 @@ import (
 
 // Service calls the orders endpoints. Get one from rxdelivery.Client; it is
 // safe for concurrent use.
-//
-// Every method takes per-call options as its trailing arguments
-// (rxdelivery.WithRetryMax, WithAttemptTimeout, WithHeader, WithMetadata,
-// WithMiddleware, ...): they apply to that call only.
+// Each method takes per-call options last (rxdelivery.CallOption), for that
+// call only.
 type Service struct {
 	b *core.Backend
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/poll"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
@@ -46,17 +45,7 @@ import (
 // is final cannot be told. Breaking out of the loop stops the watch
 // before its next read.
 func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOption) iter.Seq2[*Order, error] {
-	return func(yield func(*Order, error) bool) {
-		w, set := poll.Resolve(s.b.Clock(), opts)
-		res, err := resource("orders.Watch", set)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		poll.One(ctx, w, res, func(ctx context.Context) (*Order, error) {
-			return s.Get(ctx, id, set.Calls...)
-		}, yield)
-	}
+	return s.kind().One(ctx, s.b.Clock(), id, opts)
 }
 
 // Wait follows the order id as Watch does and returns it once it reaches
@@ -64,17 +53,7 @@ func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOpti
 // an error it returns the order as last read (nil if none was) with the
 // error Watch would have yielded, such as ctx's when it ends first.
 func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Order, error) {
-	var last *Order
-	for o, err := range s.Watch(ctx, id, opts...) {
-		if err != nil {
-			if o != nil {
-				last = o
-			}
-			return last, err
-		}
-		last = o
-	}
-	return last, nil
+	return poll.Last(s.Watch(ctx, id, opts...))
 }
 
 // WatchMany follows many orders at once with the get-many endpoint
@@ -96,25 +75,7 @@ func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOptio
 // go on. An empty ids, or an empty id in it, is refused before anything is
 // sent.
 func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.WatchOption) iter.Seq2[*Order, error] {
-	return func(yield func(*Order, error) bool) {
-		w, set := poll.Resolve(s.b.Clock(), opts)
-		res, err := resource("orders.WatchMany", set)
-		if err == nil {
-			err = core.IDs(ids)(core.Checks{})
-		}
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		poll.Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*Order, error) {
-			list, err := s.GetMany(ctx, batch, set.Calls...)
-			out := make([]*Order, len(list))
-			for i := range list {
-				out[i] = &list[i]
-			}
-			return out, err
-		}, yield)
-	}
+	return s.kind().Many(ctx, s.b.Clock(), ids, opts)
 }
 
 // Until ends a watch of orders (Watch, WatchMany) or makes Wait return as
@@ -129,15 +90,15 @@ func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.Wa
 // WatchMany it leaves the batches.
 func Until(cond func(*Order) bool) option.WatchOption { return option.Until(cond) }
 
-// resource describes orders to the watch engine.
-func resource(op string, set option.WatchSettings) (poll.Resource[*Order], error) {
-	until, err := poll.UntilOf[*Order](op, set)
-	return poll.Resource[*Order]{
-		Op:      op,
+// kind describes orders to the watch engine.
+func (s *Service) kind() *poll.Kind[Order] {
+	return &poll.Kind[Order]{
+		Watch: "orders.Watch", WatchMany: "orders.WatchMany",
 		ID:      func(o *Order) string { return o.ID },
 		State:   func(o *Order) string { return string(o.Status) },
 		Unknown: func(o *Order) (string, bool) { return string(o.Status), !o.Status.Known() },
 		Final:   func(o *Order) bool { return o.Status.Final() },
-		Until:   until,
-	}, err
+		Get:     s.Get,
+		GetMany: s.GetMany,
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 
-	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/poll"
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
@@ -63,17 +62,7 @@ func (r *Request) Final() bool {
 // listed by the document, so an unlisted one is followed, not refused.)
 // Breaking out of the loop stops the watch before its next read.
 func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOption) iter.Seq2[*Request, error] {
-	return func(yield func(*Request, error) bool) {
-		w, set := poll.Resolve(s.b.Clock(), opts)
-		res, err := resource("requests.Watch", set)
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		poll.One(ctx, w, res, func(ctx context.Context) (*Request, error) {
-			return s.Get(ctx, id, set.Calls...)
-		}, yield)
-	}
+	return s.kind().One(ctx, s.b.Clock(), id, opts)
 }
 
 // Wait follows the request id as Watch does and returns it once it is
@@ -81,17 +70,7 @@ func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOpti
 // the request as last read (nil if none was) with the error Watch would
 // have yielded, such as ctx's when it ends first.
 func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Request, error) {
-	var last *Request
-	for r, err := range s.Watch(ctx, id, opts...) {
-		if err != nil {
-			if r != nil {
-				last = r
-			}
-			return last, err
-		}
-		last = r
-	}
-	return last, nil
+	return poll.Last(s.Watch(ctx, id, opts...))
 }
 
 // WatchMany follows many requests at once with the get-many endpoint
@@ -114,25 +93,7 @@ func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOptio
 // leaves the batches, and the others go on. An empty ids, or an empty id
 // in it, is refused before anything is sent.
 func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.WatchOption) iter.Seq2[*Request, error] {
-	return func(yield func(*Request, error) bool) {
-		w, set := poll.Resolve(s.b.Clock(), opts)
-		res, err := resource("requests.WatchMany", set)
-		if err == nil {
-			err = core.IDs(ids)(core.Checks{})
-		}
-		if err != nil {
-			yield(nil, err)
-			return
-		}
-		poll.Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*Request, error) {
-			list, err := s.GetMany(ctx, batch, set.Calls...)
-			out := make([]*Request, len(list))
-			for i := range list {
-				out[i] = &list[i]
-			}
-			return out, err
-		}, yield)
-	}
+	return s.kind().Many(ctx, s.b.Clock(), ids, opts)
 }
 
 // Until ends a watch of requests (Watch, WatchMany) or makes Wait return
@@ -147,11 +108,10 @@ func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.Wa
 // WatchMany it leaves the batches.
 func Until(cond func(*Request) bool) option.WatchOption { return option.Until(cond) }
 
-// resource describes requests to the watch engine.
-func resource(op string, set option.WatchSettings) (poll.Resource[*Request], error) {
-	until, err := poll.UntilOf[*Request](op, set)
-	return poll.Resource[*Request]{
-		Op:    op,
+// kind describes requests to the watch engine.
+func (s *Service) kind() *poll.Kind[Request] {
+	return &poll.Kind[Request]{
+		Watch: "requests.Watch", WatchMany: "requests.WatchMany",
 		ID:    func(r *Request) string { return r.ID },
 		State: state,
 		Unknown: func(r *Request) (string, bool) {
@@ -160,9 +120,10 @@ func resource(op string, set option.WatchSettings) (poll.Resource[*Request], err
 			}
 			return string(r.Order.Status), !r.Order.Status.Known()
 		},
-		Final: (*Request).Final,
-		Until: until,
-	}, err
+		Final:   (*Request).Final,
+		Get:     s.Get,
+		GetMany: s.GetMany,
+	}
 }
 
 // state is what a change of a request is judged on: whether it has an

@@ -1,0 +1,92 @@
+package poll
+
+import (
+	"context"
+	"iter"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
+)
+
+// Kind is what a service tells the engine of one kind of resource (E is
+// Order or Request): the names of its watch operations, how to judge a
+// read, and how to read one and many. The service's Watch, WatchMany and
+// Wait are Kind's methods and Last.
+type Kind[E any] struct {
+	// Watch and WatchMany name the operations in errors
+	// ("orders.Watch", "orders.WatchMany").
+	Watch, WatchMany string
+	// ID, State, Unknown and Final are those of Resource.
+	ID      func(*E) string
+	State   func(*E) string
+	Unknown func(*E) (status string, unknown bool)
+	Final   func(*E) bool
+	// Get reads one resource; GetMany reads several with the get-many
+	// endpoint.
+	Get     func(ctx context.Context, id string, opts ...option.CallOption) (*E, error)
+	GetMany func(ctx context.Context, ids []string, opts ...option.CallOption) ([]E, error)
+}
+
+// resource is k as the engine sees it in the watch op, with the Until
+// condition of set.
+func (k *Kind[E]) resource(op string, set option.WatchSettings) (Resource[*E], error) {
+	until, err := UntilOf[*E](op, set)
+	return Resource[*E]{Op: op, ID: k.ID, State: k.State, Unknown: k.Unknown, Final: k.Final, Until: until}, err
+}
+
+// One follows the resource id (a service's Watch): opts are resolved on
+// clock, and each read is one Get with the watch's call options.
+func (k *Kind[E]) One(ctx context.Context, clock option.Clock, id string, opts []option.WatchOption) iter.Seq2[*E, error] {
+	return func(yield func(*E, error) bool) {
+		w, set := Resolve(clock, opts)
+		res, err := k.resource(k.Watch, set)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		One(ctx, w, res, func(ctx context.Context) (*E, error) {
+			return k.Get(ctx, id, set.Calls...)
+		}, yield)
+	}
+}
+
+// Many follows the resources ids (a service's WatchMany) with GetMany. An
+// empty ids, or an empty id in it, is yielded as the refusal a get-many
+// call gives, before anything is sent.
+func (k *Kind[E]) Many(ctx context.Context, clock option.Clock, ids []string, opts []option.WatchOption) iter.Seq2[*E, error] {
+	return func(yield func(*E, error) bool) {
+		w, set := Resolve(clock, opts)
+		res, err := k.resource(k.WatchMany, set)
+		if err == nil {
+			err = core.IDs(ids)(core.Checks{})
+		}
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*E, error) {
+			list, err := k.GetMany(ctx, batch, set.Calls...)
+			out := make([]*E, len(list))
+			for i := range list {
+				out[i] = &list[i]
+			}
+			return out, err
+		}, yield)
+	}
+}
+
+// Last runs a watch to its end and returns what a service's Wait returns:
+// the resource that ended it, or the first error with the resource as
+// last read (nil if none was).
+func Last[E any](watch iter.Seq2[*E, error]) (*E, error) {
+	var last *E
+	for v, err := range watch {
+		if v != nil {
+			last = v
+		}
+		if err != nil {
+			return last, err
+		}
+	}
+	return last, nil
+}
