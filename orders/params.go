@@ -333,9 +333,7 @@ func (p *CreateParams) check(c *validate.Collector) {
 
 	c.NPI("pharmacy.npi", p.Pharmacy.NPI)
 	c.NCPDP("pharmacy.ncpdp", p.Pharmacy.NCPDP)
-	c.Push("recipient")
-	p.Recipient.check(c)
-	c.Pop()
+	validate.In(c, "recipient", &p.Recipient, (*Recipient).check)
 	c.Push("patient")
 	p.Patient.check(c, known && level == ServiceLevelShipping)
 	c.Pop()
@@ -346,11 +344,7 @@ func (p *CreateParams) check(c *validate.Collector) {
 	case known && level != ServiceLevelShipping && p.Shipping != nil:
 		c.Add("shipping", "is accepted for shipping orders only")
 	}
-	if p.Shipping != nil {
-		c.Push("shipping")
-		p.Shipping.check(c)
-		c.Pop()
-	}
+	validate.In(c, "shipping", p.Shipping, (*ShippingParams).check)
 
 	if len(p.Prescriptions) == 0 {
 		c.Add("prescriptions", "is required (at least one prescription)")
@@ -406,9 +400,7 @@ func (p *Prescription) check(c *validate.Collector) {
 	if c.RequiredDecimal("patient_pay", p.PatientPay) {
 		c.NonNegative("patient_pay", p.PatientPay)
 	}
-	c.Push("prescriber")
-	p.Prescriber.check(c)
-	c.Pop()
+	validate.In(c, "prescriber", &p.Prescriber, (*Prescriber).check)
 	validate.Each(c, "payers", p.Payers, (*Payer).check)
 }
 

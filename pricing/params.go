@@ -59,19 +59,13 @@ func (p *QuoteParams) Validate() error { return p.validate(validate.Options{}) }
 
 func (p *QuoteParams) validate(o validate.Options) error {
 	c := validate.Collector{Options: o}
-	c.Push("pickup")
-	p.Pickup.check(&c)
-	c.Pop()
-	c.Push("dropoff")
-	p.Dropoff.check(&c)
-	c.Pop()
+	validate.In(&c, "pickup", &p.Pickup, (*Location).check)
+	validate.In(&c, "dropoff", &p.Dropoff, (*Location).check)
 	validate.Each(&c, "providers", p.Providers, func(pr *Provider, c *validate.Collector) {
 		validate.OneOf(c, "", *pr, true, ProviderAll, ProviderPostal)
 	})
 	validate.OneOf(&c, "service_level", p.ServiceLevel, false, ServiceKeyAll, ServiceKeyGround)
-	c.Push("package_dimensions")
-	p.PackageDimensions.check(&c)
-	c.Pop()
+	validate.In(&c, "package_dimensions", &p.PackageDimensions, (*PackageDimensions).check)
 	return c.Err()
 }
 

@@ -282,36 +282,18 @@ func (p *CreateParams) validate(o validate.Options) error {
 		c.Add("name_of_pickup", "is required when ndc is not given")
 	}
 	c.NCPDP("pharmacy.ncpdp", p.Pharmacy.NCPDP)
-	if p.Pickup != nil {
-		c.Push("pickup")
-		p.Pickup.check(&c)
-		c.Pop()
-	}
-	c.Push("dropoff")
-	p.Dropoff.check(&c)
-	c.Pop()
-	c.Push("patient")
-	p.Patient.check(&c)
-	c.Pop()
-	if p.Remittance != nil {
-		c.Push("remittance")
-		p.Remittance.check(&c)
-		c.Pop()
-	}
-	if p.TestMeta != nil {
-		c.Push("test_meta")
-		p.TestMeta.check(&c)
-		c.Pop()
-	}
+	validate.In(&c, "pickup", p.Pickup, (*PickupParams).check)
+	validate.In(&c, "dropoff", &p.Dropoff, (*DropoffParams).check)
+	validate.In(&c, "patient", &p.Patient, (*PatientParams).check)
+	validate.In(&c, "remittance", p.Remittance, (*RemittanceParams).check)
+	validate.In(&c, "test_meta", p.TestMeta, (*TestMeta).check)
 	return c.Err()
 }
 
 func (p *PickupParams) check(c *validate.Collector) {
 	c.RequiredMaxLen("name", p.Name, maxName)
 	c.Phone("phone_number", p.PhoneNumber)
-	c.Push("address")
-	p.Address.check(c)
-	c.Pop()
+	validate.In(c, "address", &p.Address, (*Address).check)
 }
 
 func (a *Address) check(c *validate.Collector) {
@@ -325,9 +307,7 @@ func (a *Address) check(c *validate.Collector) {
 func (d *DropoffParams) check(c *validate.Collector) {
 	c.RequiredMaxLen("name", d.Name, maxName)
 	c.Phone("phone_number", d.PhoneNumber)
-	c.Push("address")
-	d.Address.check(c)
-	c.Pop()
+	validate.In(c, "address", &d.Address, (*DropoffAddress).check)
 }
 
 // check accepts exactly one of the two forms: a complete street address,
@@ -359,9 +339,7 @@ func (r *RemittanceParams) check(c *validate.Collector) {
 	if r.Contact == nil {
 		c.Add("contact", "is required when remittance is given")
 	} else {
-		c.Push("contact")
-		r.Contact.check(c)
-		c.Pop()
+		validate.In(c, "contact", r.Contact, (*Contact).check)
 	}
 	if len(r.Payments) == 0 {
 		c.Add("payments", "is required when remittance is given (at least one payment)")
