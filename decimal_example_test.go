@@ -38,9 +38,9 @@ func ExampleDecimal_Round() {
 	amount := unitPrice.Mul(quantity)       // 2.345
 
 	fmt.Println(amount)
-	fmt.Println(amount.Round(2, rxdelivery.RoundHalfUp))
-	fmt.Println(amount.Round(2, rxdelivery.RoundHalfEven))
-	fmt.Println(amount.Round(2, rxdelivery.RoundDown))
+	fmt.Println(amount.Round(2, rxtypes.RoundHalfUp))
+	fmt.Println(amount.Round(2, rxtypes.RoundHalfEven))
+	fmt.Println(amount.Round(2, rxtypes.RoundDown))
 	fmt.Printf("%.2f\n", amount) // %.Nf rounds half up
 	_, err := amount.Cents()
 	fmt.Println(err)
@@ -57,7 +57,7 @@ func ExampleDecimal_Round() {
 func ExampleDecimal_Cents() {
 	copay := rxdelivery.MustDecimal("4.99")
 	total := copay.MulInt(3).Add(rxdelivery.MustDecimal("5"))
-	cents, err := total.Round(2, rxdelivery.RoundHalfUp).Cents()
+	cents, err := total.Round(2, rxtypes.RoundHalfUp).Cents()
 	if err != nil {
 		log.Fatal(err)
 	}
