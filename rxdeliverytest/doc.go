@@ -88,8 +88,8 @@
 //	Unavailable(d)        503, with Retry-After when d > 0
 //	ServerError()         500; StatusError(code) for any other status
 //	Cut()                 headers and part of the body, then the connection closes
-//	Drop()                the connection closes with no answer
-//	Stall(), StallFor(d)  no answer until the client gives up, or for d of real time
+//	Drop()                the connection closes with no response
+//	Stall(), StallFor(d)  no response until the client gives up, or for d of real time
 //	Malformed()           200 with a body that is not JSON
 //	CommittedThenFailed() the call is carried out, then answered 500
 //
@@ -102,7 +102,7 @@
 // client cannot tell.
 //
 // Retries are calls too. The client retries 429 and 503 (and, for reads,
-// 500, cut answers and dropped connections) on its own, up to its retry
+// 500, cut responses and dropped connections) on its own, up to its retry
 // count, so a fault on fewer calls than that is absorbed and one on more
 // (or a negative n: every call) reaches your code. A Retry-After longer
 // than the client's wait cap is not slept at all: the call returns at once
@@ -125,7 +125,7 @@
 // ("/_control"), for tests written in other languages against a standalone
 // server (the repository's operator command, 'rxdelivery sandbox'). Every endpoint needs
 // the server's key and secret as Basic credentials (401 otherwise); bodies
-// and answers are JSON; errors are {"error":{"message"}}.
+// and responses are JSON; errors are {"error":{"message"}}.
 //
 //	GET    /_control/clock                  {"now"}
 //	POST   /_control/clock/advance          {"seconds":90} or {"duration":"1m30s"} -> {"now"}
@@ -179,7 +179,7 @@
 //   - adding or removing a prescription on an order past "submitted to
 //     courier" (400).
 //
-// The simulator also has its own answers where the documents show none:
+// The simulator also has its own responses where the documents show none:
 // delivery information (pharmacies.DeliveryInfo) answers a deliverability
 // summary, pricing answers one postal ground quote with a deterministic
 // price, and ZIP codes 00000 to 00999 are outside every service area

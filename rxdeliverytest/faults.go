@@ -48,14 +48,14 @@ func Operations() []Operation {
 }
 
 // Fault is a failure the simulator answers a call with instead of its
-// normal answer. Build one with RateLimited, RateLimitedUntil,
+// normal response. Build one with RateLimited, RateLimitedUntil,
 // Unavailable, ServerError, StatusError, Cut, Drop, Stall, StallFor,
 // Malformed or CommittedThenFailed, and queue it with Server.FailNext.
 type Fault struct {
 	f sandbox.Fault
 }
 
-// RateLimited answers 429 with a Retry-After header in whole seconds,
+// RateLimited responds 429 with a Retry-After header in whole seconds,
 // rounded up; zero or less sends "Retry-After: 0".
 //
 // A client does not sleep a Retry-After longer than its wait cap: it
@@ -70,7 +70,7 @@ func RateLimited(retryAfter time.Duration) Fault {
 	return Fault{sandbox.Fault{Kind: sandbox.FaultRateLimit, RetryAfter: retryAfter}}
 }
 
-// RateLimitedUntil answers 429 with a Retry-After header written as an
+// RateLimitedUntil responds 429 with a Retry-After header written as an
 // HTTP date, retryAfter from now in real time (one second when zero or
 // less). Dates have a resolution of one second.
 func RateLimitedUntil(retryAfter time.Duration) Fault {
@@ -80,13 +80,13 @@ func RateLimitedUntil(retryAfter time.Duration) Fault {
 	return Fault{sandbox.Fault{Kind: sandbox.FaultRateLimit, RetryAfter: retryAfter, RetryAfterDate: true}}
 }
 
-// Unavailable answers 503 (maintenance), with a Retry-After header in
+// Unavailable responds 503 (maintenance), with a Retry-After header in
 // seconds when retryAfter is above zero.
 func Unavailable(retryAfter time.Duration) Fault {
 	return Fault{sandbox.Fault{Kind: sandbox.FaultUnavailable, RetryAfter: max(retryAfter, 0)}}
 }
 
-// ServerError answers 500 with an error body in the interface's shape.
+// ServerError responds 500 with an error body in the interface's shape.
 func ServerError() Fault { return StatusError(http.StatusInternalServerError) }
 
 // StatusError answers status (such as 502) with an error body in the
@@ -114,22 +114,22 @@ func StallFor(d time.Duration) Fault {
 	return Fault{sandbox.Fault{Kind: sandbox.FaultSlow, Delay: d}}
 }
 
-// Malformed answers 200 with Content-Type application/json and a body that
+// Malformed responds 200 with Content-Type application/json and a body that
 // is not valid JSON.
 func Malformed() Fault { return Fault{sandbox.Fault{Kind: sandbox.FaultMalformed}} }
 
 // CommittedThenFailed carries the call out (a create really creates, a
-// cancel really cancels) and then answers 500 instead of the real answer:
+// cancel really cancels) and then responds 500 instead of the real response:
 // the platform did the work, the caller cannot know it. A write failing
 // this way returns an error the SDK marks as an unknown outcome, so it
 // exercises the caller's reconciliation path. It is Committed(ServerError()).
 func CommittedThenFailed() Fault { return Committed(ServerError()) }
 
 // Committed returns f applied after the call has been carried out: the
-// simulator serves the call normally, keeps the effect, and answers with f
-// in place of the real answer (an error status, a cut or dropped
-// connection, a malformed body; StallFor delays the real answer). Use it
-// with Cut for an answer lost on the wire after the commit.
+// simulator serves the call normally, keeps the effect, and responses with f
+// in place of the real response (an error status, a cut or dropped
+// connection, a malformed body; StallFor delays the real response). Use it
+// with Cut for a response lost on the wire after the commit.
 func Committed(f Fault) Fault {
 	f.f.After = true
 	return f
@@ -147,7 +147,7 @@ func (f Fault) String() string {
 }
 
 // FailNext makes the next n calls of op (AnyOperation: of any operation)
-// answer with f instead of their normal answer. Faults queue in the order
+// answer with f instead of their normal response. Faults queue in the order
 // they were added; each call uses the first one that matches. A fault
 // applies before authentication, so a call with wrong credentials fails
 // with f too. Retries by the client are calls: FailNext(op, 2, ...) fails

@@ -68,8 +68,8 @@ func (t *listenerTransport) closeIdle() { t.next.CloseIdleConnections() }
 // r.TLS set), with no certificate, port or goroutine involved. Subscribe a
 // tracking number with this URL; every notification for it then runs h
 // before Track or Advance returns, on the goroutine that called them (so h
-// must not wait for that goroutine). The answer h writes is what the
-// simulator sees (any answer keeps the subscription enabled).
+// must not wait for that goroutine). The response h writes is what the
+// simulator sees (any response keeps the subscription enabled).
 func (s *Server) Listener(h http.Handler) string {
 	if h == nil {
 		panic("rxdeliverytest: Listener needs a non-nil handler")

@@ -128,7 +128,7 @@ type Notification struct {
 	Status string
 	// ListenerURL is where it was posted.
 	ListenerURL string
-	// StatusCode is the listener's answer; 0 when there was none.
+	// StatusCode is the listener's response; 0 when there was none.
 	StatusCode int
 	// Err describes why the listener could not be reached ("" when it
 	// answered). Such a failure suspends the subscription.

@@ -165,7 +165,7 @@ type OrderState struct {
 
 // Orders returns every delivery order the simulator holds, in creation
 // order. A test uses it to check what really exists, for instance that a
-// create whose answer was lost (CommittedThenFailed) created exactly one
+// create whose response was lost (CommittedThenFailed) created exactly one
 // order and that the code under test did not create a second.
 func (s *Server) Orders() []OrderState {
 	list := s.sb.Orders()

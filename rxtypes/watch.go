@@ -14,7 +14,7 @@ var ErrUnknownStatus = errors.New("rxdelivery: status not in the documents")
 // orders and requests services) for a reason no single call reports: the
 // resource was read with a status the documents do not list, or it is
 // missing from a get-many response that was asked for it. A resource
-// whose own read answers 404 ends its watch with that *APIError instead.
+// whose own read responds 404 ends its watch with that *APIError instead.
 //
 // Its Error string names the operation, the id and the status; no patient
 // data.

@@ -6,7 +6,7 @@
 // A Desk dispatches deliveries for a pharmacy's own records, keyed by the
 // pharmacy's reference. It never creates a delivery twice: when a create
 // fails with an unknown outcome (the platform may have created the order
-// and the answer was lost), the delivery waits for reconciliation instead
+// and the response was lost), the delivery waits for reconciliation instead
 // of being created again. It follows courier orders by polling and
 // shipping orders through tracking notifications.
 package desk

@@ -13,7 +13,7 @@
 //     Retry-After in the *rxdelivery.APIError.
 //
 // Offline, with no RXDELIVERY_* variables set, it runs against the SDK's
-// built-in simulator, in which it first arranges a lost create answer and
+// built-in simulator, in which it first arranges a lost create response and
 // a 429 with a Retry-After longer than the client will wait:
 //
 //	go run ./examples/error-handling
@@ -169,7 +169,7 @@ func notFound(ctx context.Context, c *rxdelivery.Client, _ string, out io.Writer
 	return nil
 }
 
-// unknownOutcome creates a request whose answer may be lost.
+// unknownOutcome creates a request whose response may be lost.
 //
 // A create, cancel or prescription change that fails after it may have
 // reached the platform (a 500, a cut connection, a timeout) matches
@@ -256,7 +256,7 @@ func waitPastCancellable(ctx context.Context, c *rxdelivery.Client, id string, o
 	}
 }
 
-// rateLimited asks for a quote. When the platform answers 429 with a
+// rateLimited asks for a quote. When the platform responds 429 with a
 // Retry-After longer than the client's wait cap (WithRetryWaitMax) or than
 // the context allows, the client does not sleep: it returns at once with
 // the platform's Retry-After, and the caller decides (queue the work,

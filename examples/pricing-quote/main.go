@@ -1,10 +1,10 @@
 // Pricing-quote asks for the price of shipping a package between two ZIP
 // codes and prints the quotes; then it asks for a route no service covers
-// and handles the empty answer as "no quote".
+// and handles the empty response as "no quote".
 //
 // It shows that ZIP+4 input ("11201-4321") is accepted as is (the SDK sends
 // its first five digits), that every package measure is given explicitly
-// as an exact decimal, and that an empty quote list is an answer, not an
+// as an exact decimal, and that an empty quote list is a response, not an
 // error. A quote reserves nothing and creates nothing.
 //
 // It only reads, so it runs against any environment. Offline, with no
@@ -86,7 +86,7 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 	if err := quote(ctx, c, out, "11201-4321", "60611-2001"); err != nil {
 		return err
 	}
-	// A dropoff with no service: the platform answers with no quote.
+	// A dropoff with no service: the platform responds with no quote.
 	return quote(ctx, c, out, "11201", "00501")
 }
 

@@ -4,7 +4,7 @@
 //
 // It shows the carrier options of a shipping order (carrier, carrier
 // service, signature, weight and dimensions) and that the label data
-// arrives with Get, not with the create answer.
+// arrives with Get, not with the create response.
 //
 // Offline, with no RXDELIVERY_* variables set, it runs against the SDK's
 // built-in simulator:
@@ -158,13 +158,13 @@ func run(ctx context.Context, c *rxdelivery.Client, out io.Writer) error {
 		return err
 	case err != nil:
 		// An ErrUnknownOutcome here means the order (and its label) may
-		// exist although no answer came back: look for ref before creating
+		// exist although no response came back: look for ref before creating
 		// it again, or the patient gets two parcels.
 		return fmt.Errorf("creating the shipping order (reference %s): %w", ref, err)
 	}
 	fmt.Fprintf(out, "Created shipping order %s: status %s\n", order.ID, order.Status)
 
-	// The create answer has no shipping data: Get the order until the label
+	// The create response has no shipping data: Get the order until the label
 	// is there.
 	order, err = waitForLabel(ctx, c, order.ID)
 	if err != nil {

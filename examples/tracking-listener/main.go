@@ -158,7 +158,7 @@ func run(ctx context.Context, c *rxdelivery.Client, cfg listenerConfig, out io.W
 	addr, shutdown, err := serveListener(cfg, token, func(_ context.Context, n *tracking.Notification) error {
 		// The platform may deliver a notification twice or out of order:
 		// a real program stores the status with its StatusOccurredAt and
-		// keeps the latest. Returning an error answers 500, so that the
+		// keeps the latest. Returning an error responds 500, so that the
 		// platform may deliver it again.
 		select {
 		case notes <- n:
@@ -233,7 +233,7 @@ func run(ctx context.Context, c *rxdelivery.Client, cfg listenerConfig, out io.W
 }
 
 // serveListener serves fn's notifications over https on cfg.Addr at
-// /hooks/tracking/{token}, and answers 404 to any other token. It returns
+// /hooks/tracking/{token}, and responses 404 to any other token. It returns
 // the address it listens on and a function that stops it.
 func serveListener(cfg listenerConfig, token string, fn func(context.Context, *tracking.Notification) error) (string, func(), error) {
 	h := tracking.NewHandler(fn)
@@ -346,7 +346,7 @@ func createShipment(ctx context.Context, c *rxdelivery.Client) (*orders.Order, e
 	if err != nil {
 		return nil, fmt.Errorf("creating the shipping order: %w", err)
 	}
-	// The create answer has no shipping data; Get has it.
+	// The create response has no shipping data; Get has it.
 	for {
 		got, err := c.Orders.Get(ctx, order.ID)
 		if err != nil {

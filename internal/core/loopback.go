@@ -143,7 +143,7 @@ func loopbackDial(next dialFunc) dialFunc {
 // one made for another address than the request's own (a proxy), or whose
 // peer is not a loopback address, is closed before the request is written,
 // and the request fails with a NotSentError. A RoundTripper that reports no
-// connection (a mock, a canned answer) is trusted.
+// connection (a mock, a canned response) is trusted.
 type loopbackTransport struct {
 	next  http.RoundTripper
 	base  *http.Transport // next, when it is an *http.Transport

@@ -15,7 +15,7 @@ import (
 )
 
 // The helpers below are shared by the fuzz targets of the service
-// packages: every target decodes arbitrary answers or varies the string
+// packages: every target decodes arbitrary responses or varies the string
 // fields of a valid params value, and checks the same promises.
 
 // Fixtures returns the bytes of the files testdata/dir/pattern, such as
@@ -136,14 +136,14 @@ func CheckDecoded(t testing.TB, err error, write bool) {
 	}
 	var de *rxdelivery.DecodeError
 	if !errors.As(err, &de) || !errors.Is(err, rxdelivery.ErrMalformedResponse) {
-		t.Fatalf("a 200 answer failed with %T: %v", err, err)
+		t.Fatalf("a 200 response failed with %T: %v", err, err)
 	}
 	if de.UnknownOutcome != write {
 		t.Fatalf("UnknownOutcome is %v for a call with write %v", de.UnknownOutcome, write)
 	}
 }
 
-// Reencodes fails when v, decoded from an answer, does not encode again:
+// Reencodes fails when v, decoded from a response, does not encode again:
 // callers store and log the models they get.
 func Reencodes(t testing.TB, v any) {
 	t.Helper()

@@ -54,13 +54,13 @@ func Fixture(t testing.TB, name string) []byte {
 	return b
 }
 
-// FixtureResponder answers with status and the fixture's bytes as JSON.
+// FixtureResponder responds with status and the fixture's bytes as JSON.
 func FixtureResponder(t testing.TB, status int, name string) httpmock.Responder {
 	body := Fixture(t, name)
 	return BytesResponder(status, body)
 }
 
-// BytesResponder answers with status and body as JSON.
+// BytesResponder responds with status and body as JSON.
 func BytesResponder(status int, body []byte) httpmock.Responder {
 	return func(*http.Request) (*http.Response, error) {
 		r := httpmock.NewBytesResponse(status, body)
