@@ -133,10 +133,6 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
 	ctlJSON(w, http.StatusOK, ctlTime{Now: s.Now().Format(time.RFC3339Nano)})
 }
 
-type ctlStatusIn struct {
-	Status string `json:"status"`
-}
-
 func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	st, ok := s.OrderStatus(id)
@@ -152,20 +148,12 @@ func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlOrderStatus(w http.ResponseWriter, r *http.Request) {
-	var in ctlStatusIn
-	if !ctlRead(w, r, &in) {
-		return
+	exists := func(id string) bool {
+		_, ok := s.OrderStatus(id)
+		return ok
 	}
-	id := r.PathValue("id")
-	if _, ok := s.OrderStatus(id); !ok {
-		ctlError(w, http.StatusNotFound, "no such order")
-		return
-	}
-	if err := s.SetOrderStatus(id, orders.Status(in.Status)); err != nil {
-		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents")
-		return
-	}
-	s.ctlGetOrder(w, r)
+	set := func(id, status string) error { return s.SetOrderStatus(id, orders.Status(status)) }
+	ctlPutStatus(w, r, exists, set, "no such order", "status: not an order status of the documents", s.ctlGetOrder)
 }
 
 func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
@@ -183,26 +171,43 @@ func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlRequestStatus(w http.ResponseWriter, r *http.Request) {
-	var in ctlStatusIn
+	exists := func(id string) bool {
+		_, ok := s.RequestOrderStatus(id)
+		return ok
+	}
+	set := func(id, status string) error {
+		if status == string(requests.StatusRequestIncomplete) {
+			return s.SetRequestIncomplete(id)
+		}
+		return s.SetRequestOrderStatus(id, requests.OrderStatus(status))
+	}
+	ctlPutStatus(w, r, exists, set, "no such request",
+		"status: not an order status of the documents, nor request_incomplete", s.ctlGetRequest)
+}
+
+// ctlPutStatus serves a PUT of {"status": ...} on the order or request the
+// path's id names: 404 with missing when exists reports no such id, 422
+// with invalid when set refuses the status, and otherwise the order or
+// request as show answers it.
+func ctlPutStatus(w http.ResponseWriter, r *http.Request, exists func(id string) bool, set func(id, status string) error,
+	missing, invalid string, show http.HandlerFunc,
+) {
+	var in struct {
+		Status string `json:"status"`
+	}
 	if !ctlRead(w, r, &in) {
 		return
 	}
 	id := r.PathValue("id")
-	if _, ok := s.RequestOrderStatus(id); !ok {
-		ctlError(w, http.StatusNotFound, "no such request")
+	if !exists(id) {
+		ctlError(w, http.StatusNotFound, missing)
 		return
 	}
-	var err error
-	if in.Status == string(requests.StatusRequestIncomplete) {
-		err = s.SetRequestIncomplete(id)
-	} else {
-		err = s.SetRequestOrderStatus(id, requests.OrderStatus(in.Status))
-	}
-	if err != nil {
-		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents, nor request_incomplete")
+	if err := set(id, in.Status); err != nil {
+		ctlError(w, http.StatusUnprocessableEntity, invalid)
 		return
 	}
-	s.ctlGetRequest(w, r)
+	show(w, r)
 }
 
 func (s *Server) ctlTrack(w http.ResponseWriter, r *http.Request) {
