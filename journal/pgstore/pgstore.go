@@ -80,9 +80,9 @@ import (
 // It is a journal.MarkStore too: it keeps tracking notification marks
 // (journal.Journal.Marks and journal.Journal.TrackingHandler) in the table
 // rxdelivery_journal_marks, created with the journal's table, one row per
-// tracking number. Each mark method is one conditional statement, which
-// stamps and judges leases as the claims' are (see Leases and clocks);
-// DeleteMarks does not use its now.
+// tracking number. Each mark method changes a mark in one conditional
+// statement, which stamps and judges leases as the claims' are (see Leases
+// and clocks); DeleteMarks does not use its now.
 type Store struct {
 	*sqlstore.Store
 }
@@ -174,7 +174,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, sqlstore.Schema); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, sqlstore.MarksSchema); err != nil { // marks.go
+	if _, err := tx.ExecContext(ctx, sqlstore.MarksSchema); err != nil {
 		return err
 	}
 	return tx.Commit()
