@@ -134,10 +134,8 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st, ok := s.OrderStatus(id)
+	id, st, ok := ctlLookup(w, r, s.OrderStatus, "no such order")
 	if !ok {
-		ctlError(w, http.StatusNotFound, "no such order")
 		return
 	}
 	out := map[string]any{"id": id, "status": st, "tracking_number": nil}
@@ -148,19 +146,13 @@ func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlOrderStatus(w http.ResponseWriter, r *http.Request) {
-	exists := func(id string) bool {
-		_, ok := s.OrderStatus(id)
-		return ok
-	}
 	set := func(id, status string) error { return s.SetOrderStatus(id, orders.Status(status)) }
-	ctlPutStatus(w, r, exists, set, "no such order", "status: not an order status of the documents", s.ctlGetOrder)
+	ctlPutStatus(w, r, s.OrderStatus, set, "no such order", "status: not an order status of the documents", s.ctlGetOrder)
 }
 
 func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st, ok := s.RequestOrderStatus(id)
+	id, st, ok := ctlLookup(w, r, s.RequestOrderStatus, "no such request")
 	if !ok {
-		ctlError(w, http.StatusNotFound, "no such request")
 		return
 	}
 	var order any
@@ -171,25 +163,32 @@ func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlRequestStatus(w http.ResponseWriter, r *http.Request) {
-	exists := func(id string) bool {
-		_, ok := s.RequestOrderStatus(id)
-		return ok
-	}
 	set := func(id, status string) error {
 		if status == string(requests.StatusRequestIncomplete) {
 			return s.SetRequestIncomplete(id)
 		}
 		return s.SetRequestOrderStatus(id, requests.OrderStatus(status))
 	}
-	ctlPutStatus(w, r, exists, set, "no such request",
+	ctlPutStatus(w, r, s.RequestOrderStatus, set, "no such request",
 		"status: not an order status of the documents, nor request_incomplete", s.ctlGetRequest)
 }
 
+// ctlLookup returns the path's id and what lookup finds under it, and
+// whether it found anything; when it did not, it answers 404 with missing.
+func ctlLookup[T any](w http.ResponseWriter, r *http.Request, lookup func(id string) (T, bool), missing string) (string, T, bool) {
+	id := r.PathValue("id")
+	v, ok := lookup(id)
+	if !ok {
+		ctlError(w, http.StatusNotFound, missing)
+	}
+	return id, v, ok
+}
+
 // ctlPutStatus serves a PUT of {"status": ...} on the order or request the
-// path's id names: 404 with missing when exists reports no such id, 422
-// with invalid when set refuses the status, and otherwise the order or
-// request as show answers it.
-func ctlPutStatus(w http.ResponseWriter, r *http.Request, exists func(id string) bool, set func(id, status string) error,
+// path's id names: 404 with missing when lookup finds no such id, 422 with
+// invalid when set refuses the status, and otherwise the order or request
+// as show answers it.
+func ctlPutStatus[T any](w http.ResponseWriter, r *http.Request, lookup func(id string) (T, bool), set func(id, status string) error,
 	missing, invalid string, show http.HandlerFunc,
 ) {
 	var in struct {
@@ -198,9 +197,8 @@ func ctlPutStatus(w http.ResponseWriter, r *http.Request, exists func(id string)
 	if !ctlRead(w, r, &in) {
 		return
 	}
-	id := r.PathValue("id")
-	if !exists(id) {
-		ctlError(w, http.StatusNotFound, missing)
+	id, _, ok := ctlLookup(w, r, lookup, missing)
+	if !ok {
 		return
 	}
 	if err := set(id, in.Status); err != nil {

@@ -83,7 +83,7 @@ func TestControlFaultKinds(t *testing.T) {
 // TestControlSetsStatuses puts statuses on an order and a request: each
 // answers the order or request as its GET does, 404 for an unknown id, 422
 // for a status of neither, and 400 for a body that is not the documented
-// {"status": ...}.
+// {"status": ...}. A GET of an unknown order is 404 too.
 func TestControlSetsStatuses(t *testing.T) {
 	t.Parallel()
 	srv := rxdeliverytest.Start(t)
@@ -104,8 +104,12 @@ func TestControlSetsStatuses(t *testing.T) {
 	assert.Equal(t, map[string]any{"error": map[string]any{"message": "no such order"}}, got)
 	status, _ = controlCall(t, srv, "PUT", "/orders/"+order.ID+"/status", `{"state":"delivered"}`)
 	assert.Equal(t, 400, status)
-	st, _ := srv.OrderStatus(order.ID)
-	assert.Equal(t, "delivered", string(st), "unchanged by the refused PUTs")
+	status, got = controlCall(t, srv, "GET", "/orders/"+order.ID, "")
+	require.Equal(t, 200, status)
+	assert.Equal(t, map[string]any{"id": order.ID, "status": "delivered", "tracking_number": nil}, got, "unchanged by the refused PUTs")
+	status, got = controlCall(t, srv, "GET", "/orders/ord_none", "")
+	assert.Equal(t, 404, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "no such order"}}, got)
 
 	// request_incomplete cancels the request's order (SetRequestIncomplete).
 	status, got = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `{"status":"request_incomplete"}`)
