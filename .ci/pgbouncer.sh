@@ -105,10 +105,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "JOURNAL_TEST_PGBOUNCER_DSN=$JOURNAL_TEST_PGBOUNCER_DSN"
   echo "stop with: kill \$(cat $CI_PGB_DIR/pgbouncer.pid) && rm -rf $CI_PGB_DIR"
 else
+  # shellcheck source=.ci/cleanup.sh
+  . "$(dirname "${BASH_SOURCE[0]}")/cleanup.sh"
   ci_pgbouncer_start || return 1
-  if declare -F on_exit >/dev/null; then
-    on_exit ci_pgbouncer_stop
-  else
-    trap ci_pgbouncer_stop EXIT
-  fi
+  ci_on_exit ci_pgbouncer_stop
 fi

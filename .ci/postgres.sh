@@ -82,10 +82,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "JOURNAL_TEST_POSTGRES_DSN=$JOURNAL_TEST_POSTGRES_DSN"
   echo "stop with: ${CI_PG_STOP[*]} && rm -rf $CI_PG_DIR"
 else
+  # shellcheck source=.ci/cleanup.sh
+  . "$(dirname "${BASH_SOURCE[0]}")/cleanup.sh"
   ci_postgres_start || return 1
-  if declare -F on_exit >/dev/null; then
-    on_exit ci_postgres_stop
-  else
-    trap ci_postgres_stop EXIT
-  fi
+  ci_on_exit ci_postgres_stop
 fi

@@ -52,22 +52,18 @@ func (s *MemoryStore) Get(ctx context.Context, k Key) (Claim, error) {
 
 // Update replaces the claim that satisfies m with c.
 func (s *MemoryStore) Update(ctx context.Context, m Match, c Claim) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old, ok := s.claims[m.Key]
-	if !ok || !m.Matches(&old) {
-		return fmt.Errorf("%w: %s", ErrNoMatch, m.Key)
-	}
 	c.Key = m.Key
-	s.claims[m.Key] = c
-	return nil
+	return s.changeMatching(ctx, m, func() { s.claims[m.Key] = c })
 }
 
 // Delete removes the claim that satisfies m.
 func (s *MemoryStore) Delete(ctx context.Context, m Match) error {
+	return s.changeMatching(ctx, m, func() { delete(s.claims, m.Key) })
+}
+
+// changeMatching runs change under the store's lock when the claim under
+// m.Key satisfies m, and returns an error matching ErrNoMatch otherwise.
+func (s *MemoryStore) changeMatching(ctx context.Context, m Match, change func()) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -77,7 +73,7 @@ func (s *MemoryStore) Delete(ctx context.Context, m Match) error {
 	if !ok || !m.Matches(&old) {
 		return fmt.Errorf("%w: %s", ErrNoMatch, m.Key)
 	}
-	delete(s.claims, m.Key)
+	change()
 	return nil
 }
 

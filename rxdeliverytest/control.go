@@ -133,15 +133,9 @@ func (s *Server) ctlAdvance(w http.ResponseWriter, r *http.Request) {
 	ctlJSON(w, http.StatusOK, ctlTime{Now: s.Now().Format(time.RFC3339Nano)})
 }
 
-type ctlStatusIn struct {
-	Status string `json:"status"`
-}
-
 func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st, ok := s.OrderStatus(id)
+	id, st, ok := ctlLookup(w, r, s.OrderStatus, "no such order")
 	if !ok {
-		ctlError(w, http.StatusNotFound, "no such order")
 		return
 	}
 	out := map[string]any{"id": id, "status": st, "tracking_number": nil}
@@ -152,27 +146,13 @@ func (s *Server) ctlGetOrder(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlOrderStatus(w http.ResponseWriter, r *http.Request) {
-	var in ctlStatusIn
-	if !ctlRead(w, r, &in) {
-		return
-	}
-	id := r.PathValue("id")
-	if _, ok := s.OrderStatus(id); !ok {
-		ctlError(w, http.StatusNotFound, "no such order")
-		return
-	}
-	if err := s.SetOrderStatus(id, rxtypes.OrderStatus(in.Status)); err != nil {
-		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents")
-		return
-	}
-	s.ctlGetOrder(w, r)
+	set := func(id, status string) error { return s.SetOrderStatus(id, rxtypes.OrderStatus(status)) }
+	ctlPutStatus(w, r, s.OrderStatus, set, "no such order", "status: not an order status of the documents", s.ctlGetOrder)
 }
 
 func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st, ok := s.RequestOrderStatus(id)
+	id, st, ok := ctlLookup(w, r, s.RequestOrderStatus, "no such request")
 	if !ok {
-		ctlError(w, http.StatusNotFound, "no such request")
 		return
 	}
 	var order any
@@ -183,26 +163,49 @@ func (s *Server) ctlGetRequest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlRequestStatus(w http.ResponseWriter, r *http.Request) {
-	var in ctlStatusIn
+	set := func(id, status string) error {
+		if status == string(requests.StatusRequestIncomplete) {
+			return s.SetRequestIncomplete(id)
+		}
+		return s.SetRequestOrderStatus(id, rxtypes.OrderStatus(status))
+	}
+	ctlPutStatus(w, r, s.RequestOrderStatus, set, "no such request",
+		"status: not an order status of the documents, nor request_incomplete", s.ctlGetRequest)
+}
+
+// ctlLookup returns the path's id and what lookup finds under it, and
+// whether it found anything; when it did not, it answers 404 with missing.
+func ctlLookup[T any](w http.ResponseWriter, r *http.Request, lookup func(id string) (T, bool), missing string) (string, T, bool) {
+	id := r.PathValue("id")
+	v, ok := lookup(id)
+	if !ok {
+		ctlError(w, http.StatusNotFound, missing)
+	}
+	return id, v, ok
+}
+
+// ctlPutStatus serves a PUT of {"status": ...} on the order or request the
+// path's id names: 404 with missing when lookup finds no such id, 422 with
+// invalid when set refuses the status, and otherwise the order or request
+// as show answers it.
+func ctlPutStatus[T any](w http.ResponseWriter, r *http.Request, lookup func(id string) (T, bool), set func(id, status string) error,
+	missing, invalid string, show http.HandlerFunc,
+) {
+	var in struct {
+		Status string `json:"status"`
+	}
 	if !ctlRead(w, r, &in) {
 		return
 	}
-	id := r.PathValue("id")
-	if _, ok := s.RequestOrderStatus(id); !ok {
-		ctlError(w, http.StatusNotFound, "no such request")
+	id, _, ok := ctlLookup(w, r, lookup, missing)
+	if !ok {
 		return
 	}
-	var err error
-	if in.Status == string(requests.StatusRequestIncomplete) {
-		err = s.SetRequestIncomplete(id)
-	} else {
-		err = s.SetRequestOrderStatus(id, rxtypes.OrderStatus(in.Status))
-	}
-	if err != nil {
-		ctlError(w, http.StatusUnprocessableEntity, "status: not an order status of the documents, nor request_incomplete")
+	if err := set(id, in.Status); err != nil {
+		ctlError(w, http.StatusUnprocessableEntity, invalid)
 		return
 	}
-	s.ctlGetRequest(w, r)
+	show(w, r)
 }
 
 func (s *Server) ctlTrack(w http.ResponseWriter, r *http.Request) {

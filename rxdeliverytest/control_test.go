@@ -80,6 +80,51 @@ func TestControlFaultKinds(t *testing.T) {
 	}
 }
 
+// TestControlSetsStatuses puts statuses on an order and a request: each
+// answers the order or request as its GET does, 404 for an unknown id, 422
+// for a status of neither, and 400 for a body that is not the documented
+// {"status": ...}. A GET of an unknown order is 404 too.
+func TestControlSetsStatuses(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	ctx := context.Background()
+	order, err := srv.Client().Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	require.NoError(t, err)
+	req, err := srv.Client().Requests.Create(ctx, omniParams("", 0))
+	require.NoError(t, err)
+
+	status, got := controlCall(t, srv, "PUT", "/orders/"+order.ID+"/status", `{"status":"delivered"}`)
+	require.Equal(t, 200, status)
+	assert.Equal(t, map[string]any{"id": order.ID, "status": "delivered", "tracking_number": nil}, got)
+	status, got = controlCall(t, srv, "PUT", "/orders/"+order.ID+"/status", `{"status":"lost"}`)
+	assert.Equal(t, 422, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "status: not an order status of the documents"}}, got)
+	status, got = controlCall(t, srv, "PUT", "/orders/ord_none/status", `{"status":"delivered"}`)
+	assert.Equal(t, 404, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "no such order"}}, got)
+	status, _ = controlCall(t, srv, "PUT", "/orders/"+order.ID+"/status", `{"state":"delivered"}`)
+	assert.Equal(t, 400, status)
+	status, got = controlCall(t, srv, "GET", "/orders/"+order.ID, "")
+	require.Equal(t, 200, status)
+	assert.Equal(t, map[string]any{"id": order.ID, "status": "delivered", "tracking_number": nil}, got, "unchanged by the refused PUTs")
+	status, got = controlCall(t, srv, "GET", "/orders/ord_none", "")
+	assert.Equal(t, 404, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "no such order"}}, got)
+
+	// request_incomplete cancels the request's order (SetRequestIncomplete).
+	status, got = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `{"status":"request_incomplete"}`)
+	require.Equal(t, 200, status)
+	assert.Equal(t, map[string]any{"id": req.ID, "order_status": "cancelled"}, got)
+	status, got = controlCall(t, srv, "PUT", "/requests/req_none/status", `{"status":"delivered"}`)
+	assert.Equal(t, 404, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "no such request"}}, got)
+	status, got = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `{"status":"lost"}`)
+	assert.Equal(t, 422, status)
+	assert.Equal(t, map[string]any{"error": map[string]any{"message": "status: not an order status of the documents, nor request_incomplete"}}, got)
+	status, _ = controlCall(t, srv, "PUT", "/requests/"+req.ID+"/status", `not json`)
+	assert.Equal(t, 400, status)
+}
+
 func TestControlReadsAndSetsState(t *testing.T) {
 	t.Parallel()
 	srv := rxdeliverytest.Start(t)

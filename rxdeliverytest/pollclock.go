@@ -5,6 +5,7 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/poll"
 )
 
 // PollClock returns the clock the watches of the server's clients wait on
@@ -34,14 +35,7 @@ func (c pollClock) Sleep(ctx context.Context, d time.Duration) error {
 		return err
 	}
 	if c.s.realClock {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return nil
-		}
+		return poll.RealClock{}.Sleep(ctx, d)
 	}
 	c.s.Advance(d)
 	return ctx.Err()

@@ -13,6 +13,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/internal/simclient"
 )
 
 // Default credentials of a Server started without WithCredentials. Any
@@ -245,16 +246,7 @@ func (s *Server) Client() *rxdelivery.Client { return s.client }
 // settings or another logger). Close the server, or call the client's
 // CloseIdleConnections, when done.
 func (s *Server) NewClient(opts ...rxdelivery.Option) (*rxdelivery.Client, error) {
-	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(s.OmniURL()),
-		rxdelivery.WithDeliveryURL(s.DeliveryURL()),
-		rxdelivery.WithTrackingURL(s.TrackingURL()),
-		rxdelivery.WithPricingURL(s.PricingURL()),
-		rxdelivery.WithSandbox(true),
-		rxdelivery.WithRetryWaitMin(time.Millisecond),
-		rxdelivery.WithRetryWaitMax(10 * time.Millisecond),
-		rxdelivery.WithClock(s.PollClock()),
-	}
+	base := append(simclient.Options(s.URL()), rxdelivery.WithClock(s.PollClock()))
 	all := append(append(base, s.clientOps...), opts...)
 	return rxdelivery.NewClient(s.key, s.secret, all...)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/simclient"
 )
 
 // DefaultProgramID is the omni program identifier that Server.ClientOptions
@@ -68,11 +69,7 @@ func StartIfUnconfigured(opts ...Option) (*Server, error) {
 // they keep the SDK's own retry waits, as a program's client would have;
 // add options after them to change anything.
 func (s *Server) ClientOptions() []rxdelivery.Option {
-	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(s.OmniURL()),
-		rxdelivery.WithDeliveryURL(s.DeliveryURL()),
-		rxdelivery.WithTrackingURL(s.TrackingURL()),
-		rxdelivery.WithPricingURL(s.PricingURL()),
+	base := append(simclient.URLs(s.URL()),
 		rxdelivery.WithCredentials(rxdelivery.Omni, s.key, s.secret),
 		rxdelivery.WithCredentials(rxdelivery.Delivery, s.key, s.secret),
 		rxdelivery.WithCredentials(rxdelivery.Tracking, s.key, s.secret),
@@ -80,6 +77,6 @@ func (s *Server) ClientOptions() []rxdelivery.Option {
 		rxdelivery.WithSandbox(true),
 		rxdelivery.WithProgramID(DefaultProgramID),
 		rxdelivery.WithClock(s.PollClock()),
-	}
+	)
 	return append(base, s.clientOps...)
 }

@@ -1,6 +1,7 @@
 package rxtypes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -592,20 +593,7 @@ func divRoundSmall(a, p int64, mode RoundingMode) int64 {
 	if r < 0 {
 		r = -r
 	}
-	away := false
-	switch mode {
-	case RoundDown:
-	case RoundUp:
-		away = true
-	default:
-		switch twice := 2 * r; {
-		case twice > p:
-			away = true
-		case twice == p:
-			away = mode == RoundHalfUp || q%2 != 0
-		}
-	}
-	if away {
+	if roundsAway(mode, cmp.Compare(2*r, p), q%2 != 0) {
 		if a < 0 {
 			q--
 		} else {
@@ -613,6 +601,22 @@ func divRoundSmall(a, p int64, mode RoundingMode) int64 {
 		}
 	}
 	return q
+}
+
+// roundsAway reports whether a quotient truncated toward zero, whose
+// remainder is not zero, moves one away from zero when rounded with mode.
+// half compares twice the remainder's magnitude with the divisor (-1, 0
+// or +1: short of, at or past the halfway point); odd reports whether the
+// truncated quotient is odd. A mode that is none of the four rounds as
+// RoundHalfEven.
+func roundsAway(mode RoundingMode, half int, odd bool) bool {
+	switch mode {
+	case RoundDown:
+		return false
+	case RoundUp:
+		return true
+	}
+	return half > 0 || half == 0 && (mode == RoundHalfUp || odd)
 }
 
 // fromSmall returns the Decimal a / 10^scale.
@@ -667,22 +671,8 @@ func divRound(num, den *big.Int, mode RoundingMode) *big.Int {
 	if r.Sign() == 0 {
 		return q
 	}
-	away := false
-	switch mode {
-	case RoundDown:
-	case RoundUp:
-		away = true
-	default:
-		c := new(big.Int).Abs(r)
-		c.Lsh(c, 1)
-		switch c.Cmp(den) {
-		case 1:
-			away = true
-		case 0:
-			away = mode == RoundHalfUp || q.Bit(0) == 1
-		}
-	}
-	if away {
+	twice := r.Lsh(r.Abs(r), 1) // r is not used again
+	if roundsAway(mode, twice.Cmp(den), q.Bit(0) == 1) {
 		if num.Sign() < 0 {
 			q.Sub(q, small[0])
 		} else {

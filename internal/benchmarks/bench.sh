@@ -50,8 +50,9 @@ time)
 instr)
 	shift
 	names=${*:-GetOrder CreateSamedayOrder SearchPharmacies100 GetManyOrders50}
-	# valgrind runs a pure-Go binary without asynchronous preemption, whose
-	# signals its callgrind tool does not survive.
+	# shellcheck source=internal/callgrind.sh
+	. internal/callgrind.sh
+	# valgrind runs a pure-Go binary (internal/callgrind.sh).
 	CGO_ENABLED=0 go test -c -o "$out/bench-nocgo.test" ./internal/benchmarks/
 	RXDELIVERY_BENCH_SERVE_FOR=2h "$bin" -test.run '^$' -test.bench '^BenchmarkServe$' -test.benchtime=1x >"$out/server.log" 2>&1 &
 	server=$!
@@ -68,15 +69,8 @@ instr)
 			Search* | GetMany*) lo=50 hi=250 ;;
 			*) lo=200 hi=1000 ;;
 			esac
-			ir() {
-				RXDELIVERY_BENCH_SERVER=$url GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-					"$out/bench-nocgo.test" -test.run '^$' -test.bench "^Benchmark${name}/client=${client}\$" \
-					-test.benchtime="${1}x" -test.cpu 1 >/dev/null 2>"$out/cg.log"
-				sed -n 's/^summary: //p' "$out/cg.out"
-			}
-			a=$(ir $lo)
-			b=$(ir $hi)
-			echo "$name client=$client instructions/call $(((b - a) / (hi - lo)))"
+			per=$(RXDELIVERY_BENCH_SERVER=$url instructions_per_op "$out" $lo $hi "$out/bench-nocgo.test" "^Benchmark${name}/client=${client}\$")
+			echo "$name client=$client instructions/call $per"
 		done
 	done
 	;;

@@ -28,8 +28,7 @@ mkdir -p "$out"
 newest=${NEWEST_GO:-go1.27.3}
 old=$(go env GOVERSION)
 benchstat=${BENCHSTAT:-benchstat}
-# valgrind runs a pure-Go binary without asynchronous preemption, whose
-# signals its callgrind tool does not survive.
+# valgrind runs a pure-Go binary (internal/callgrind.sh).
 export CGO_ENABLED=0
 GOTOOLCHAIN=$newest go test -c -o "$out/new.test" ./internal/jsonx/
 GOTOOLCHAIN=local go test -c -o "$out/old.test" ./internal/jsonx/
@@ -50,6 +49,8 @@ time)
 instr)
 	shift
 	inputs=${*:-order orders50 pharmacies100 notification}
+	# shellcheck source=internal/callgrind.sh
+	. internal/callgrind.sh
 	for input in $inputs; do
 		case $input in
 		orders50 | pharmacies100) lo=20 hi=100 ;;
@@ -57,15 +58,8 @@ instr)
 		esac
 		for run in "new.test $newest jsonx" "new.test $newest module" "old.test $old jsonx"; do
 			read -r bin goversion decoder <<<"$run"
-			ir() {
-				GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-					"$out/$bin" -test.run '^$' -test.bench "^BenchmarkUnmarshal\$/^in=${input}\$/^decoder=${decoder}\$" \
-					-test.benchtime="${1}x" -test.cpu 1 >/dev/null 2>"$out/cg.log"
-				sed -n 's/^summary: //p' "$out/cg.out"
-			}
-			a=$(ir $lo)
-			b=$(ir $hi)
-			echo "in=$input go=$goversion decoder=$decoder instructions/decode $(((b - a) / (hi - lo)))"
+			per=$(instructions_per_op "$out" $lo $hi "$out/$bin" "^BenchmarkUnmarshal\$/^in=${input}\$/^decoder=${decoder}\$")
+			echo "in=$input go=$goversion decoder=$decoder instructions/decode $per"
 		done
 	done
 	;;

@@ -4,7 +4,6 @@ package jsonx
 
 import (
 	"errors"
-	"reflect"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -39,12 +38,5 @@ func decodeSafe(data []byte, v any) (err error) {
 // decode is the v2 decoder alone, with encoding/json's semantics.
 func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
 
-// semantic returns the JSON Pointer, the Go type and the input offset of
-// the v2 decoder's error, when it is about a value.
-func semantic(err error) (pointer string, goType reflect.Type, offset int64, ok bool) {
-	var se *jsonv2.SemanticError
-	if !errors.As(err, &se) {
-		return "", nil, 0, false
-	}
-	return string(se.JSONPointer), se.GoType, se.ByteOffset, true
-}
+// semanticError is the v2 decoder's error about a value (see semantic).
+type semanticError = jsonv2.SemanticError

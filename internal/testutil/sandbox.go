@@ -5,6 +5,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/internal/simclient"
 )
 
 // SandboxStart is the instant a sandbox started by StartSandbox reads on
@@ -34,16 +35,7 @@ func StartSandboxWith(cfg sandbox.Config, opts ...rxdelivery.Option) *Sandbox {
 	clock := sandbox.NewManualClock(SandboxStart)
 	cfg.Key, cfg.Secret, cfg.Clock = "key", "secret", clock
 	srv := sandbox.NewServer(cfg)
-	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(srv.OmniURL()),
-		rxdelivery.WithDeliveryURL(srv.DeliveryURL()),
-		rxdelivery.WithTrackingURL(srv.TrackingURL()),
-		rxdelivery.WithPricingURL(srv.PricingURL()),
-		rxdelivery.WithSandbox(true),
-		rxdelivery.WithRetryWaitMin(time.Millisecond),
-		rxdelivery.WithRetryWaitMax(10 * time.Millisecond),
-	}
-	client, err := rxdelivery.NewClient("key", "secret", append(base, opts...)...)
+	client, err := rxdelivery.NewClient("key", "secret", append(simclient.Options(srv.URL()), opts...)...)
 	if err != nil {
 		srv.Close()
 		panic("testutil: " + err.Error())

@@ -241,14 +241,18 @@ func (c *Collector) RequiredDecimal(path string, d *rxtypes.Decimal) bool {
 	return true
 }
 
-// RequiredDate records a problem when d is zero or not a real day.
-func (c *Collector) RequiredDate(path string, d rxtypes.Date) {
+// RequiredDate records a problem when d is zero or not a real day. It
+// reports whether d is a real day.
+func (c *Collector) RequiredDate(path string, d rxtypes.Date) bool {
 	switch {
 	case d.IsZero():
 		c.Add(path, "is required")
 	case !d.IsValid():
 		c.Add(path, "must be a valid date")
+	default:
+		return true
 	}
+	return false
 }
 
 // latest is the zone where a day starts first (UTC+14, Kiribati's Line
@@ -260,12 +264,7 @@ var latest = time.FixedZone("UTC+14", 14*60*60)
 // a person born tomorrow has no prescription today. "Today" is taken in
 // the earliest time zone, so a birth today anywhere is accepted.
 func (c *Collector) DateOfBirth(path string, d rxtypes.Date) {
-	switch {
-	case d.IsZero():
-		c.Add(path, "is required")
-	case !d.IsValid():
-		c.Add(path, "must be a valid date")
-	case d.After(rxtypes.DateOf(time.Now().In(latest))):
+	if c.RequiredDate(path, d) && d.After(rxtypes.DateOf(time.Now().In(latest))) {
 		c.Add(path, "must not be in the future")
 	}
 }

@@ -35,9 +35,9 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	assert.False(t, c.RequiredDecimal("m", nil))
 	assert.True(t, c.RequiredDecimal("n", ptr(rxtypes.MustDecimal("1"))))
 	assert.True(t, c.RequiredDecimal("n2", ptr(rxtypes.MustDecimal("0.00"))), "zero is a value")
-	c.RequiredDate("o", rxtypes.Date{})
-	c.RequiredDate("p", rxtypes.Date{Year: 2023, Month: time.February, Day: 29})
-	c.RequiredDate("q", rxtypes.Date{Year: 2024, Month: time.February, Day: 29})
+	assert.False(t, c.RequiredDate("o", rxtypes.Date{}))
+	assert.False(t, c.RequiredDate("p", rxtypes.Date{Year: 2023, Month: time.February, Day: 29}))
+	assert.True(t, c.RequiredDate("q", rxtypes.Date{Year: 2024, Month: time.February, Day: 29}))
 	c.AddErr("r", nil)
 	c.AddErr("s", errors.New("is odd"))
 	c.Merge("t", nil)
@@ -65,6 +65,27 @@ func TestCollectorRecordsEveryProblemWithItsPath(t *testing.T) {
 	assert.False(t, ve.Has("zzz"))
 	assert.Contains(t, err.Error(), "rxdelivery: invalid params: a: is required; b: must be at most 3 characters")
 	assert.Equal(t, "whole value", rxtypes.Problem{Message: "whole value"}.String())
+}
+
+// TestDateOfBirth checks the three problems of a date of birth, in order:
+// missing, not a real day, after today where a day starts first (so a
+// birth today anywhere passes).
+func TestDateOfBirth(t *testing.T) {
+	t.Parallel()
+	today := time.Now().In(latest)
+	var c Collector
+	c.DateOfBirth("zero", rxtypes.Date{})
+	c.DateOfBirth("unreal", rxtypes.Date{Year: 2023, Month: time.February, Day: 29})
+	c.DateOfBirth("tomorrow", rxtypes.DateOf(today.AddDate(0, 0, 1)))
+	c.DateOfBirth("today", rxtypes.DateOf(today))
+	c.DateOfBirth("past", rxtypes.Date{Year: 1980, Month: time.February, Day: 29})
+	var ve *rxtypes.ValidationError
+	require.ErrorAs(t, c.Err(), &ve)
+	assert.Equal(t, []rxtypes.Problem{
+		{Path: "zero", Message: "is required"},
+		{Path: "unreal", Message: "must be a valid date"},
+		{Path: "tomorrow", Message: "must not be in the future"},
+	}, ve.Problems)
 }
 
 func TestPathHelpers(t *testing.T) {

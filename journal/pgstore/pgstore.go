@@ -76,11 +76,18 @@ import (
 
 // Store is a journal.Store in a PostgreSQL database. It is safe for
 // concurrent use by any number of processes.
+//
+// It is a journal.MarkStore too: it keeps tracking notification marks
+// (journal.Journal.Marks and journal.Journal.TrackingHandler) in the table
+// rxdelivery_journal_marks, created with the journal's table, one row per
+// tracking number. Each mark method changes a mark in one conditional
+// statement, which stamps and judges leases as the claims' are (see Leases
+// and clocks); DeleteMarks does not use its now.
 type Store struct {
 	*sqlstore.Store
 }
 
-var _ journal.Store = (*Store)(nil)
+var _ journal.MarkStore = (*Store)(nil)
 
 // Option configures Open and New.
 type Option func(*options)
@@ -152,7 +159,7 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, fmt.Errorf("journal: creating the journal table: %w", err)
 	}
-	return &Store{Store: sqlstore.New(db, sqlstore.Dollar)}, nil
+	return &Store{Store: sqlstore.New(db, sqlstore.Dollar, &sqlstore.PostgresMarks)}, nil
 }
 
 func migrate(ctx context.Context, db *sql.DB) error {
@@ -167,7 +174,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := tx.ExecContext(ctx, sqlstore.Schema); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, sqlstore.MarksSchema); err != nil { // marks.go
+	if _, err := tx.ExecContext(ctx, sqlstore.MarksSchema); err != nil {
 		return err
 	}
 	return tx.Commit()

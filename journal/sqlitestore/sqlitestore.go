@@ -46,11 +46,18 @@ import (
 
 // Store is a journal.Store in an SQLite database. It is safe for
 // concurrent use, and several processes may share its file.
+//
+// It is a journal.MarkStore too: it keeps tracking notification marks
+// (journal.Journal.Marks and journal.Journal.TrackingHandler) in the table
+// rxdelivery_journal_marks, created with the journal's table, one row per
+// tracking number. Each mark method changes a mark in one conditional
+// statement, which stamps and judges leases as the claims' are (see Leases
+// and clocks); DeleteMarks does not use its now.
 type Store struct {
 	*sqlstore.Store
 }
 
-var _ journal.Store = (*Store)(nil)
+var _ journal.MarkStore = (*Store)(nil)
 
 // busyTimeout is how long a statement waits for another connection's or
 // process's write lock before failing.
@@ -84,10 +91,10 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if _, err := db.ExecContext(ctx, sqlstore.Schema); err != nil {
 		return nil, fmt.Errorf("journal: creating the journal table: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, sqlstore.MarksSchema); err != nil { // marks.go
+	if _, err := db.ExecContext(ctx, sqlstore.MarksSchema); err != nil {
 		return nil, fmt.Errorf("journal: creating the marks table: %w", err)
 	}
-	return &Store{Store: sqlstore.New(db, sqlstore.Question)}, nil
+	return &Store{Store: sqlstore.New(db, sqlstore.Question, &sqlstore.SQLiteMarks)}, nil
 }
 
 // Close closes the database.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -136,15 +135,18 @@ func stops(cur, next journal.Mark, now time.Time) bool {
 	}
 }
 
-// AdvanceMark moves the mark of tn to next under journal.MarkStore's
-// condition, in one conditional upsert; now is the caller's clock, from
-// which next's lease is measured.
-func AdvanceMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn string, next journal.Mark, now time.Time) (bool, journal.Mark, error) {
+var _ journal.MarkStore = (*Store)(nil)
+
+// AdvanceMark moves the mark of trackingNumber to next under the
+// condition journal.MarkStore gives, in one conditional upsert, stamping
+// and judging leases on the database's clock; now is the caller's clock,
+// from which next's lease is measured.
+func (s *Store) AdvanceMark(ctx context.Context, trackingNumber string, next journal.Mark, now time.Time) (bool, journal.Mark, error) {
 	var lease int64
 	if next.Token != "" {
 		lease = next.LeaseUntil.Sub(now).Microseconds()
 	}
-	args := []any{tn, micros(next.At), next.Token, lease}
+	args := []any{trackingNumber, micros(next.At), next.Token, lease}
 	// The mark that stopped the upsert may have changed before it is
 	// read (PostgreSQL reads it from the statement's snapshot; SQLite in
 	// a second statement): then the upsert is tried again.
@@ -155,13 +157,13 @@ func AdvanceMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn string,
 			dbNow time.Time
 			err   error
 		)
-		if st.oneTrip {
-			m, dbNow, err = scanMark(db.QueryRowContext(ctx, st.advance, args...), &moved)
+		if s.marks.oneTrip {
+			m, dbNow, err = scanMark(s.db.QueryRowContext(ctx, s.marks.advance, args...), &moved)
 		} else {
-			m, dbNow, err = scanMark(db.QueryRowContext(ctx, st.advance, args...), nil)
+			m, dbNow, err = scanMark(s.db.QueryRowContext(ctx, s.marks.advance, args...), nil)
 			moved = err == nil
 			if errors.Is(err, sql.ErrNoRows) {
-				m, dbNow, err = scanMark(db.QueryRowContext(ctx, st.read, tn), nil)
+				m, dbNow, err = scanMark(s.db.QueryRowContext(ctx, s.marks.read, trackingNumber), nil)
 			}
 		}
 		if errors.Is(err, sql.ErrNoRows) {
@@ -177,34 +179,25 @@ func AdvanceMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn string,
 	return false, journal.Mark{}, errors.New("journal: moving a tracking mark: the mark kept changing")
 }
 
-// RetreatMark moves the mark of tn back to prev when it is at at with
-// token, in one conditional update.
-func RetreatMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn string, at, prev time.Time, token string) error {
-	_, err := db.ExecContext(ctx, st.retreat, tn, micros(at), micros(prev), token)
+// RetreatMark moves the mark of trackingNumber back to prev when it is at
+// at with the lease token, in one conditional update.
+func (s *Store) RetreatMark(ctx context.Context, trackingNumber string, at, prev time.Time, token string) error {
+	_, err := s.db.ExecContext(ctx, s.marks.retreat, trackingNumber, micros(at), micros(prev), token)
 	return err
 }
 
-// ReleaseMark ends the lease token on the mark of tn, in one conditional
-// update.
-func ReleaseMark(ctx context.Context, db *sql.DB, st *MarkStatements, tn, token string) error {
-	res, err := db.ExecContext(ctx, st.release, tn, token)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: the mark of a tracking number", journal.ErrNoMatch)
-	}
-	return nil
+// ReleaseMark ends the lease token on the mark of trackingNumber, in one
+// conditional update.
+func (s *Store) ReleaseMark(ctx context.Context, trackingNumber, token string) error {
+	res, err := s.db.ExecContext(ctx, s.marks.release, trackingNumber, token)
+	return affectedOne(res, err, "the mark of a tracking number")
 }
 
 // DeleteMarks removes the marks before cutoff that hold no running lease
-// (on the database's clock), in one statement.
-func DeleteMarks(ctx context.Context, db *sql.DB, st *MarkStatements, cutoff time.Time) (int, error) {
-	res, err := db.ExecContext(ctx, st.del, micros(cutoff))
+// on the database's clock (journal.Journal.PruneMarks), in one statement;
+// now is not used.
+func (s *Store) DeleteMarks(ctx context.Context, cutoff, _ time.Time) (int, error) {
+	res, err := s.db.ExecContext(ctx, s.marks.del, micros(cutoff))
 	if err != nil {
 		return 0, err
 	}

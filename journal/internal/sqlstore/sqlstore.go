@@ -40,15 +40,17 @@ CREATE INDEX IF NOT EXISTS rxdelivery_journal_state ON rxdelivery_journal (state
 // leases on the database's clock (see Dollar and Question), so that the
 // processes sharing it never compare their own clocks.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	marks *MarkStatements
 
 	insert, get, update, del, list string
 }
 
 // New returns a Store on db. Statements are written with $n placeholders
 // and {now} for the database's clock in Unix microseconds; positional
-// rewrites both to the database's form.
-func New(db *sql.DB, positional func(string) string) *Store {
+// rewrites both to the database's form. marks are the same database's
+// statements on the marks table (PostgresMarks or SQLiteMarks).
+func New(db *sql.DB, positional func(string) string, marks *MarkStatements) *Store {
 	const cols = `interface, reference, state, token, holder, resource_id, note, claimed_at, lease_until, updated_at`
 	const match = ` WHERE interface = $1 AND reference = $2 AND state = $3 AND ($4 = '' OR token = $4)
 		AND (CAST($5 AS BIGINT) = 0 OR lease_until <= {now})`
@@ -62,7 +64,8 @@ func New(db *sql.DB, positional func(string) string) *Store {
 			`CASE WHEN ` + inFlight + ` THEN {now} ELSE CAST(` + updated + ` AS BIGINT) END`
 	}
 	return &Store{
-		db: db,
+		db:    db,
+		marks: marks,
 		// WHERE true: SQLite needs it to tell an upsert from a join.
 		insert: positional(`INSERT INTO rxdelivery_journal (` + cols + `)
 			SELECT $1, $2, $3, $4, $5, $6, $7, ` + stamp("$3", "$8", "$9", "$10") + ` WHERE true
@@ -155,7 +158,10 @@ func matchArgs(m journal.Match) []any {
 	return []any{m.Key.Interface, m.Key.Reference, string(m.State), m.Token, micros(m.LeaseEndedBy)}
 }
 
-func affectedOne(res sql.Result, err error, k journal.Key) error {
+// affectedOne returns the error of a conditional change of one row: err
+// when it failed, and an error matching journal.ErrNoMatch that names what
+// (never a reference) when it changed no row.
+func affectedOne(res sql.Result, err error, what string) error {
 	if err != nil {
 		return err
 	}
@@ -164,7 +170,7 @@ func affectedOne(res sql.Result, err error, k journal.Key) error {
 		return err
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: %s", journal.ErrNoMatch, k)
+		return fmt.Errorf("%w: %s", journal.ErrNoMatch, what)
 	}
 	return nil
 }
@@ -175,13 +181,13 @@ func (s *Store) Update(ctx context.Context, m journal.Match, c journal.Claim) er
 	args := append(matchArgs(m), string(c.State), c.Token, c.Holder, c.ID, c.Note,
 		micros(c.ClaimedAt), micros(c.LeaseUntil), micros(c.UpdatedAt))
 	res, err := s.db.ExecContext(ctx, s.update, args...)
-	return affectedOne(res, err, m.Key)
+	return affectedOne(res, err, m.Key.String())
 }
 
 // Delete removes the claim that satisfies m.
 func (s *Store) Delete(ctx context.Context, m journal.Match) error {
 	res, err := s.db.ExecContext(ctx, s.del, matchArgs(m)...)
-	return affectedOne(res, err, m.Key)
+	return affectedOne(res, err, m.Key.String())
 }
 
 // List returns up to limit claims in state st, oldest first; a negative
