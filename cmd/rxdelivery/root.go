@@ -395,3 +395,16 @@ func (a *app) withClient(run func(ctx context.Context, c *cobra.Command, client 
 		return run(ctx, c, client, args)
 	}
 }
+
+// withInput is withClient for a command whose input (a params file, flags)
+// vet checks first: input it refuses is refused before the configuration
+// is read, and nothing is sent.
+func (a *app) withInput(vet func() error, run func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error) func(*cobra.Command, []string) error {
+	call := a.withClient(run)
+	return func(c *cobra.Command, args []string) error {
+		if err := vet(); err != nil {
+			return err
+		}
+		return call(c, args)
+	}
+}
