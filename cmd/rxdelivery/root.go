@@ -321,25 +321,18 @@ func (a *app) context(c *cobra.Command) (context.Context, context.CancelFunc) {
 // client builds the SDK client from the environment and the flags.
 func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 	var opts []rxdelivery.Option
-	f := c.Flags()
-	if f.Changed("omni-url") {
-		opts = append(opts, rxdelivery.WithOmniURL(a.omniURL))
+	// A flag given overrides its variable; one not given leaves it be.
+	ifGiven := func(flag string, opt rxdelivery.Option) {
+		if c.Flags().Changed(flag) {
+			opts = append(opts, opt)
+		}
 	}
-	if f.Changed("delivery-url") {
-		opts = append(opts, rxdelivery.WithDeliveryURL(a.deliveryURL))
-	}
-	if f.Changed("tracking-url") {
-		opts = append(opts, rxdelivery.WithTrackingURL(a.trackingURL))
-	}
-	if f.Changed("pricing-url") {
-		opts = append(opts, rxdelivery.WithPricingURL(a.pricingURL))
-	}
-	if f.Changed("sandbox") {
-		opts = append(opts, rxdelivery.WithSandbox(a.sandbox))
-	}
-	if f.Changed("program-id") {
-		opts = append(opts, rxdelivery.WithProgramID(a.programID))
-	}
+	ifGiven("omni-url", rxdelivery.WithOmniURL(a.omniURL))
+	ifGiven("delivery-url", rxdelivery.WithDeliveryURL(a.deliveryURL))
+	ifGiven("tracking-url", rxdelivery.WithTrackingURL(a.trackingURL))
+	ifGiven("pricing-url", rxdelivery.WithPricingURL(a.pricingURL))
+	ifGiven("sandbox", rxdelivery.WithSandbox(a.sandbox))
+	ifGiven("program-id", rxdelivery.WithProgramID(a.programID))
 	if a.retryMax < 0 {
 		return nil, usagef("--retry-max must not be negative")
 	}
