@@ -136,36 +136,39 @@ func (a *app) journalCommand() *cobra.Command {
 	c.PersistentFlags().BoolVar(&sf.postgres, "postgres", false, "use the PostgreSQL database at $"+envDSN)
 	_ = c.MarkPersistentFlagFilename("sqlite", "db", "sqlite")
 
-	open := func(ctx context.Context) (*journal.Journal, journal.Store, func(), error) {
+	// inJournal runs run with the command's context and the journal the
+	// flags name (and its store), closed when run returns.
+	inJournal := func(c *cobra.Command, run func(ctx context.Context, j *journal.Journal, st journal.Store) error) error {
 		if sf.sqlite != "" && !sf.postgres {
 			if _, err := os.Stat(sf.sqlite); err != nil {
-				return nil, nil, nil, fmt.Errorf("no journal at %s: %w", sf.sqlite, err)
+				return fmt.Errorf("no journal at %s: %w", sf.sqlite, err)
 			}
 		}
+		ctx, cancel := a.context(c)
+		defer cancel()
 		st, closeStore, err := sf.openStore(ctx, true, "--sqlite", "--postgres")
 		if err != nil {
-			return nil, nil, nil, err
+			return err
 		}
-		return journal.New(st), st, closeStore, nil
+		defer closeStore()
+		return run(ctx, journal.New(st), st)
 	}
-	// onClaim is the RunE of a command on one claim (get, resolve, free):
-	// run gets the key its first two arguments name, the command's context
-	// and the journal, closed when run returns.
-	onClaim := func(run func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error) func(*cobra.Command, []string) error {
-		return func(c *cobra.Command, args []string) error {
+	// onClaim makes cmd a command on one claim (get, resolve, free), named
+	// by the first two of its nargs arguments (INTERFACE REFERENCE): run
+	// gets the claim's key, the command's context and the journal.
+	onClaim := func(cmd *cobra.Command, nargs int, run func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error) *cobra.Command {
+		cmd.Args = cobra.ExactArgs(nargs)
+		cmd.ValidArgsFunction = interfaceCompletion
+		cmd.RunE = func(c *cobra.Command, args []string) error {
 			k, err := claimKey(args)
 			if err != nil {
 				return err
 			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, _, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
-			return run(ctx, j, k, args)
+			return inJournal(c, func(ctx context.Context, j *journal.Journal, _ journal.Store) error {
+				return run(ctx, j, k, args)
+			})
 		}
+		return cmd
 	}
 
 	var limit int
@@ -175,80 +178,67 @@ func (a *app) journalCommand() *cobra.Command {
 		Short:   "List the claims of unknown outcome (or in --state), oldest first",
 		Example: "  rxdelivery journal --sqlite journal.db list --state in_flight",
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, st, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
-			var claims []journal.Claim
-			switch journal.State(state) {
-			case journal.StateUnknown:
-				claims, err = j.Unknown(ctx, limit)
-			case journal.StateInFlight, journal.StateCreated:
-				// Unknown first turns the ended leases unknown, so that the
-				// in-flight claims listed are live ones.
-				if _, err = j.Unknown(ctx, 0); err == nil {
-					claims, err = st.List(ctx, journal.State(state), limit)
+			return inJournal(c, func(ctx context.Context, j *journal.Journal, st journal.Store) error {
+				var claims []journal.Claim
+				var err error
+				switch journal.State(state) {
+				case journal.StateUnknown:
+					claims, err = j.Unknown(ctx, limit)
+				case journal.StateInFlight, journal.StateCreated:
+					// Unknown first turns the ended leases unknown, so that the
+					// in-flight claims listed are live ones.
+					if _, err = j.Unknown(ctx, 0); err == nil {
+						claims, err = st.List(ctx, journal.State(state), limit)
+					}
+				default:
+					return usagef("--state %q: want unknown, in_flight or created", state)
 				}
-			default:
-				return usagef("--state %q: want unknown, in_flight or created", state)
-			}
-			if err != nil {
-				return err
-			}
-			return a.showClaims(claims, state)
+				if err != nil {
+					return err
+				}
+				return a.showClaims(claims, state)
+			})
 		},
 	}
 	list.Flags().IntVar(&limit, "limit", 1000, "list at most this many claims")
 	list.Flags().StringVar(&state, "state", string(journal.StateUnknown), "the state listed: unknown, in_flight or created")
 	_ = list.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"unknown", "in_flight", "created"}, cobra.ShellCompDirectiveNoFileComp))
 
-	get := &cobra.Command{
-		Use:               "get INTERFACE REFERENCE",
-		Short:             "Show one claim",
-		Example:           "  rxdelivery journal --sqlite journal.db get delivery rx-2026-0001",
-		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: interfaceCompletion,
-		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
-			cl, err := j.Get(ctx, k)
-			if err != nil {
-				return err
-			}
-			return a.showClaims([]journal.Claim{cl}, "")
-		}),
-	}
+	get := onClaim(&cobra.Command{
+		Use:     "get INTERFACE REFERENCE",
+		Short:   "Show one claim",
+		Example: "  rxdelivery journal --sqlite journal.db get delivery rx-2026-0001",
+	}, 2, func(ctx context.Context, j *journal.Journal, k journal.Key, _ []string) error {
+		cl, err := j.Get(ctx, k)
+		if err != nil {
+			return err
+		}
+		return a.showClaims([]journal.Claim{cl}, "")
+	})
 
-	resolve := &cobra.Command{
-		Use:               "resolve INTERFACE REFERENCE ID",
-		Short:             "The create happened: record the id of its request or order",
-		Example:           "  rxdelivery journal --sqlite journal.db resolve delivery rx-2026-0001 ord_123",
-		Args:              cobra.ExactArgs(3),
-		ValidArgsFunction: interfaceCompletion,
-		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
-			if err := j.Resolve(ctx, k, args[2]); err != nil {
-				return claimError(err)
-			}
-			return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "created", "id": args[2]},
-				"%s %s resolved: created as %s\n", k.Interface, k.Reference, args[2])
-		}),
-	}
+	resolve := onClaim(&cobra.Command{
+		Use:     "resolve INTERFACE REFERENCE ID",
+		Short:   "The create happened: record the id of its request or order",
+		Example: "  rxdelivery journal --sqlite journal.db resolve delivery rx-2026-0001 ord_123",
+	}, 3, func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
+		if err := j.Resolve(ctx, k, args[2]); err != nil {
+			return claimError(err)
+		}
+		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "created", "id": args[2]},
+			"%s %s resolved: created as %s\n", k.Interface, k.Reference, args[2])
+	})
 
-	free := &cobra.Command{
-		Use:               "free INTERFACE REFERENCE",
-		Short:             "The create did not happen: remove the claim, so the next create is sent",
-		Example:           "  rxdelivery journal --sqlite journal.db free delivery rx-2026-0001",
-		Args:              cobra.ExactArgs(2),
-		ValidArgsFunction: interfaceCompletion,
-		RunE: onClaim(func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
-			if err := j.Free(ctx, k); err != nil {
-				return claimError(err)
-			}
-			return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "freed"},
-				"%s %s freed: the next create of it will be sent\n", k.Interface, k.Reference)
-		}),
-	}
+	free := onClaim(&cobra.Command{
+		Use:     "free INTERFACE REFERENCE",
+		Short:   "The create did not happen: remove the claim, so the next create is sent",
+		Example: "  rxdelivery journal --sqlite journal.db free delivery rx-2026-0001",
+	}, 2, func(ctx context.Context, j *journal.Journal, k journal.Key, _ []string) error {
+		if err := j.Free(ctx, k); err != nil {
+			return claimError(err)
+		}
+		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "freed"},
+			"%s %s freed: the next create of it will be sent\n", k.Interface, k.Reference)
+	})
 
 	var olderThan time.Duration
 	prune := &cobra.Command{
@@ -260,18 +250,13 @@ func (a *app) journalCommand() *cobra.Command {
 			if olderThan <= 0 {
 				return usagef("prune needs --older-than, a positive duration")
 			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			j, _, closeStore, err := open(ctx)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
-			n, err := j.Prune(ctx, time.Now().Add(-olderThan))
-			if err != nil {
-				return err
-			}
-			return a.done(map[string]int{"pruned": n}, "pruned %d created claims\n", n)
+			return inJournal(c, func(ctx context.Context, j *journal.Journal, _ journal.Store) error {
+				n, err := j.Prune(ctx, time.Now().Add(-olderThan))
+				if err != nil {
+					return err
+				}
+				return a.done(map[string]int{"pruned": n}, "pruned %d created claims\n", n)
+			})
 		},
 	}
 	prune.Flags().DurationVar(&olderThan, "older-than", 0, "prune the created claims claimed longer ago than this (such as 720h)")

@@ -79,7 +79,7 @@ func (a *app) listenCommand() *cobra.Command {
 				if a.jsonOut {
 					_ = a.printJSONLine(notificationJSON{Notification: n, Stale: n.Stale})
 				} else {
-					printNotification(a.stdout, n)
+					a.printNotification(n)
 				}
 				received++
 				if count > 0 && received == count {
@@ -143,6 +143,18 @@ func (a *app) listenCommand() *cobra.Command {
 	f.StringVar(&ref, "reference-id", "", "reference given with --subscribe, echoed in every notification")
 	f.IntVar(&count, "count", 0, "stop after this many notifications (0: serve until interrupted)")
 	return c
+}
+
+// printNotification prints one notification as a line: when its status
+// occurred, the tracking number, the carrier, the status (marked when
+// stale), its text and the subscription's reference.
+func (a *app) printNotification(n *tracking.Notification) {
+	stale := ""
+	if n.Stale {
+		stale = " (stale)"
+	}
+	fmt.Fprintf(a.stdout, "%s  %s  %s  %s%s  %s  ref=%s\n", when(n.StatusOccurredAt), n.TrackingNumber, n.Carrier, n.Status, stale,
+		dash(n.StatusText), dash(n.ReferenceID))
 }
 
 // notificationJSON is a notification as --json prints it, with the stale

@@ -7,17 +7,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/rxdelivery/rxdelivery-go/orders"
-	"github.com/rxdelivery/rxdelivery-go/pharmacies"
-	"github.com/rxdelivery/rxdelivery-go/pricing"
-	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
-	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
 // The tables show what an operator follows a delivery by: ids, statuses,
 // references, times and carriers. Names, addresses and signatures (patient
-// data) are in the --json form of the resource only.
+// data) are in the --json form of the resource only. Each kind of
+// resource's columns stand beside its commands.
 
 // table writes rows under a header, columns aligned.
 func table(w io.Writer, header string, rows [][]string) {
@@ -47,95 +43,48 @@ func when(t rxtypes.Time) string {
 	return t.Raw
 }
 
-func orderRows(list []orders.Order) [][]string {
+// columns is how one kind of resource prints as a table: the header (its
+// column names, tab-separated) and the cells of one resource under it.
+type columns[T any] struct {
+	header string
+	row    func(T) []string
+}
+
+// print writes list as a table, a row a resource.
+func (c columns[T]) print(w io.Writer, list []T) {
 	rows := make([][]string, 0, len(list))
-	for _, o := range list {
-		var eta, tn, carrier string
-		if o.ETA != nil {
-			eta = string(o.ETA.Type) + " " + when(o.ETA.ArrivalAt)
-			if o.ETA.Type == "" {
-				eta = when(o.ETA.ArrivalAt)
-			}
-		}
-		if o.Shipping != nil {
-			tn, carrier = o.Shipping.TrackingNumber, string(o.Shipping.Carrier)
-		}
-		rows = append(rows, []string{o.ID, string(o.Status), o.ExternalReferenceNumber, eta, carrier, tn})
+	for _, v := range list {
+		rows = append(rows, c.row(v))
 	}
-	return rows
+	table(w, c.header, rows)
 }
 
-const orderHeader = "ID\tSTATUS\tREFERENCE\tETA\tCARRIER\tTRACKING NUMBER"
-
-func printOrders(w io.Writer, list []orders.Order) {
-	table(w, orderHeader, orderRows(list))
+// showOne prints one resource: a table of one row, or with --json the
+// resource.
+func showOne[T any](a *app, cols columns[T], v *T) error {
+	if a.jsonOut {
+		return a.printJSON(v)
+	}
+	cols.print(a.stdout, []T{*v})
+	return nil
 }
 
-func requestRows(list []requests.Request) [][]string {
-	rows := make([][]string, 0, len(list))
-	for _, r := range list {
-		var status, orderID, orderStatus, courier string
-		if r.Status != nil {
-			status = string(r.Status.Name)
-			if r.Status.Detail != "" {
-				status += " (" + string(r.Status.Detail) + ")"
-			}
-		}
-		if r.Order != nil {
-			orderID, orderStatus, courier = r.Order.ID, string(r.Order.Status), r.Order.CourierCompany
-		}
-		rows = append(rows, []string{r.ID, r.ExternalReferenceNumber, status, orderID, orderStatus, courier, r.DeliveryETA.Raw})
+// showList prints a list of resources: a table, or with --json a JSON
+// array.
+func showList[T any](a *app, cols columns[T], list []T) error {
+	if a.jsonOut {
+		return a.printJSON(list)
 	}
-	return rows
+	cols.print(a.stdout, list)
+	return nil
 }
 
-const requestHeader = "ID\tREFERENCE\tSTATUS\tORDER\tORDER STATUS\tCOURIER\tDELIVERY ETA"
-
-func printRequests(w io.Writer, list []requests.Request) {
-	table(w, requestHeader, requestRows(list))
-}
-
-func printPharmacies(w io.Writer, list []pharmacies.Pharmacy) {
-	rows := make([][]string, 0, len(list))
-	for _, p := range list {
-		var dist string
-		if p.DistanceFromOrigin != nil {
-			dist = p.DistanceFromOrigin.String()
-		}
-		pref := "no"
-		if p.Preferred {
-			pref = "yes"
-		}
-		rows = append(rows, []string{p.NCPDP, p.NPI, p.Name, pref, dist, p.PhoneNumber, p.Address.City, p.Address.State})
+// done reports a write with no resource in its answer: v with --json,
+// otherwise a line of text.
+func (a *app) done(v any, format string, args ...any) error {
+	if a.jsonOut {
+		return a.printJSON(v)
 	}
-	table(w, "NCPDP\tNPI\tNAME\tPREFERRED\tMILES\tPHONE\tCITY\tSTATE", rows)
-}
-
-func printSubscriptions(w io.Writer, list ...*tracking.Subscription) {
-	rows := make([][]string, 0, len(list))
-	for _, s := range list {
-		rows = append(rows, []string{s.TrackingNumber, string(s.Carrier), string(s.Status), s.StatusReason, s.ReferenceID, when(s.SubscribedAt), when(s.UpdatedAt)})
-	}
-	table(w, "TRACKING NUMBER\tCARRIER\tSTATUS\tREASON\tREFERENCE\tSUBSCRIBED\tUPDATED", rows)
-}
-
-func printQuotes(w io.Writer, list []pricing.Quote) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "no quote for this package")
-		return
-	}
-	rows := make([][]string, 0, len(list))
-	for _, q := range list {
-		rows = append(rows, []string{string(q.Provider), string(q.Service), q.PriceUSD.String()})
-	}
-	table(w, "PROVIDER\tSERVICE\tPRICE USD", rows)
-}
-
-func printNotification(w io.Writer, n *tracking.Notification) {
-	stale := ""
-	if n.Stale {
-		stale = " (stale)"
-	}
-	fmt.Fprintf(w, "%s  %s  %s  %s%s  %s  ref=%s\n", when(n.StatusOccurredAt), n.TrackingNumber, n.Carrier, n.Status, stale,
-		dash(n.StatusText), dash(n.ReferenceID))
+	_, err := fmt.Fprintf(a.stdout, format, args...)
+	return err
 }

@@ -11,6 +11,23 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// pharmacyTable prints pharmacies: their identifiers, names, whether they
+// are preferred, how far they are and where.
+var pharmacyTable = columns[pharmacies.Pharmacy]{
+	header: "NCPDP\tNPI\tNAME\tPREFERRED\tMILES\tPHONE\tCITY\tSTATE",
+	row: func(p pharmacies.Pharmacy) []string {
+		var dist string
+		if p.DistanceFromOrigin != nil {
+			dist = p.DistanceFromOrigin.String()
+		}
+		pref := "no"
+		if p.Preferred {
+			pref = "yes"
+		}
+		return []string{p.NCPDP, p.NPI, p.Name, pref, dist, p.PhoneNumber, p.Address.City, p.Address.State}
+	},
+}
+
 func (a *app) pharmaciesCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "pharmacies",
@@ -32,16 +49,7 @@ func (a *app) pharmaciesSearch() *cobra.Command {
 ZIP code) or a map provider's place id: preferred pharmacies first, then by
 distance. One page at a time (--page, --page-size), or every page with --all.`,
 		Example: `  rxdelivery pharmacies search --origin-address "42 Elm Avenue, Columbus, OH 43210" --page-size 50 --all`,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := p.Validate(); err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withInput(p.Validate, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
 			if all {
 				var list []pharmacies.Pharmacy
 				for ph, err := range client.Pharmacies.All(ctx, &p) {
@@ -56,7 +64,7 @@ distance. One page at a time (--page, --page-size), or every page with --all.`,
 					}
 					return a.printJSON(list)
 				}
-				printPharmacies(a.stdout, list)
+				pharmacyTable.print(a.stdout, list)
 				fmt.Fprintf(a.stdout, "%d pharmacies\n", len(list))
 				return nil
 			}
@@ -67,10 +75,10 @@ distance. One page at a time (--page, --page-size), or every page with --all.`,
 			if a.jsonOut {
 				return a.printJSON(page)
 			}
-			printPharmacies(a.stdout, page.Pharmacies)
+			pharmacyTable.print(a.stdout, page.Pharmacies)
 			fmt.Fprintf(a.stdout, "page %d of %d (%d pharmacies, %d a page)\n", page.Page, page.TotalPages, page.Count, page.PageSize)
 			return nil
-		},
+		}),
 	}
 	f := c.Flags()
 	f.StringVar(&p.OriginAddress, "origin-address", "", "the dropoff `ADDRESS` in postal form, with its ZIP code")
@@ -82,23 +90,13 @@ distance. One page at a time (--page, --page-size), or every page with --all.`,
 }
 
 func (a *app) pharmaciesGet() *cobra.Command {
-	return &cobra.Command{
+	return getCommand(a, pharmacyTable, func(ctx context.Context, c *rxdelivery.Client, id string) (*pharmacies.Pharmacy, error) {
+		return c.Pharmacies.Get(ctx, id)
+	}, &cobra.Command{
 		Use:     "get NCPDP_OR_NPI",
 		Short:   "Show a pharmacy by its NCPDP identifier (7 digits) or NPI (10 digits)",
 		Example: "  rxdelivery pharmacies get 1234567",
-		Args:    cobra.ExactArgs(1),
-		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
-			ph, err := client.Pharmacies.Get(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if a.jsonOut {
-				return a.printJSON(ph)
-			}
-			printPharmacies(a.stdout, []pharmacies.Pharmacy{*ph})
-			return nil
-		}),
-	}
+	})
 }
 
 func (a *app) pharmaciesDeliveryInfo() *cobra.Command {
@@ -111,16 +109,7 @@ address. The document shows no schema for the answer, so it is printed as the
 platform sent it (indented JSON), with or without --json.`,
 		Example: `  rxdelivery pharmacies delivery-info 1234567890 --street "100 Main St" --city Columbus --state OH --zip 43210`,
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := p.Validate(); err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+		RunE: a.withInput(p.Validate, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
 			info, err := client.Pharmacies.DeliveryInfo(ctx, args[0], &p)
 			if err != nil {
 				return err
@@ -133,7 +122,7 @@ platform sent it (indented JSON), with or without --json.`,
 			b.WriteByte('\n')
 			_, err = a.stdout.Write(b.Bytes())
 			return err
-		},
+		}),
 	}
 	f := c.Flags()
 	f.StringVar(&p.Address.Street, "street", "", "the dropoff's street line")

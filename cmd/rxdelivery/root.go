@@ -321,25 +321,18 @@ func (a *app) context(c *cobra.Command) (context.Context, context.CancelFunc) {
 // client builds the SDK client from the environment and the flags.
 func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 	var opts []rxdelivery.Option
-	f := c.Flags()
-	if f.Changed("omni-url") {
-		opts = append(opts, rxdelivery.WithOmniURL(a.omniURL))
+	// A flag given overrides its variable; one not given leaves it be.
+	ifGiven := func(flag string, opt rxdelivery.Option) {
+		if c.Flags().Changed(flag) {
+			opts = append(opts, opt)
+		}
 	}
-	if f.Changed("delivery-url") {
-		opts = append(opts, rxdelivery.WithDeliveryURL(a.deliveryURL))
-	}
-	if f.Changed("tracking-url") {
-		opts = append(opts, rxdelivery.WithTrackingURL(a.trackingURL))
-	}
-	if f.Changed("pricing-url") {
-		opts = append(opts, rxdelivery.WithPricingURL(a.pricingURL))
-	}
-	if f.Changed("sandbox") {
-		opts = append(opts, rxdelivery.WithSandbox(a.sandbox))
-	}
-	if f.Changed("program-id") {
-		opts = append(opts, rxdelivery.WithProgramID(a.programID))
-	}
+	ifGiven("omni-url", rxdelivery.WithOmniURL(a.omniURL))
+	ifGiven("delivery-url", rxdelivery.WithDeliveryURL(a.deliveryURL))
+	ifGiven("tracking-url", rxdelivery.WithTrackingURL(a.trackingURL))
+	ifGiven("pricing-url", rxdelivery.WithPricingURL(a.pricingURL))
+	ifGiven("sandbox", rxdelivery.WithSandbox(a.sandbox))
+	ifGiven("program-id", rxdelivery.WithProgramID(a.programID))
 	if a.retryMax < 0 {
 		return nil, usagef("--retry-max must not be negative")
 	}
@@ -393,5 +386,18 @@ func (a *app) withClient(run func(ctx context.Context, c *cobra.Command, client 
 			return err
 		}
 		return run(ctx, c, client, args)
+	}
+}
+
+// withInput is withClient for a command whose input (a params file, flags)
+// vet checks first: input it refuses is refused before the configuration
+// is read, and nothing is sent.
+func (a *app) withInput(vet func() error, run func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error) func(*cobra.Command, []string) error {
+	call := a.withClient(run)
+	return func(c *cobra.Command, args []string) error {
+		if err := vet(); err != nil {
+			return err
+		}
+		return call(c, args)
 	}
 }

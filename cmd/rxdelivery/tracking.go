@@ -2,12 +2,24 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 	"github.com/spf13/cobra"
 )
+
+// subscriptionTable prints tracking subscriptions: the tracking number, its
+// carrier, the subscription's status and reference, and when it was made
+// and last changed.
+var subscriptionTable = columns[tracking.Subscription]{
+	header: "TRACKING NUMBER\tCARRIER\tSTATUS\tREASON\tREFERENCE\tSUBSCRIBED\tUPDATED",
+	row: func(s tracking.Subscription) []string {
+		return []string{s.TrackingNumber, string(s.Carrier), string(s.Status), s.StatusReason, s.ReferenceID, when(s.SubscribedAt), when(s.UpdatedAt)}
+	},
+}
 
 func (a *app) trackingCommand() *cobra.Command {
 	c := &cobra.Command{
@@ -31,7 +43,7 @@ safe to repeat. The listener URL carries a secret token: --listener-url-file
 reads it from a file (as 'rxdelivery listen --url-file' writes it), so that it
 stays out of the command line.`,
 		Example: "  rxdelivery tracking subscribe --tracking-number 9400100000000000000000 --listener-url-file listener.url",
-		RunE: func(c *cobra.Command, _ []string) error {
+		RunE: a.withInput(func() error {
 			if urlFile != "" {
 				if p.ListenerURL != "" {
 					return usagef("give --listener-url or --listener-url-file, not both")
@@ -42,26 +54,15 @@ stays out of the command line.`,
 				}
 				p.ListenerURL = trimLine(string(b))
 			}
-			if err := p.Validate(); err != nil {
-				return err
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
+			return p.Validate()
+		}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
 			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + p.TrackingNumber + ".\n"
 			sub, err := client.Tracking.Subscribe(ctx, &p)
 			if err != nil {
 				return err
 			}
-			if a.jsonOut {
-				return a.printJSON(sub)
-			}
-			printSubscriptions(a.stdout, sub)
-			return nil
-		},
+			return showOne(a, subscriptionTable, sub)
+		}),
 	}
 	f := c.Flags()
 	f.StringVar(&p.TrackingNumber, "tracking-number", "", "the POSTAL or PARCELA tracking `NUMBER`")
@@ -79,23 +80,13 @@ func trimLine(s string) string {
 }
 
 func (a *app) trackingGet() *cobra.Command {
-	return &cobra.Command{
+	return getCommand(a, subscriptionTable, func(ctx context.Context, c *rxdelivery.Client, trackingNumber string) (*tracking.Subscription, error) {
+		return c.Tracking.GetSubscription(ctx, trackingNumber)
+	}, &cobra.Command{
 		Use:     "get TRACKING_NUMBER",
 		Short:   "Show the subscription of a tracking number",
 		Example: "  rxdelivery tracking get 9400100000000000000000",
-		Args:    cobra.ExactArgs(1),
-		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
-			sub, err := client.Tracking.GetSubscription(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if a.jsonOut {
-				return a.printJSON(sub)
-			}
-			printSubscriptions(a.stdout, sub)
-			return nil
-		}),
-	}
+	})
 }
 
 func (a *app) pricingCommand() *cobra.Command {
@@ -111,6 +102,7 @@ func (a *app) pricingCommand() *cobra.Command {
 func (a *app) pricingQuote() *cobra.Command {
 	var file, from, to, length, width, height, weight, service string
 	var providers []string
+	var p pricing.QuoteParams
 	c := &cobra.Command{
 		Use:   "quote (-f FILE | --from-zip Z --to-zip Z --length-in L --width-in W --height-in H --weight-oz OZ)",
 		Short: "Quote the price of delivering a package",
@@ -118,44 +110,33 @@ func (a *app) pricingQuote() *cobra.Command {
 from a JSON or YAML file (the fields of pricing.QuoteParams). Every measure is
 required: the platform never infers them. A quote does not reserve the rate.`,
 		Example: "  rxdelivery pricing quote --from-zip 43210 --to-zip 60611 --length-in 10 --width-in 8 --height-in 4 --weight-oz 12.5",
-		RunE: func(c *cobra.Command, _ []string) error {
-			var p pricing.QuoteParams
-			if file != "" {
-				for _, name := range []string{"from-zip", "to-zip", "length-in", "width-in", "height-in", "weight-oz", "provider", "service-level"} {
-					if c.Flags().Changed(name) {
-						return usagef("give -f or --%s, not both", name)
-					}
-				}
-				if err := readParams(file, a.stdin, &p, p.Validate); err != nil {
-					return err
-				}
-			} else {
-				if err := quoteFromFlags(&p, from, to, length, width, height, weight, service, providers); err != nil {
-					return err
-				}
-			}
-			ctx, cancel := a.context(c)
-			defer cancel()
-			client, err := a.client(c)
-			if err != nil {
-				return err
-			}
-			quotes, err := client.Pricing.Quote(ctx, &p)
-			if err != nil {
-				return err
-			}
-			if a.jsonOut {
-				if quotes == nil {
-					quotes = []pricing.Quote{}
-				}
-				return a.printJSON(quotes)
-			}
-			printQuotes(a.stdout, quotes)
-			return nil
-		},
 	}
+	c.RunE = a.withInput(func() error {
+		if file != "" {
+			for _, name := range []string{"from-zip", "to-zip", "length-in", "width-in", "height-in", "weight-oz", "provider", "service-level"} {
+				if c.Flags().Changed(name) {
+					return usagef("give -f or --%s, not both", name)
+				}
+			}
+			return readParams(file, a.stdin, &p, p.Validate)
+		}
+		return quoteFromFlags(&p, from, to, length, width, height, weight, service, providers)
+	}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
+		quotes, err := client.Pricing.Quote(ctx, &p)
+		if err != nil {
+			return err
+		}
+		if a.jsonOut {
+			if quotes == nil {
+				quotes = []pricing.Quote{}
+			}
+			return a.printJSON(quotes)
+		}
+		printQuotes(a.stdout, quotes)
+		return nil
+	})
 	f := c.Flags()
-	f.StringVarP(&file, "file", "f", "", "the quote's JSON or YAML `FILE` (- for standard input)")
+	fileFlag(c, &file, "quote")
 	f.StringVar(&from, "from-zip", "", "the pickup's ZIP code")
 	f.StringVar(&to, "to-zip", "", "the dropoff's ZIP code")
 	f.StringVar(&length, "length-in", "", "the package's length in inches")
@@ -164,8 +145,24 @@ required: the platform never infers them. A quote does not reserve the rate.`,
 	f.StringVar(&weight, "weight-oz", "", "the package's weight in ounces")
 	f.StringSliceVar(&providers, "provider", nil, "only this provider's quotes: all or postal (repeatable)")
 	f.StringVar(&service, "service-level", "", "only this service's quotes: all or ground_service")
-	_ = c.MarkFlagFilename("file", "json", "yaml", "yml")
 	return c
+}
+
+// quoteTable prints quotes: a price a provider and service.
+var quoteTable = columns[pricing.Quote]{
+	header: "PROVIDER\tSERVICE\tPRICE USD",
+	row: func(q pricing.Quote) []string {
+		return []string{string(q.Provider), string(q.Service), q.PriceUSD.String()}
+	},
+}
+
+// printQuotes writes quotes as a table, or says there is none.
+func printQuotes(w io.Writer, list []pricing.Quote) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no quote for this package")
+		return
+	}
+	quoteTable.print(w, list)
 }
 
 // quoteFromFlags fills p from the flags and validates it: the measures are

@@ -30,6 +30,30 @@ func (w *watchFlags) options() ([]rxdelivery.WatchOption, error) {
 	return []rxdelivery.WatchOption{rxdelivery.WithPollInterval(w.interval), rxdelivery.WithMaxPollInterval(w.maxInterval)}, nil
 }
 
+// watchCommand makes cmd the command that follows the resources its
+// arguments name until each reaches a final status, printing each change:
+// one through Watch, several together through WatchMany.
+func watchCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
+	var w watchFlags
+	cmd.Args = cobra.MinimumNArgs(1)
+	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, ids []string) error {
+		opts, err := w.options()
+		if err != nil {
+			return err
+		}
+		show := func(v *T) {
+			id, status := k.watched(v)
+			a.watchLine(v, id, status)
+		}
+		if len(ids) > 1 {
+			return followMany(ctx, a, k.service(client).WatchMany(ctx, ids, opts...), show)
+		}
+		return follow(ctx, k.service(client).Watch(ctx, ids[0], opts...), show)
+	})
+	w.register(cmd)
+	return cmd
+}
+
 // follow prints each state a watch yields, until it ends: at a final
 // status (nil), or with the error that ended it. A resource yielded with
 // its error (a status the documents do not list) is printed first.

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/journal"
+	"github.com/spf13/cobra"
+)
+
+// The commands several kinds of resource share are written once, here
+// and in watch.go: each helper takes a *cobra.Command holding the
+// command's own texts (Use, Short, Long, Example) and gives it its
+// arguments, flags and run. The texts, runbooks and table columns of each
+// kind stand in its own file.
+
+// creator is the create of a service: *orders.Service and
+// *requests.Service, or either through the journal.
+type creator[P, T any] interface {
+	Create(ctx context.Context, p *P, opts ...rxdelivery.CallOption) (*T, error)
+}
+
+// deliveryService is what *orders.Service and *requests.Service have in
+// common: the create (params P) and reads, cancel and watch of a resource
+// T that a delivery is followed by.
+type deliveryService[P, T any] interface {
+	creator[P, T]
+	Get(ctx context.Context, id string, opts ...rxdelivery.CallOption) (*T, error)
+	GetMany(ctx context.Context, ids []string, opts ...rxdelivery.CallOption) ([]T, error)
+	Cancel(ctx context.Context, id string, opts ...rxdelivery.CallOption) error
+	Watch(ctx context.Context, id string, opts ...rxdelivery.WatchOption) iter.Seq2[*T, error]
+	WatchMany(ctx context.Context, ids []string, opts ...rxdelivery.WatchOption) iter.Seq2[*T, error]
+}
+
+// kind is what the commands orders and requests share (create, get,
+// get-many, cancel, watch) know of one of them: a resource T created from
+// params P.
+type kind[P, T any] struct {
+	// noun names one resource in messages and runbooks: "order".
+	noun string
+	// iface is the journal's interface its creates are claimed under.
+	iface string
+	// service is its service on a client.
+	service func(*rxdelivery.Client) deliveryService[P, T]
+	// journaled is its create through the journal j.
+	journaled func(j *journal.Journal, c *rxdelivery.Client) creator[P, T]
+	// validate checks the params of a create as it will be sent.
+	validate func(*P) error
+	// reference is the external reference number a create's params give.
+	reference func(*P) string
+	// table is how it prints.
+	table columns[T]
+	// watched is the id and the status a watch prints of it.
+	watched func(*T) (id, status string)
+}
+
+// get reads one resource of the kind by its id.
+func (k kind[P, T]) get(ctx context.Context, c *rxdelivery.Client, id string) (*T, error) {
+	return k.service(c).Get(ctx, id)
+}
+
+// getCommand makes cmd the command that reads one resource by the id in
+// its one argument (get) and prints it.
+func getCommand[T any](a *app, cols columns[T], get func(ctx context.Context, c *rxdelivery.Client, id string) (*T, error), cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
+		v, err := get(ctx, client, args[0])
+		if err != nil {
+			return err
+		}
+		return showOne(a, cols, v)
+	})
+	return cmd
+}
+
+// getManyCommand makes cmd the command that reads the resources its
+// arguments name in one call and prints them: always a list, one id or
+// many.
+func getManyCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.MinimumNArgs(1)
+	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, ids []string) error {
+		list, err := k.service(client).GetMany(ctx, ids)
+		if err != nil {
+			return err
+		}
+		return showList(a, k.table, list)
+	})
+	return cmd
+}
+
+// cancelCommand makes cmd the command that cancels the resource its one
+// argument names. runbook is what to do when the cancel's outcome is
+// unknown: a format whose one %s is the id.
+func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook string) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
+		id := args[0]
+		a.next = fmt.Sprintf(runbook, id)
+		if err := k.service(client).Cancel(ctx, id); err != nil {
+			return err
+		}
+		return a.done(map[string]string{"id": id, "result": "cancelled"}, "%s %s cancelled\n", k.noun, id)
+	})
+	return cmd
+}
+
+// fileCommand makes cmd a command whose input is a params file P, JSON or
+// YAML, given with -f FILE (what names the input in the flag's help and in
+// the error of a missing -f). The file is read and checked with validate
+// before anything else: every problem is reported at once and nothing is
+// sent. send then sends it, with the command's arguments, and the resource
+// it answers with is printed.
+func fileCommand[P, T any](a *app, what string, validate func(*P) error, cols columns[T],
+	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P) (*T, error), cmd *cobra.Command) *cobra.Command {
+	var file string
+	var p P
+	cmd.RunE = a.withInput(func() error {
+		if file == "" {
+			return usagef("give the %s's file with -f FILE", what)
+		}
+		return readParams(file, a.stdin, &p, func() error { return validate(&p) })
+	}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
+		v, err := send(ctx, client, args, &p)
+		if err != nil {
+			return err
+		}
+		return showOne(a, cols, v)
+	})
+	fileFlag(cmd, &file, what)
+	return cmd
+}
+
+// fileFlag gives cmd the -f flag of its params file.
+func fileFlag(cmd *cobra.Command, file *string, what string) {
+	cmd.Flags().StringVarP(file, "file", "f", "", "the "+what+"'s JSON or YAML `FILE` (- for standard input)")
+	_ = cmd.MarkFlagFilename("file", "json", "yaml", "yml")
+}
+
+// createCommand makes cmd the command that creates a resource from a
+// params file (see fileCommand). With --journal-sqlite or
+// --journal-postgres the create goes through the journal, which never
+// sends a reference twice; when its outcome is unknown, the runbook says
+// how to find out and settle it.
+func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
+	var jf journalFlags
+	send := func(ctx context.Context, client *rxdelivery.Client, _ []string, p *P) (*T, error) {
+		j, closeJ, err := jf.open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer closeJ()
+		a.next = createRunbook(k.noun, k.iface, k.reference(p), j != nil)
+		if j != nil {
+			return k.journaled(j, client).Create(ctx, p)
+		}
+		return k.service(client).Create(ctx, p)
+	}
+	jf.register(cmd)
+	return fileCommand(a, k.noun, k.validate, k.table, send, cmd)
+}
