@@ -37,7 +37,7 @@ func dash(s string) string {
 
 // when formats a platform time: RFC 3339 in UTC, or the text as sent.
 func when(t rxtypes.Time) string {
-	if !t.IsZero() {
+	if t.Valid() {
 		return t.UTC().Format(time.RFC3339)
 	}
 	return t.Raw

@@ -24,12 +24,14 @@ func TestTables(t *testing.T) {
 	orderTable.print(&b, []orders.Order{
 		{ID: "ord_1", Status: "in_transit", ExternalReferenceNumber: "rx-1", ETA: &orders.ETA{Type: "delivery", ArrivalAt: at}},
 		{ID: "ord_2", Status: "new", ETA: &orders.ETA{ArrivalAt: at}},
+		{ID: "ord_4", Status: "new", ETA: &orders.ETA{ArrivalAt: rxtypes.Time{Raw: "tomorrow 2pm"}}},
 		{ID: "ord_3", Status: "shipped", ExternalReferenceNumber: "rx\t3\nb", Shipping: &orders.Shipping{TrackingNumber: "9400", Carrier: "PARCELA"}},
 	})
 	wantLines(t, b.String(),
 		`^ID +STATUS +REFERENCE +ETA +CARRIER +TRACKING NUMBER$`,
 		`^ord_1 +in_transit +rx-1 +delivery 2026-03-02T19:30:00Z +- +-$`,
 		`^ord_2 +new +- +2026-03-02T19:30:00Z +- +-$`,
+		`^ord_4 +new +- +tomorrow 2pm +- +-$`,
 		`^ord_3 +shipped +rx 3 b +- +PARCELA +9400$`)
 
 	b.Reset()
