@@ -88,8 +88,8 @@ type statusConst struct {
 
 // scanStatusConsts returns the constants of the packages in dirs (relative
 // to root) whose type's name contains "Status", with aliases of another
-// package's constants (rxtypes.OrderStatusNew = rxtypes.OrderStatusNew)
-// resolved to that constant's type and value.
+// package's constants (X = rxtypes.OrderStatusNew) resolved to that
+// constant's type and value.
 func scanStatusConsts(t *testing.T, root string, dirs []string) []statusConst {
 	t.Helper()
 	type alias struct{ name, target string }

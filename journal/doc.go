@@ -1,9 +1,9 @@
 // Package journal makes creates of omni requests and delivery orders happen
 // at most once per external reference number across retries, restarts and
-// replicas, and says which ones may have happened without an answer.
+// replicas, and says which ones may have happened without a response.
 //
 // The platform has no idempotency keys and no lookup by reference, so a
-// create whose answer is lost (a 500, a cut connection, a crash) cannot be
+// create whose response is lost (a 500, a cut connection, a crash) cannot be
 // told from one that never happened, and sending it again may create a
 // second delivery. The SDK never sends such a write twice itself; the
 // journal extends that promise from one call to a deployment. Before
@@ -17,7 +17,7 @@
 //     rxdelivery.ErrUnknownOutcome and carries the claim.
 //
 // After the call, the journal records the id on success, releases the claim
-// when the answer proves nothing was created (invalid params, a 4xx, 429 or
+// when the response proves nothing was created (invalid params, a 4xx, 429 or
 // 503 answered before acting, a request that never left the process), and
 // marks it unknown otherwise. A claim whose holder died mid-call becomes
 // unknown when its lease ends, never free: the create may have left the
@@ -37,7 +37,7 @@
 //	case errors.Is(err, journal.ErrClaimed):
 //		// Not sent: in flight elsewhere, or waiting for an operator.
 //	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
-//		// Sent, no answer: the claim is unknown until an operator settles it.
+//		// Sent, no response: the claim is unknown until an operator settles it.
 //	}
 //
 // Stores: MemoryStore (tests, one process), sqlitestore (an embedded file,

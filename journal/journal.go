@@ -80,7 +80,7 @@ func (e *ClaimedError) Is(target error) bool {
 // Journal makes the creates of omni requests and delivery orders happen at
 // most once per external reference number, across retries, restarts and
 // replicas that share its Store, and tells which of them may have happened
-// without an answer. It is safe for concurrent use.
+// without a response. It is safe for concurrent use.
 type Journal struct {
 	store  Store
 	lease  time.Duration
@@ -169,7 +169,7 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.T
 		ClaimedAt: now, LeaseUntil: storeTime(now.Add(j.lease)), UpdatedAt: now}
 	stored, inserted, err := j.store.Insert(ctx, c)
 	if err != nil {
-		// The insert may have been applied without its answer reaching us:
+		// The insert may have been applied without its response reaching us:
 		// remove it, or it would count as unknown once its lease ended.
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
@@ -260,7 +260,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	case callErr == nil:
 		// A success without an id: something exists that cannot be read
 		// back by id.
-		note := "the platform answered success without an id"
+		note := "the platform reported success without an id"
 		if err := j.settle(sctx, mine, StateUnknown, "", note); err != nil {
 			j.logErr(ctx, "journal: created without an id, not recorded", k, err)
 			return v, errorf(k, "%w: %s: %w", ErrNotRecorded, k, err)
@@ -272,7 +272,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 			j.logErr(ctx, "journal: releasing failed", k, err)
 			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err)))
 		}
-		j.log(ctx, slog.LevelInfo, "journal: released; the answer proves nothing was created", k)
+		j.log(ctx, slog.LevelInfo, "journal: released; the response proves nothing was created", k)
 		return nil, callErr
 	default:
 		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
@@ -303,7 +303,7 @@ func (j *Journal) settle(ctx context.Context, mine Claim, state State, id, note 
 	return err
 }
 
-// release removes this holder's claim after an answer that proves nothing
+// release removes this holder's claim after a response that proves nothing
 // was created.
 func (j *Journal) release(ctx context.Context, mine Claim) error {
 	err := j.store.Delete(ctx, Match{Key: mine.Key, State: StateInFlight, Token: mine.Token})
@@ -315,7 +315,7 @@ func (j *Journal) release(ctx context.Context, mine Claim) error {
 
 // provenNotCreated reports whether err proves that a create did not take
 // effect: the SDK refused to send it (invalid params, configuration), the
-// platform answered without acting (a 4xx, 429, 501 or 503), or the request
+// platform responded without acting (a 4xx, 429, 501 or 503), or the request
 // never left the process. Any error the SDK did not classify counts as
 // unknown.
 func provenNotCreated(err error) bool {

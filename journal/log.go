@@ -7,7 +7,7 @@ import (
 
 // WithLogger writes the journal's events to l: claims taken (Debug),
 // creates recorded and notifications handled (Debug), claims released on
-// an answer proving nothing was created or a failed callback (Info),
+// a response proving nothing was created or a failed callback (Info),
 // creates refused because their key is claimed (Info), outcomes become
 // unknown, leases that ended and takeovers (Warn), store failures and
 // creates not recorded (Error), and an operator's Resolve, Free and Prune

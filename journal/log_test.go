@@ -166,21 +166,21 @@ func TestLogLinesOfAFlow(t *testing.T) {
 		}
 	}
 	for msg, level := range map[string]string{
-		"journal: claimed":                                         "DEBUG",
-		"journal: created":                                         "DEBUG",
-		"journal: already created; reading it back":                "DEBUG",
-		"journal: released; the answer proves nothing was created": "INFO",
-		"journal: outcome unknown":                                 "WARN",
-		"journal: refused; the key is claimed":                     "INFO",
-		"journal: lease ended; outcome unknown":                    "WARN",
-		"journal: taken over after a holder's lease ended":         "WARN",
-		"journal: handled":                                         "DEBUG",
-		"journal: already handled":                                 "DEBUG",
-		"journal: released; the callback failed":                   "INFO",
-		"journal: resolved by an operator":                         "INFO",
-		"journal: freed by an operator":                            "INFO",
-		"journal: pruned created claims":                           "INFO",
-		"journal: claiming failed":                                 "ERROR",
+		"journal: claimed":                                           "DEBUG",
+		"journal: created":                                           "DEBUG",
+		"journal: already created; reading it back":                  "DEBUG",
+		"journal: released; the response proves nothing was created": "INFO",
+		"journal: outcome unknown":                                   "WARN",
+		"journal: refused; the key is claimed":                       "INFO",
+		"journal: lease ended; outcome unknown":                      "WARN",
+		"journal: taken over after a holder's lease ended":           "WARN",
+		"journal: handled":                                           "DEBUG",
+		"journal: already handled":                                   "DEBUG",
+		"journal: released; the callback failed":                     "INFO",
+		"journal: resolved by an operator":                           "INFO",
+		"journal: freed by an operator":                              "INFO",
+		"journal: pruned created claims":                             "INFO",
+		"journal: claiming failed":                                   "ERROR",
 	} {
 		if got, ok := seen[msg]; !ok || got != level {
 			t.Errorf("line %q at %q; want it at %s", msg, got, level)

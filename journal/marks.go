@@ -69,7 +69,7 @@ type MarkStore interface {
 	DeleteMarks(ctx context.Context, cutoff, now time.Time) (int, error)
 }
 
-// ErrTrackingBusy is the answer of a Journal.TrackingHandler to a
+// ErrTrackingBusy is the response of a Journal.TrackingHandler to a
 // notification whose tracking number has a notification being handled by
 // another process (or by this one through another handler): it is
 // answered 500, so that the platform delivers it again once that one is

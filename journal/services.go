@@ -36,7 +36,7 @@ func (j *Journal) Requests(api RequestsAPI) *Requests { return &Requests{j: j, a
 // p.ExternalReferenceNumber across every process that shares the journal's
 // store:
 //   - the first call claims the reference and sends the create; it records
-//     the request's id on success, releases the claim when the answer
+//     the request's id on success, releases the claim when the response
 //     proves nothing was created (invalid params, a 4xx, 429 or 503, a
 //     request that never left), and marks the claim unknown otherwise,
 //     returning the SDK's error (matching rxdelivery.ErrUnknownOutcome);

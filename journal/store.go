@@ -34,7 +34,7 @@ const (
 type State string
 
 // The states of a claim. A claim never goes back to being absent on its own:
-// only its holder (on an answer proving nothing was created) or an operator
+// only its holder (on a response proving nothing was created) or an operator
 // (Journal.Free) removes it.
 const (
 	// StateInFlight is a claim whose holder is sending the create now, or

@@ -29,7 +29,7 @@ func NotificationKey(n *tracking.Notification) Key {
 //   - a notification already handled (fn returned nil for its key) is
 //     acknowledged without calling fn;
 //   - while another process runs fn for the key, Once returns a
-//     *ClaimedError, so the handler answers 500 and the platform delivers
+//     *ClaimedError, so the handler responds 500 and the platform delivers
 //     again later;
 //   - when fn fails, the key is released, so the next delivery calls fn
 //     again.

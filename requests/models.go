@@ -93,12 +93,7 @@ const (
 
 // UnmarshalJSON reads the name tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
-func (n *StatusName) UnmarshalJSON(b []byte) error {
-	if s, ok := jsonx.EnumText(b); ok {
-		*n = StatusName(s)
-	}
-	return nil
-}
+func (n *StatusName) UnmarshalJSON(b []byte) error { return jsonx.Enum(b, n) }
 
 // StatusDetail refines a request status. The document shows only some
 // values; any other is kept as sent.
@@ -115,12 +110,7 @@ const (
 
 // UnmarshalJSON reads the detail tolerantly: a JSON string as is, any other
 // value as its literal text, null as "".
-func (d *StatusDetail) UnmarshalJSON(b []byte) error {
-	if s, ok := jsonx.EnumText(b); ok {
-		*d = StatusDetail(s)
-	}
-	return nil
-}
+func (d *StatusDetail) UnmarshalJSON(b []byte) error { return jsonx.Enum(b, d) }
 
 // ETA is a request's estimated delivery time. The platform writes it either
 // as free text holding a date, a time range and a time zone name

@@ -105,8 +105,8 @@ func (a Address) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// ToOrders returns a in the delivery interface's form, rxtypes.Address
-// (rxtypes.Address), whose first line is named street instead of street1.
+// ToOrders returns a in the delivery interface's form, rxtypes.Address,
+// whose first line is named street instead of street1.
 func (a Address) ToOrders() rxtypes.Address {
 	return rxtypes.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
 }

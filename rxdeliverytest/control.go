@@ -25,7 +25,7 @@ const ControlPrefix = "/_control"
 const maxControlBody = 1 << 20
 
 // controlHandler serves the control API. Every endpoint needs the server's
-// credentials (Basic); bodies and answers are JSON.
+// credentials (Basic); bodies and responses are JSON.
 func (s *Server) controlHandler() http.Handler {
 	mux := http.NewServeMux()
 	p := ControlPrefix
@@ -83,7 +83,7 @@ func ctlError(w http.ResponseWriter, status int, msg string) {
 	ctlJSON(w, status, map[string]any{"error": map[string]string{"message": msg}})
 }
 
-// ctlRead decodes a JSON body strictly into v; it answers 400 and returns
+// ctlRead decodes a JSON body strictly into v; it responds 400 and returns
 // false when it cannot.
 func ctlRead(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxControlBody))
@@ -174,7 +174,7 @@ func (s *Server) ctlRequestStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // ctlLookup returns the path's id and what lookup finds under it, and
-// whether it found anything; when it did not, it answers 404 with missing.
+// whether it found anything; when it did not, it responds 404 with missing.
 func ctlLookup[T any](w http.ResponseWriter, r *http.Request, lookup func(id string) (T, bool), missing string) (string, T, bool) {
 	id := r.PathValue("id")
 	v, ok := lookup(id)

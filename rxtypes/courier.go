@@ -11,8 +11,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
 
-// OrderStatus is the current state of an order, in both interfaces:
-// rxtypes.OrderStatus and rxtypes.OrderStatus name it. Decoding keeps a value
+// OrderStatus is the current state of an order, in both interfaces (an
+// orders.Order's Status, a requests.Order's Status). Decoding keeps a value
 // the documents do not list verbatim, so a new platform status never fails
 // a call; "submitted to courier" (with spaces, as in the document's sample)
 // decodes to OrderStatusSubmittedToCourier.
@@ -134,12 +134,7 @@ const RelationshipOther Relationship = "Other"
 
 // UnmarshalJSON reads the relationship tolerantly: a JSON string as is, any
 // other value as its literal text, null as "".
-func (r *Relationship) UnmarshalJSON(b []byte) error {
-	if s, ok := jsonx.EnumText(b); ok {
-		*r = Relationship(s)
-	}
-	return nil
-}
+func (r *Relationship) UnmarshalJSON(b []byte) error { return jsonx.Enum(b, r) }
 
 // RecipientIdentification is the identification document checked at the
 // point of delivery.

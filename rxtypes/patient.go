@@ -1,7 +1,7 @@
 package rxtypes
 
 // Gender is a patient's gender. It is required on orders and optional on
-// omni requests; rxtypes.Gender and rxtypes.Gender name this type.
+// omni requests.
 type Gender string
 
 // The genders of the document.

@@ -111,7 +111,7 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 // the error of a missing -f). The file is read and checked with validate
 // before anything else: every problem is reported at once and nothing is
 // sent. send then sends it, with the command's arguments, and the resource
-// it answers with is printed.
+// it responds with is printed.
 func fileCommand[P, T any](a *app, what string, validate func(*P) error, cols columns[T],
 	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P) (*T, error), cmd *cobra.Command) *cobra.Command {
 	var file string

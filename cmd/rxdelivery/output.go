@@ -79,7 +79,7 @@ func showList[T any](a *app, cols columns[T], list []T) error {
 	return nil
 }
 
-// done reports a write with no resource in its answer: v with --json,
+// done reports a write with no resource in its response: v with --json,
 // otherwise a line of text.
 func (a *app) done(v any, format string, args ...any) error {
 	if a.jsonOut {

@@ -105,7 +105,7 @@ func (a *app) pharmaciesDeliveryInfo() *cobra.Command {
 		Use:   "delivery-info NPI --street S --city C --state ST --zip Z",
 		Short: "Show a pharmacy's delivery information to an address",
 		Long: `Ask the delivery interface for a pharmacy's delivery information to an
-address. The document shows no schema for the answer, so it is printed as the
+address. The document shows no schema for the response, so it is printed as the
 platform sent it (indented JSON), with or without --json.`,
 		Example: `  rxdelivery pharmacies delivery-info 1234567890 --street "100 Main St" --city Columbus --state OH --zip 43210`,
 		Args:    cobra.ExactArgs(1),

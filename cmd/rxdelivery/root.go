@@ -23,7 +23,7 @@ const (
 	exitUsage          = 2 // usage or configuration: nothing was sent
 	exitInvalid        = 3 // the input broke a rule of the documents: nothing was sent
 	exitNotFound       = 4 // no such resource, claim or subscription
-	exitRefused        = 5 // the platform answered and refused (a 4xx, a cancel too late)
+	exitRefused        = 5 // the platform responded and refused (a 4xx, a cancel too late)
 	exitUnknownOutcome = 6 // a write failed after it may have taken effect: see the runbook
 )
 

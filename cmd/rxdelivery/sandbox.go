@@ -41,7 +41,7 @@ credentials (401 without them), JSON in and out:
   POST   /_control/tracking               {"tracking_number","status"}: notifies the listener, then 204
   GET    /_control/pharmacies             {"pharmacies":[...]}
   PUT    /_control/pharmacies             {"pharmacies":[{npi,ncpdp,name,preferred,phone_number,fax_number,address}]}
-  PUT    /_control/quotes                 {"empty":true}: every quote answers {"quotes":[]}
+  PUT    /_control/quotes                 {"empty":true}: every quote responds {"quotes":[]}
   POST   /_control/faults                 {"operation":"orders.Create","times":1,"kind":"committed_then_failed"}
   DELETE /_control/faults                 clears queued faults
   GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}

@@ -1,4 +1,4 @@
-// Package jsonx is the SDK's one seam to its JSON decoder. Every answer
+// Package jsonx is the SDK's one seam to its JSON decoder. Every response
 // body the transport decodes goes through Unmarshal, which has exactly the
 // semantics of encoding/json's Unmarshal (the v1 semantics every model's
 // tolerant decoding was written and tested against) but runs on a v2
@@ -38,7 +38,7 @@ import (
 // Instead, when the input does not decode, encoding/json decodes it again
 // to report the failure: errors keep encoding/json's types
 // (*json.SyntaxError, *json.UnmarshalTypeError) and messages, which
-// callers may inspect. A failure is rare (a malformed answer), so the
+// callers may inspect. A failure is rare (a malformed response), so the
 // second pass costs nothing on the common path. Where the decoder is the
 // pinned module, a panic inside it is handled the same way, so a fault of
 // the module cannot take a call down where encoding/json would not.

@@ -69,7 +69,7 @@ func step(v []byte, steps []string) (next []byte, n int, index bool) {
 			}
 		}
 		// encoding/json matches names without regard to case; of several
-		// such names the first in byte order is taken, so that the answer
+		// such names the first in byte order is taken, so that the response
 		// does not depend on the map's order.
 		keys := slices.Sorted(maps.Keys(members))
 		for n := len(steps); n > 0; n-- {

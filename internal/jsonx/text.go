@@ -38,3 +38,13 @@ func EnumText(b []byte) (string, bool) {
 	}
 	return string(b), true
 }
+
+// Enum is the UnmarshalJSON of a string enum the SDK reads tolerantly: it
+// sets *v to the EnumText of b, and leaves it as it was for null. It never
+// fails.
+func Enum[T ~string](b []byte, v *T) error {
+	if s, ok := EnumText(b); ok {
+		*v = T(s)
+	}
+	return nil
+}
