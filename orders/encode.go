@@ -73,17 +73,9 @@ func (p CreateParams) AppendJSON(b []byte) ([]byte, error) {
 	return o.Close(), nil
 }
 
-// AppendJSON appends the add-prescription body to b, as encoding/json
-// encodes it: the prescription's fields in the same order, with no
-// date_of_service (left empty below, so omitted) and nil payers as null.
-func (p *addPrescriptionBody) AppendJSON(b []byte) ([]byte, error) {
-	rx := Prescription{
-		Number: p.Number, NDC: p.NDC, Refrigeration: p.Refrigeration, DaysSupply: p.DaysSupply,
-		FillQuantity: p.FillQuantity, FillNumber: p.FillNumber, PatientPay: p.PatientPay,
-		Prescriber: p.Prescriber, Payers: p.Payers,
-	}
-	return rx.appendWire(b, false), nil
-}
+// AppendJSON appends the add-prescription body to b in one pass, as
+// MarshalJSON encodes it.
+func (a addPrescriptionBody) AppendJSON(b []byte) ([]byte, error) { return a.rx.appendJSON(b), nil }
 
 func appendIntPtr(b []byte, n *int) []byte {
 	if n == nil {
@@ -100,14 +92,6 @@ func appendDecimalPtr(b []byte, d *rxtypes.Decimal) []byte {
 	return b
 }
 
-// appendPayers writes the list; nil is null, or [] as Prescription's
-// MarshalJSON sends it when nilEmpty is set.
-func appendPayers(b []byte, payers []Payer, nilEmpty bool) []byte {
-	if payers == nil && !nilEmpty {
-		return append(b, "null"...)
-	}
-	return appendArray(b, payers, (*Payer).appendJSON)
-}
 
 // appendArray writes items as a JSON array, each element by appendOne.
 func appendArray[T any](b []byte, items []T, appendOne func(*T, []byte) []byte) []byte {
@@ -168,11 +152,9 @@ func (p *Patient) appendJSON(b []byte) []byte {
 	return o.Close()
 }
 
-func (p *Prescription) appendJSON(b []byte) []byte { return p.appendWire(b, true) }
-
-// appendWire writes the prescription; nil Payers are [] when nilEmpty is
-// set, as Prescription's MarshalJSON sends them, and null otherwise.
-func (p *Prescription) appendWire(b []byte, nilEmpty bool) []byte {
+// appendJSON writes the prescription as its MarshalJSON does: nil Payers
+// are [].
+func (p *Prescription) appendJSON(b []byte) []byte {
 	o := jsonx.Open(b)
 	o.String("number", p.Number)
 	o.String("ndc", p.NDC)
@@ -189,7 +171,7 @@ func (p *Prescription) appendWire(b []byte, nilEmpty bool) []byte {
 	o.B = p.Prescriber.appendJSON(o.B)
 	o.StringOmitEmpty("date_of_service", p.DateOfService)
 	o.Key("payers")
-	o.B = appendPayers(o.B, p.Payers, nilEmpty)
+	o.B = appendArray(o.B, p.Payers, (*Payer).appendJSON)
 	return o.Close()
 }
 

@@ -163,32 +163,21 @@ func (p Prescription) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// addPrescriptionBody is the body of AddPrescription: exactly the fields
-// the document lists for that endpoint.
-type addPrescriptionBody struct {
-	Number        string           `json:"number"`
-	NDC           string           `json:"ndc"`
-	Refrigeration Refrigeration    `json:"refrigeration"`
-	DaysSupply    int              `json:"days_supply"`
-	FillQuantity  rxtypes.Decimal  `json:"fill_quantity"`
-	FillNumber    *int             `json:"fill_number"`
-	PatientPay    *rxtypes.Decimal `json:"patient_pay"`
-	Prescriber    Prescriber       `json:"prescriber"`
-	Payers        []Payer          `json:"payers"`
-}
+// addPrescriptionBody is the body of AddPrescription: the prescription as
+// order creation takes it, without date_of_service, which the document
+// does not list for that endpoint.
+type addPrescriptionBody struct{ rx Prescription }
 
 // addBody returns the add-prescription body of p.
-func (p *Prescription) addBody() *addPrescriptionBody {
-	payers := p.Payers
-	if payers == nil {
-		payers = []Payer{}
-	}
-	return &addPrescriptionBody{
-		Number: p.Number, NDC: p.NDC, Refrigeration: p.Refrigeration, DaysSupply: p.DaysSupply,
-		FillQuantity: p.FillQuantity, FillNumber: p.FillNumber, PatientPay: p.PatientPay,
-		Prescriber: p.Prescriber, Payers: payers,
-	}
+func (p *Prescription) addBody() addPrescriptionBody {
+	rx := *p
+	rx.DateOfService = ""
+	return addPrescriptionBody{rx: rx}
 }
+
+// MarshalJSON encodes the body with encoding/json, through Prescription's
+// MarshalJSON.
+func (a addPrescriptionBody) MarshalJSON() ([]byte, error) { return a.rx.MarshalJSON() }
 
 // Prescriber is the provider who wrote a prescription.
 type Prescriber struct {
