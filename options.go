@@ -188,6 +188,10 @@ func WithProgramID(id string) Option {
 // still decides which failures are retried.
 func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 
+// DefaultAttemptTimeout bounds each attempt of a call unless
+// WithAttemptTimeout sets another bound.
+const DefaultAttemptTimeout = 30 * time.Second
+
 // WithAttemptTimeout bounds each attempt, from sending the request to
 // reading the whole response (default 30s, DefaultAttemptTimeout); zero
 // removes the bound. Given to NewClient it is the client's default; given

@@ -92,7 +92,6 @@ func appendDecimalPtr(b []byte, d *rxtypes.Decimal) []byte {
 	return b
 }
 
-
 // appendArray writes items as a JSON array, each element by appendOne.
 func appendArray[T any](b []byte, items []T, appendOne func(*T, []byte) []byte) []byte {
 	b = append(b, '[')

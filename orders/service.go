@@ -9,10 +9,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
-// Service calls the orders endpoints. Get one from rxdelivery.Client; it is
-// safe for concurrent use.
-// Each method takes per-call options last (rxdelivery.CallOption), for that
-// call only.
+// Service creates delivery orders, reads them one or many at a time, follows
+// them to a final status, cancels them and changes their prescriptions: the
+// delivery interface's orders endpoints. A program gets it as client.Orders;
+// it is safe for concurrent use, and every method takes per-call options
+// last (rxdelivery.CallOption).
 type Service struct {
 	b *core.Backend
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Service calls the pharmacy lookup endpoints of the omni interface and the
-// delivery-information endpoint of the delivery interface. Get one from
-// rxdelivery.Client; it is safe for concurrent use.
-// Each method takes per-call options last (rxdelivery.CallOption), for that
-// call only.
+// Service searches the pharmacy directory and reads one pharmacy (the omni
+// interface's lookup endpoints), and asks whether a pharmacy delivers to an
+// address (the delivery interface's delivery-information endpoint). A
+// program gets it as client.Pharmacies; it is safe for concurrent use, and
+// every method takes per-call options last (rxdelivery.CallOption).
 type Service struct {
 	omni, delivery *core.Backend
 }

@@ -8,10 +8,9 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
-// Service calls the pricing endpoints. Get one from rxdelivery.Client; it is
-// safe for concurrent use.
-// Each method takes per-call options last (rxdelivery.CallOption), for that
-// call only.
+// Service asks the pricing interface for delivery quotes. A program gets
+// it as client.Pricing; it is safe for concurrent use, and Quote takes
+// per-call options last (rxdelivery.CallOption).
 type Service struct {
 	b *core.Backend
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Service calls the requests endpoints. Get one from rxdelivery.Client; it is
-// safe for concurrent use.
-// Each method takes per-call options last (rxdelivery.CallOption), for that
-// call only.
+// Service creates omni requests, reads them, follows them until their order
+// is final and cancels them: the omni interface's requests endpoints. A
+// program gets it as client.Requests; it is safe for concurrent use, and
+// every method takes per-call options last (rxdelivery.CallOption).
 type Service struct {
 	b *core.Backend
 	// programID is the client's default program identifier ("" for none).

@@ -9,10 +9,10 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
-// Service calls the tracking endpoints. Get one from rxdelivery.Client; it is
-// safe for concurrent use.
-// Each method takes per-call options last (rxdelivery.CallOption), for that
-// call only.
+// Service subscribes a tracking number to status notifications and reads
+// its subscription: the tracking interface. A program gets it as
+// client.Tracking; it is safe for concurrent use, and every method takes
+// per-call options last (rxdelivery.CallOption).
 type Service struct {
 	b *core.Backend
 }
