@@ -22,15 +22,45 @@ type OrdersAPI interface {
 	Get(ctx context.Context, id string, opts ...option.CallOption) (*orders.Order, error)
 }
 
+// creates is what Requests and Orders share: the journal, the interface
+// their keys are under, the service, and how to read a params' reference
+// and a created resource's id.
+type creates[P, V any] struct {
+	j     *Journal
+	iface string
+	api   interface {
+		Create(ctx context.Context, p *P, opts ...option.CallOption) (*V, error)
+		Get(ctx context.Context, id string, opts ...option.CallOption) (*V, error)
+	}
+	reference func(*P) string
+	id        func(*V) string
+}
+
+// create creates p once under its reference (createOnce); opts apply to
+// the create and to the get that reads a recorded resource back.
+func (c *creates[P, V]) create(ctx context.Context, p *P, opts []option.CallOption) (*V, error) {
+	k := Key{Interface: c.iface}
+	if p != nil {
+		k.Reference = c.reference(p)
+	}
+	return createOnce(ctx, c.j, k,
+		func(ctx context.Context) (*V, error) { return c.api.Create(ctx, p, opts...) },
+		func(ctx context.Context, id string) (*V, error) { return c.api.Get(ctx, id, opts...) },
+		c.id)
+}
+
 // Requests creates omni requests through a Journal. Get one from
 // Journal.Requests; it is safe for concurrent use.
 type Requests struct {
-	j   *Journal
-	api RequestsAPI
+	c creates[requests.CreateParams, requests.Request]
 }
 
 // Requests returns the creates of api (usually client.Requests) under j.
-func (j *Journal) Requests(api RequestsAPI) *Requests { return &Requests{j: j, api: api} }
+func (j *Journal) Requests(api RequestsAPI) *Requests {
+	return &Requests{creates[requests.CreateParams, requests.Request]{j: j, iface: InterfaceOmni, api: api,
+		reference: func(p *requests.CreateParams) string { return p.ExternalReferenceNumber },
+		id:        func(r *requests.Request) string { return r.ID }}}
+}
 
 // Create creates the omni request p at most once per
 // p.ExternalReferenceNumber across every process that shares the journal's
@@ -50,25 +80,21 @@ func (j *Journal) Requests(api RequestsAPI) *Requests { return &Requests{j: j, a
 // and nothing is sent. opts apply to the create, and to the get that reads
 // a recorded request back.
 func (r *Requests) Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error) {
-	k := Key{Interface: InterfaceOmni}
-	if p != nil {
-		k.Reference = p.ExternalReferenceNumber
-	}
-	return createOnce(ctx, r.j, k,
-		func(ctx context.Context) (*requests.Request, error) { return r.api.Create(ctx, p, opts...) },
-		func(ctx context.Context, id string) (*requests.Request, error) { return r.api.Get(ctx, id, opts...) },
-		func(v *requests.Request) string { return v.ID })
+	return r.c.create(ctx, p, opts)
 }
 
 // Orders creates delivery orders through a Journal. Get one from
 // Journal.Orders; it is safe for concurrent use.
 type Orders struct {
-	j   *Journal
-	api OrdersAPI
+	c creates[orders.CreateParams, orders.Order]
 }
 
 // Orders returns the creates of api (usually client.Orders) under j.
-func (j *Journal) Orders(api OrdersAPI) *Orders { return &Orders{j: j, api: api} }
+func (j *Journal) Orders(api OrdersAPI) *Orders {
+	return &Orders{creates[orders.CreateParams, orders.Order]{j: j, iface: InterfaceDelivery, api: api,
+		reference: func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
+		id:        func(o *orders.Order) string { return o.ID }}}
+}
 
 // Create creates the delivery order p at most once per
 // p.ExternalReferenceNumber across every process that shares the journal's
@@ -77,12 +103,5 @@ func (j *Journal) Orders(api OrdersAPI) *Orders { return &Orders{j: j, api: api}
 // create is refused with ErrNoReference and nothing is sent. opts apply to
 // the create, and to the get that reads a recorded order back.
 func (o *Orders) Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error) {
-	k := Key{Interface: InterfaceDelivery}
-	if p != nil {
-		k.Reference = p.ExternalReferenceNumber
-	}
-	return createOnce(ctx, o.j, k,
-		func(ctx context.Context) (*orders.Order, error) { return o.api.Create(ctx, p, opts...) },
-		func(ctx context.Context, id string) (*orders.Order, error) { return o.api.Get(ctx, id, opts...) },
-		func(v *orders.Order) string { return v.ID })
+	return o.c.create(ctx, p, opts)
 }

@@ -2,10 +2,7 @@ package testdb
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -42,18 +39,10 @@ func PostgresBin(t testing.TB) string {
 	return bin
 }
 
-// run runs a PostgreSQL binary; as root, as the user postgres (the server
-// refuses to run as root).
+// run runs a PostgreSQL binary, as the server's user when root (command).
 func (c *Cluster) run(name string, args ...string) {
 	c.t.Helper()
-	path := filepath.Join(c.bin, name)
-	var cmd *exec.Cmd
-	if os.Geteuid() == 0 {
-		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", path}, args...)...)
-	} else {
-		cmd = exec.Command(path, args...)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := command(c.bin, name, args...).CombinedOutput(); err != nil {
 		c.t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
 }
@@ -66,13 +55,11 @@ func newDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Skip("running as root without a postgres user to run the server as")
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
+	uid, gid, root, err := serverUser()
+	if err != nil {
+		t.Skip(err)
+	}
+	if root {
 		if err := os.Chown(dir, uid, gid); err != nil {
 			t.Fatal(err)
 		}
@@ -83,12 +70,11 @@ func newDir(t testing.TB) string {
 // freePort returns a TCP port free on 127.0.0.1 just now.
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeLoopbackPort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 // start starts the server of c.Dir on c.Port and registers its stop.
