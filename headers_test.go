@@ -61,6 +61,7 @@ func TestUnsendableUserAgentIsRefusedByNewClient(t *testing.T) {
 // a write's outcome is known; the message never quotes the value, nor a
 // name that is not one (a credential pasted into it).
 func TestUnsendableHeaderIsRefusedBeforeSending(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	c := s.client(t)
 	ctx := context.Background()
@@ -109,6 +110,7 @@ func TestUnsendableHeaderIsRefusedBeforeSending(t *testing.T) {
 // rather than refused by net/http after the hook and reported as an
 // unknown outcome.
 func TestSetHeaderRefusesWhatCannotBeSent(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	var mu sync.Mutex
 	got := map[string]bool{}
@@ -152,6 +154,7 @@ func TestSetHeaderRefusesWhatCannotBeSent(t *testing.T) {
 // net/http's HTTP/2 transport refuses a request with an Upgrade header
 // before writing it.
 func TestConnectionHeadersAreTheTransports(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []http.Header
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -186,6 +189,7 @@ func TestConnectionHeadersAreTheTransports(t *testing.T) {
 // by NewClient with a *ConfigError naming the option, never quoting the
 // URL.
 func TestBaseURLThatCannotBeSentIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{
 		"http://127.0.0.1:8080/a\r\nb", "http://127.0.0.1:8080/\x00", "http://127.0.0.1:8080\n", "http://127.0.0.1:8080/\x7f",
 		"http://127.0.0.1:99999", "http://127.0.0.1:0", "http://127.0.0.1:65536/omni", "https://[::1]:1000000",

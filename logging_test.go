@@ -156,6 +156,7 @@ func (s *flowServer) play(actions ...string) {
 // templated path of its call (with the base URL's path), and never an
 // identifier, a query or the redirect's target.
 func TestEveryLogLineNamesTheOperation(t *testing.T) {
+	t.Parallel()
 	s := newFlowServer(t)
 	var buf syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -216,6 +216,7 @@ func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, m
 // outcome known (the README's `if !md.OutcomeKnown` branch must not take
 // an invalid create for one to reconcile). The server sees no request.
 func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
+	t.Parallel()
 	s := newOptServer(t)
 	sandboxed := s.client(t)
 	// The valid calls are made without validation: their params are empty.

@@ -20,6 +20,7 @@ func deliveryKey(ref string) journal.Key {
 }
 
 func TestCreateRecordsTheIDAndNeverSendsTwice(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
@@ -51,6 +52,7 @@ func TestCreateRecordsTheIDAndNeverSendsTwice(t *testing.T) {
 }
 
 func TestRequestsCreateOnce(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
@@ -73,6 +75,7 @@ func TestRequestsCreateOnce(t *testing.T) {
 }
 
 func TestAnswersProvingNothingCreatedReleaseTheClaim(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusNotFound,
 		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
@@ -102,6 +105,7 @@ func TestAnswersProvingNothingCreatedReleaseTheClaim(t *testing.T) {
 }
 
 func TestInvalidOrUnsentCreateReleasesTheClaim(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	j := journal.New(store)
@@ -145,6 +149,7 @@ func TestInvalidOrUnsentCreateReleasesTheClaim(t *testing.T) {
 }
 
 func TestUnknownOutcomeIsNeverSentAgainUntilResolved(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	p.status.Store(http.StatusInternalServerError)
 	p.commit.Store(true) // committed, then failed
@@ -202,6 +207,7 @@ func TestUnknownOutcomeIsNeverSentAgainUntilResolved(t *testing.T) {
 }
 
 func TestFreeLetsTheNextCreateSend(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	p.status.Store(http.StatusBadGateway) // 502: may have been acted on
 	j := journal.New(journal.NewMemoryStore())
@@ -230,6 +236,7 @@ func TestFreeLetsTheNextCreateSend(t *testing.T) {
 }
 
 func TestCreateInFlightElsewhereIsRefused(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	store := journal.NewMemoryStore()
@@ -260,6 +267,7 @@ func TestCreateInFlightElsewhereIsRefused(t *testing.T) {
 }
 
 func TestEndedLeaseIsUnknownNeverFree(t *testing.T) {
+	t.Parallel()
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
@@ -286,6 +294,7 @@ func TestEndedLeaseIsUnknownNeverFree(t *testing.T) {
 }
 
 func TestUnknownListsEndedLeases(t *testing.T) {
+	t.Parallel()
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
@@ -309,6 +318,7 @@ func TestUnknownListsEndedLeases(t *testing.T) {
 }
 
 func TestCreateIsBoundedByTheLease(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	defer close(p.hold)
@@ -323,6 +333,7 @@ func TestCreateIsBoundedByTheLease(t *testing.T) {
 }
 
 func TestCreatedClaimWhoseReadFailsSaysSo(t *testing.T) {
+	t.Parallel()
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	j := journal.New(store)
@@ -340,6 +351,7 @@ func TestCreatedClaimWhoseReadFailsSaysSo(t *testing.T) {
 }
 
 func TestPruneRemovesOldCreatedClaimsOnly(t *testing.T) {
+	t.Parallel()
 	for name, store := range map[string]journal.Store{
 		"memory": journal.NewMemoryStore(),
 		"sqlite": testdb.SQLite(t, testdb.SQLitePath(t)),

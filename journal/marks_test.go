@@ -624,6 +624,7 @@ func contains(s []int, v int) bool {
 // notification being handled elsewhere, each status time reaches the
 // callback at most once in increasing order, and the newest is handled.
 func TestTrackingHandlerThroughPgBouncerTransactionMode(t *testing.T) {
+	t.Parallel()
 	dsn := pgBouncerDatabase(t)
 	var mu sync.Mutex
 	handled := map[string][]int{}

@@ -10,6 +10,7 @@ import (
 // module of its own: a program that uses the SDK without the journal
 // downloads no database driver, because the SDK's go.mod names none.
 func TestTheSDKModuleNeedsNoDriver(t *testing.T) {
+	t.Parallel()
 	root, err := os.ReadFile("../go.mod")
 	if err != nil {
 		t.Fatal(err)

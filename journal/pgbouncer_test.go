@@ -53,6 +53,7 @@ func pgBouncerDatabase(t *testing.T) string {
 // claimed; every later create returns the recorded order), and no create
 // is left unrecorded.
 func TestPostgresStoreThroughPgBouncerTransactionMode(t *testing.T) {
+	t.Parallel()
 	dsn := pgBouncerDatabase(t)
 	store := testdb.OpenPostgres(t, dsn)
 	p := newPlatform(t)

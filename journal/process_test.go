@@ -18,6 +18,7 @@ import (
 // goroutines each, all creating the same reference at once through one
 // shared store.
 func TestProcessesRacingOnOneReferenceSendOneCreate(t *testing.T) {
+	t.Parallel()
 	for name, open := range sharedStores(t) {
 		t.Run(name, func(t *testing.T) {
 			spec, _ := open(t)
@@ -129,6 +130,7 @@ func TestProcessKilledMidCreate(t *testing.T) {
 // TestRestartedProcessReturnsTheRecordedOrder creates in one process, then
 // in a new one: the second sends nothing and reads the order back.
 func TestRestartedProcessReturnsTheRecordedOrder(t *testing.T) {
+	t.Parallel()
 	for name, open := range sharedStores(t) {
 		t.Run(name, func(t *testing.T) {
 			spec, _ := open(t)
@@ -161,6 +163,7 @@ func TestRestartedProcessReturnsTheRecordedOrder(t *testing.T) {
 // claim against what the platform holds, and 4 processes run again, each on
 // a quarter of the references: every reference ends with exactly one order.
 func TestThousandCreatesAcrossFourProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
 	}

@@ -13,6 +13,7 @@ import (
 // TestGoroutinesRacingOnOneReferenceSendOneCreate runs 16 goroutines, each
 // with its own journal and store handle, creating one reference at once.
 func TestGoroutinesRacingOnOneReferenceSendOneCreate(t *testing.T) {
+	t.Parallel()
 	for name, open := range map[string]func(t *testing.T) func() journal.Store{
 		"memory": func(*testing.T) func() journal.Store {
 			s := journal.NewMemoryStore()

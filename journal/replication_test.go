@@ -19,6 +19,7 @@ import (
 // default) a failover may lose claims, and pgstore refuses the primary
 // unless told to accept the risk; once the standby is synchronous it opens.
 func TestPostgresStoreRefusesAsyncStandbys(t *testing.T) {
+	t.Parallel()
 	primary := testdb.StartCluster(t)
 	testdb.StartStandby(t, primary)
 	admin, err := sql.Open("pgx", primary.DSN)

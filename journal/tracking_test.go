@@ -33,6 +33,7 @@ func deliver(h http.Handler, body string) int {
 // once, to two replicas' handlers sharing a store: each (tracking number,
 // status, status time) reaches the callback once.
 func TestOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	stores := map[string]func(t *testing.T) (journal.Store, journal.Store){
 		"memory": func(t *testing.T) (journal.Store, journal.Store) {
 			s := journal.NewMemoryStore()
@@ -109,6 +110,7 @@ func TestOnceAcrossReplicas(t *testing.T) {
 }
 
 func TestOnceReleasesOnCallbackFailure(t *testing.T) {
+	t.Parallel()
 	store := journal.NewMemoryStore()
 	var calls atomic.Int32
 	fail := errors.New("database down")
@@ -133,6 +135,7 @@ func TestOnceReleasesOnCallbackFailure(t *testing.T) {
 }
 
 func TestOnceTakesOverAfterAHolderDied(t *testing.T) {
+	t.Parallel()
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(
@@ -166,6 +169,7 @@ func TestOnceTakesOverAfterAHolderDied(t *testing.T) {
 // TestOnceWithTheSimulator subscribes a handler through the kit and has the
 // simulator deliver one status twice: the callback sees it once.
 func TestOnceWithTheSimulator(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	var calls atomic.Int32
 	h := tracking.NewHandler(journal.New(journal.NewMemoryStore()).Once(func(context.Context, *tracking.Notification) error {

@@ -77,6 +77,7 @@ func TestClassAndErrorKind(t *testing.T) {
 
 // TestSetHeaderRefusals checks what an attempt's SetHeader sets.
 func TestSetHeaderRefusals(t *testing.T) {
+	t.Parallel()
 	h := http.Header{}
 	a := NewAttempt(Operation{}, 1, h)
 	assert.True(t, a.SetHeader("x-trace", "t"))

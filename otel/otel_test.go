@@ -119,6 +119,7 @@ func mustEqual[T comparable](t *testing.T, what string, want, got T) {
 }
 
 func TestSpanTreeOfARetriedRead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.push(503, 429)
 	if _, err := h.client.Orders.Get(context.Background(), "ord_1"); err != nil {
@@ -182,6 +183,7 @@ func TestSpanTreeOfARetriedRead(t *testing.T) {
 }
 
 func TestSpanTreeOfAWriteWithAnUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.push(500)
 	_, err := h.client.Orders.Create(context.Background(), sameday())
@@ -227,6 +229,7 @@ func TestSpanTreeOfAWriteWithAnUnknownOutcome(t *testing.T) {
 // outcome, and checks every span name, attribute, event, status, metric
 // attribute and log line for each value sent and for the credentials.
 func TestNothingSensitiveInTelemetry(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx := context.Background()
 	h.srv.push(503)

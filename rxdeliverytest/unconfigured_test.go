@@ -149,6 +149,7 @@ func ExampleStartIfUnconfigured() {
 }
 
 func TestClientOptionsEndWithTheServersClientOptions(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t, rxdeliverytest.WithClientOptions(rxdelivery.WithRetryMax(0)))
 	client, err := rxdelivery.NewClient("", "", srv.ClientOptions()...)
 	if err != nil {

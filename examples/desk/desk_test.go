@@ -18,6 +18,7 @@ import (
 )
 
 func TestDispatchFollowsACourierOrderToDelivery(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	d := desk.New(srv.Client())
 	ctx := context.Background()
@@ -63,6 +64,7 @@ func TestDispatchFollowsACourierOrderToDelivery(t *testing.T) {
 }
 
 func TestLostCreateAnswerIsReconciledNotRepeated(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	d := desk.New(srv.Client())
 	ctx := context.Background()
@@ -100,6 +102,7 @@ func TestLostCreateAnswerIsReconciledNotRepeated(t *testing.T) {
 }
 
 func TestCreateRefusedByThePlatformMayBeDispatchedAgain(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	d := desk.New(srv.Client())
 	ctx := context.Background()
@@ -121,6 +124,7 @@ func TestCreateRefusedByThePlatformMayBeDispatchedAgain(t *testing.T) {
 }
 
 func TestShippingNotificationsReachTheDesk(t *testing.T) {
+	t.Parallel()
 	srv := rxdeliverytest.Start(t)
 	d := desk.New(srv.Client())
 	// The listener URL leads to the desk's handler, in-process: no TLS,

@@ -22,6 +22,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunHitsEveryErrorClass(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t)
 	injectFaults(sim)
 	var out bytes.Buffer
@@ -71,6 +72,7 @@ func TestStartRunsOfflineWithNoSetup(t *testing.T) {
 }
 
 func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
+	t.Parallel()
 	// Online, the platform cannot be asked to fail: those steps report that
 	// the call went through, and clean up what they created.
 	sim, client := simulator(t)
@@ -90,6 +92,7 @@ func TestStepsWithoutFaultsReportNoFailure(t *testing.T) {
 }
 
 func TestStepsRefuseUnexpectedOutcomes(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t, rxdeliverytest.WithClientOptions(rxdelivery.WithRetryMax(0)))
 	ctx := within(t, 10*time.Second)
 	sim.FailNext(rxdeliverytest.AnyOperation, 1, rxdeliverytest.Unavailable(0))
@@ -101,6 +104,7 @@ func TestStepsRefuseUnexpectedOutcomes(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		err  error
 		want string

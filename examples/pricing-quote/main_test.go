@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunPrintsQuoteAndHandlesNoQuote(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t)
 	var out bytes.Buffer
 	err := run(within(t, 10*time.Second), client, &out)
@@ -35,6 +36,7 @@ func TestRunPrintsQuoteAndHandlesNoQuote(t *testing.T) {
 }
 
 func TestQuoteReportsUnavailablePrice(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t, rxdeliverytest.WithClientOptions(rxdelivery.WithRetryMax(0)))
 	sim.FailNext(rxdeliverytest.PricingQuote, 1, rxdeliverytest.StatusError(http.StatusBadGateway))
 	var out bytes.Buffer

@@ -19,6 +19,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunReachesDelivered(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t)
 	var out bytes.Buffer
 	err := run(within(t, 15*time.Second), client, rxdeliverytest.DefaultProgramID, &out)

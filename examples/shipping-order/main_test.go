@@ -20,6 +20,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunShowsLabelAndTrackingNumber(t *testing.T) {
+	t.Parallel()
 	sim, client := simulator(t)
 	var out bytes.Buffer
 	err := run(within(t, 10*time.Second), client, &out)

@@ -19,6 +19,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRunReceivesNotificationsUntilDelivered(t *testing.T) {
+	t.Parallel()
 	cert, err := selfSignedCert()
 	require.NoError(t, err)
 	notify := notifyClient(cert.Leaf)
@@ -53,6 +54,7 @@ func TestRunReceivesNotificationsUntilDelivered(t *testing.T) {
 }
 
 func TestRunExplainsMissingNotifications(t *testing.T) {
+	t.Parallel()
 	cert, err := selfSignedCert()
 	require.NoError(t, err)
 	// The simulator does not trust the listener's certificate: its first

@@ -23,6 +23,7 @@ import (
 // TestSameValues checks that net/http with the SDK's structs and the SDK decode the same
 // values from the same answers, so the benchmarks compare equal work.
 func TestSameValues(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, loadBodies(t))
 	bl := newSDKTypes(t, s, "/omni")
 	c := newSDK(t, s)
@@ -105,6 +106,7 @@ func (cc *countedConn) Close() error {
 // calls when a 2-core machine runs twenty busy processes). The pool bounds
 // connections open at once, and that is what is checked.
 func TestConcurrentCallsShareConnections(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, loadBodies(t))
 	var cc connCounter
 	c := newSDK(t, s, rxdelivery.WithHTTPClient(&http.Client{Transport: cc.pooled()}))
@@ -128,6 +130,7 @@ func TestConcurrentCallsShareConnections(t *testing.T) {
 // pool's per-host bound: the calls queue for connections instead of
 // opening more.
 func TestConnectionsBoundedPerHost(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, loadBodies(t))
 	var cc connCounter
 	c := newSDK(t, s, rxdelivery.WithHTTPClient(&http.Client{Transport: cc.pooled()}))
@@ -142,6 +145,7 @@ func TestConnectionsBoundedPerHost(t *testing.T) {
 // TestIteratorFetchesLazily checks that All asks for a page only when the
 // loop reaches it, and that breaking out of the loop fetches nothing more.
 func TestIteratorFetchesLazily(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, loadBodies(t))
 	c := newSDK(t, s, rxdelivery.WithOmniURL(s.URL+"/walk"))
 	ctx := context.Background()
@@ -279,6 +283,7 @@ func settledHeap() uint64 {
 // and sends a create body that means the same as the SDK's, so the
 // benchmarks compare equal work.
 func TestHandwrittenSameValues(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, loadBodies(t))
 	hw := newHandwritten(t, s, "/omni")
 	c := newSDK(t, s)

@@ -22,6 +22,7 @@ import (
 // look-alike that Unicode folding or IDNA mapping turns into those letters
 // is not one.
 func TestLoopbackHostRule(t *testing.T) {
+	t.Parallel()
 	s := NewShared(Config{})
 	loopback := []string{
 		"localhost", "LOCALHOST", "Localhost", "localhost.", "LocalHost.",
@@ -66,6 +67,7 @@ func TestLoopbackHostRule(t *testing.T) {
 // TestPeerIsLoopback: the connection check takes loopback TCP peers and
 // Unix sockets, nothing else.
 func TestPeerIsLoopback(t *testing.T) {
+	t.Parallel()
 	var typedNil *net.TCPAddr
 	for a, want := range map[net.Addr]bool{
 		&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}:  true,
@@ -112,6 +114,7 @@ func (d *recordingDialer) addrs() []string {
 // 127.0.0.1 and then ::1, never as the name, so a server listening on
 // [::1] only is reached under "localhost" whatever the hosts file says.
 func TestLoopbackNameDialsIPv4ThenIPv6(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "[::1]:0")
 	if err != nil {
 		t.Skip("no IPv6 loopback")
@@ -146,6 +149,7 @@ func TestLoopbackNameDialsIPv4ThenIPv6(t *testing.T) {
 // before) is refused below them too, before any dial, with a known
 // outcome; the caller's transport is left as it was given.
 func TestPlainHTTPOffLoopbackIsNeverDialled(t *testing.T) {
+	t.Parallel()
 	d := &recordingDialer{}
 	proxied := 0
 	tr := &http.Transport{DialContext: d.dial, Proxy: func(*http.Request) (*url.URL, error) { proxied++; return nil, nil }}
@@ -171,6 +175,7 @@ func TestPlainHTTPOffLoopbackIsNeverDialled(t *testing.T) {
 // TestHTTPSKeepsTheCallerTransport: an https request goes to the caller's
 // transport itself, proxy function and all.
 func TestHTTPSKeepsTheCallerTransport(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{}`))
@@ -196,6 +201,7 @@ func TestHTTPSKeepsTheCallerTransport(t *testing.T) {
 // anything is written on it, and one that reports no connection (a mock)
 // is trusted.
 func TestOpaqueRoundTripperIsWatched(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
@@ -240,6 +246,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // deprecated Dial field keeps it for plain http, asked for a loopback
 // address only.
 func TestCallerDialIsKept(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())

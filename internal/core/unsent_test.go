@@ -17,6 +17,7 @@ import (
 // errors.Join), and to the failures that prove nothing, among them words
 // a server chooses.
 func TestFateOf(t *testing.T) {
+	t.Parallel()
 	const cannotRetry = "http2: Transport: cannot retry err [%s] after Request.Body was written; define Request.GetBody to avoid this error"
 	cases := []struct {
 		err  string
@@ -102,6 +103,7 @@ func TestFateOf(t *testing.T) {
 // not processed, never one net/http refused to write, and reports both as
 // never sent.
 func TestNeverSentAndRetry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	write, safe := testCall(true), testCall(false)
 	goAway := &url.Error{Op: "Post", URL: "https://x/y", Err: errors.New("http2: Transport: cannot retry err [http2: Transport received Server's graceful shutdown GOAWAY] after Request.Body was written; define Request.GetBody to avoid this error")}

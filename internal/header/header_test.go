@@ -19,6 +19,7 @@ import (
 // accepts is one net/http sends, and one it refuses is one net/http would
 // refuse before writing the request.
 func TestValidHeaderAgreesWithNetHTTP(t *testing.T) {
+	t.Parallel()
 	errDial := errors.New("dial refused by the test")
 	tr := &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) { return nil, errDial }}
 	defer tr.CloseIdleConnections()
@@ -49,6 +50,7 @@ func TestValidHeaderAgreesWithNetHTTP(t *testing.T) {
 // option and, for a valid name, the name; never the value, nor a name
 // that is not one.
 func TestHeaderErrorNeverQuotesAValue(t *testing.T) {
+	t.Parallel()
 	assert.NoError(t, Error("WithHeader", "X-Ok", "v\tw"))
 	err := Error("WithHeader", "X-Key", "s3cret\r\n")
 	var ce *rxtypes.ConfigError

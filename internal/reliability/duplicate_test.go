@@ -126,6 +126,7 @@ func (s *orderServer) handle(t *testing.T) handlerFunc {
 // one per call that returned ErrUnknownOutcome, and no reference reaches
 // the server again once its order exists.
 func TestNoDuplicateDelivery(t *testing.T) {
+	t.Parallel()
 	const (
 		creates = 1000
 		workers = 8

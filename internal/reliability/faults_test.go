@@ -66,6 +66,7 @@ func decodeError(t *testing.T, err error, method, path string) *rxdelivery.Decod
 }
 
 func TestRateLimitStorm(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	tooMany := func(retryAfter string) handlerFunc {
 		return func(w http.ResponseWriter, r *http.Request, _ int64) {
@@ -146,6 +147,7 @@ func TestRateLimitStorm(t *testing.T) {
 }
 
 func TestUnavailableWindows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	window := func(status int, width int64) handlerFunc {
 		return func(w http.ResponseWriter, r *http.Request, n int64) {
@@ -198,6 +200,7 @@ func TestUnavailableWindows(t *testing.T) {
 }
 
 func TestWaitsEndWithTheContext(t *testing.T) {
+	t.Parallel()
 	// The client would wait an hour between attempts; only the context can
 	// end the wait. The bound below only detects a wait the context did
 	// not end.
@@ -305,6 +308,7 @@ func TestWaitsEndWithTheContext(t *testing.T) {
 }
 
 func TestCutConnections(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 
 	t.Run("mid-body", func(t *testing.T) {
@@ -359,6 +363,7 @@ func TestCutConnections(t *testing.T) {
 }
 
 func TestMalformedAnswers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for name, tc := range map[string]struct {
 		body  string
@@ -458,6 +463,7 @@ func allocated(fn func()) uint64 {
 }
 
 func TestHugeBodies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const size = 64 << 20
 
@@ -517,6 +523,7 @@ func TestHugeBodies(t *testing.T) {
 // TestErrorsMatchOneType checks that every failure above is exactly one of
 // the SDK's error types, whatever the path through the transport.
 func TestErrorsMatchOneType(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	handlers := map[string]handlerFunc{
 		"429": func(w http.ResponseWriter, r *http.Request, _ int64) { writeJSON(w, 429, `{}`) },
@@ -548,6 +555,7 @@ func TestErrorsMatchOneType(t *testing.T) {
 // for a connection, and its context ends the wait. The write it carried
 // never left, so its outcome is known.
 func TestPoolWaitEndsWithTheContext(t *testing.T) {
+	t.Parallel()
 	held := make(chan struct{}, core.DefaultMaxConnsPerHost)
 	var s *server
 	s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {

@@ -25,6 +25,7 @@ type outer struct {
 }
 
 func TestStringFields(t *testing.T) {
+	t.Parallel()
 	v := &outer{ID: "a", Ptr: &inner{Name: "b", hidden: "x", Kind: "c"}, List: []inner{{Name: "d"}, {Kind: "e"}}}
 	var got []string
 	for _, f := range reliability.StringFields(v) {

@@ -136,6 +136,7 @@ func hostileClient(t *testing.T, s *server, opts ...rxdelivery.Option) *rxdelive
 // endpoint, and the exact message pinned here; a write's such answer
 // matches ErrUnknownOutcome.
 func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
+	t.Parallel()
 	shapes := []struct{ body, msg string }{
 		{`null`, "the body is a JSON null, not an object"},
 		{` [ {"order":{"id":"ord_1"}} ]`, "the body is a JSON array, not an object"},
@@ -209,6 +210,7 @@ func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
 // Client panics on a service call, as its documentation says, and its own
 // methods do not.
 func TestCarelessCallers(t *testing.T) {
+	t.Parallel()
 	a := newAnswering(t)
 	c := hostileClient(t, a.server)
 	var nilCtx context.Context

@@ -69,6 +69,7 @@ func echoOf(r *http.Request) string {
 // no credential and no patient value appears in the error string or in a
 // debug log line.
 func TestEchoedValuesNeverReachAString(t *testing.T) {
+	t.Parallel()
 	answers := map[string]func(w http.ResponseWriter, r *http.Request, echo string){
 		"omni 422": func(w http.ResponseWriter, _ *http.Request, echo string) {
 			b, _ := json.Marshal(map[string]any{"error": map[string]string{"id": echo, "type": "invalid " + echo, "message": "Invalid: " + echo}})

@@ -22,7 +22,8 @@ import (
 // unknown length (chunked), compressed (a small gzip body that expands to
 // many times the limit), or announced by Content-Length. The bytes
 // allocated while the call runs (runtime.MemStats.TotalAlloc, an upper
-// bound of the peak) are logged for the closing figures.
+// bound of the peak) are logged for the closing figures. Not parallel:
+// TotalAlloc counts every goroutine's allocations.
 func TestOverLimitBodiesCostTheLimit(t *testing.T) {
 	const limit = 8 << 20
 	const size = 64 << 20
@@ -120,6 +121,7 @@ func TestOverLimitBodiesCostTheLimit(t *testing.T) {
 // longer than any cap: the call returns at once with the 429, after one
 // attempt, instead of reading it as garbage and retrying after backoff.
 func TestExtremeRetryAfter(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"99999999999999999999999999", "9223372036854775808", "31536001"} {
 		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 			w.Header().Set("Retry-After", v)
@@ -141,6 +143,7 @@ func TestExtremeRetryAfter(t *testing.T) {
 // the walk ends, bounded by the first page's total_pages, with a
 // *DecodeError for a page that repeats.
 func TestEndlessPages(t *testing.T) {
+	t.Parallel()
 	page := func(n int, total int, ids ...string) string {
 		var b strings.Builder
 		b.WriteString(`{"count":1000,"page_size":2,"total_pages":` + strconv.Itoa(total))
@@ -210,6 +213,7 @@ func TestEndlessPages(t *testing.T) {
 // hold is a decode error, never a zero that compares below real prices;
 // on a create its outcome is unknown.
 func TestExtremeMoneyValues(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"1e400", "1e-400", "-1e99999999999"} {
 		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 			drainRequest(r)

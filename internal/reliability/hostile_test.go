@@ -41,6 +41,7 @@ func pooledTLSClient(s *httptest.Server) *http.Client {
 // outcome, even with retries allowed, over the SDK's pool and over a
 // caller's transport.
 func TestHTTP2WritesAreSentOnce(t *testing.T) {
+	t.Parallel()
 	// The guard makes a write's attempt unrewindable on both of its paths:
 	// under an attempt timeout (the default) and without one.
 	for _, fault := range []h2Fault{resetProtocol, goAwayNamingStream} {
@@ -100,6 +101,7 @@ func TestHTTP2WritesAreSentOnce(t *testing.T) {
 // GET whose stream is reset is sent again, by net/http or by the retry
 // policy, and the server sees it more than once.
 func TestHTTP2ReadsStillRecover(t *testing.T) {
+	t.Parallel()
 	s := newH2Server(t, resetProtocol)
 	c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret,
 		rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithHTTPClient(pooledTLSClient(s.Server)),
@@ -129,6 +131,7 @@ func (t idempotencyKey) RoundTrip(r *http.Request) (*http.Response, error) {
 // connection without answering. net/http sends a request again in that
 // case when it can rewind the body and takes the request as idempotent.
 func TestHTTP1IdempotencyKeyDoesNotReplayWrites(t *testing.T) {
+	t.Parallel()
 	var creates atomic.Int64
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
 		if r.Method == http.MethodGet {
@@ -196,6 +199,7 @@ var redirectStatuses = []int{
 // the Location's scheme and host only. A write's 3xx has an unknown
 // outcome.
 func TestRedirectsAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	for _, tlsTarget := range []bool{false, true} {
 		target := newRedirectTarget(t, tlsTarget)
 		for _, status := range redirectStatuses {
@@ -236,6 +240,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 // the credentials never leave the base URL's origin (another port, another
 // scheme), and plain http off loopback is refused.
 func TestCallerRedirectPolicy(t *testing.T) {
+	t.Parallel()
 	follow := func(*http.Request, []*http.Request) error { return nil }
 	plain := newRedirectTarget(t, false)
 	secure := newRedirectTarget(t, true)
@@ -286,6 +291,7 @@ func TestCallerRedirectPolicy(t *testing.T) {
 // redirected to plain http on the same (loopback) host, or to another port
 // of it, keeps the read but not the credentials.
 func TestRedirectSameHostOtherPortOrScheme(t *testing.T) {
+	t.Parallel()
 	target := newRedirectTarget(t, false) // plain http, same host, other port
 	base := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", target.URL+"/api/v1/orders/ord_1")
@@ -334,6 +340,7 @@ func returnsWithin(t *testing.T, limit time.Duration, call func() error) error {
 // for the Timeout of a caller's http.Client and the ResponseHeaderTimeout
 // of a caller's Transport, and for an answer whose body stalls.
 func TestAttemptTimeouts(t *testing.T) {
+	t.Parallel()
 	// Long enough that a stalled attempt reaches the server before it times
 	// out even on a loaded machine (each attempt is counted when it arrives).
 	const attempt = 500 * time.Millisecond
@@ -415,5 +422,6 @@ func TestAttemptTimeouts(t *testing.T) {
 
 // TestDefaultAttemptTimeout pins the documented default.
 func TestDefaultAttemptTimeout(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, 30*time.Second, rxdelivery.DefaultAttemptTimeout)
 }

@@ -302,6 +302,7 @@ func TestPlainHTTPNeverThroughEnvironmentProxy(t *testing.T) {
 // plain http. A caller's RoundTripper that is not an *http.Transport over
 // the same transport is refused before sending.
 func TestPlainHTTPNeverThroughTransportProxy(t *testing.T) {
+	t.Parallel()
 	p := newFakeProxy(t)
 	proxyURL, err := url.Parse(p.URL())
 	require.NoError(t, err)
@@ -464,6 +465,7 @@ func newImpostor(t *testing.T, ip, port string) *impostor {
 // port: the SDK's own pool asks it nothing, sends nothing to the impostor,
 // and reaches the server on 127.0.0.1.
 func TestLocalhostNameIsNotResolved(t *testing.T) {
+	t.Parallel()
 	if !isolated(t) {
 		return
 	}
@@ -514,6 +516,7 @@ func (c elsewhere) Write(p []byte) (int, error) {
 // create is refused with a known outcome, over an *http.Transport and over
 // a RoundTripper that is not one.
 func TestCallerDialerAndResolver(t *testing.T) {
+	t.Parallel()
 	s := newLoopbackServer(t, "127.0.0.1:0")
 	p := newFakeProxy(t)
 	d := newFakeDNS(t, net.IPv4(192, 0, 2, 10))

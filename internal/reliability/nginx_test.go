@@ -29,6 +29,7 @@ import (
 // simulator: every create succeeds (none ends as an unknown outcome), and
 // the platform's record holds exactly one create per reference.
 func TestProxyRecyclingConnectionsLosesNoCreate(t *testing.T) {
+	t.Parallel()
 	const (
 		creates = 1500
 		workers = 64
@@ -121,6 +122,7 @@ func TestProxyRecyclingConnectionsLosesNoCreate(t *testing.T) {
 // that write: it fails at once as an unknown outcome (metadata included),
 // with retries allowed, and the platform received it once.
 func TestProxyCrashAfterUpstreamReceivedIsUnknown(t *testing.T) {
+	t.Parallel()
 	received := make(chan struct{}, 1)
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)

@@ -82,6 +82,7 @@ func (l *lockedBuffer) String() string {
 // injected faults. No credential or patient value may appear in any log
 // line or error string.
 func TestRedactionEndToEnd(t *testing.T) {
+	t.Parallel()
 	clock := sandbox.NewManualClock(time.Time{})
 	srv := sandbox.NewServer(sandbox.Config{Key: e2eKey, Secret: e2eSecret, Clock: clock})
 	t.Cleanup(srv.Close)

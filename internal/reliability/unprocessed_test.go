@@ -50,6 +50,7 @@ func h2Writes(t *testing.T, c *rxdelivery.Client) []struct {
 // one attempt and the server processes it once, over the SDK's pool and a
 // caller's transport, with and without an attempt timeout.
 func TestHTTP2UnprocessedWritesAreSentAgain(t *testing.T) {
+	t.Parallel()
 	for _, fault := range []h2Fault{refusedStream, goAwayBelow} {
 		for _, own := range []bool{true, false} {
 			for _, attempt := range []time.Duration{rxdelivery.DefaultAttemptTimeout, 0} {
@@ -129,6 +130,10 @@ func TestHTTP2RefusedWritesAreBounded(t *testing.T) {
 // every stream, and an attempt timeout shorter than the replays would
 // take. The attempt stops replaying before its deadline and ends with the
 // refusal: the outcome is known, not an attempt timeout's unknown.
+//
+// Not parallel: the replays are timed against a 250ms attempt timeout, and
+// other tests' load on the same cores stretches a send beyond the margin
+// the guard measured, which turns the last replay into a real unknown.
 func TestHTTP2RefusedUntilTheAttemptTimeoutIsKnown(t *testing.T) {
 	s := newH2Server(t, refusedStream)
 	s.refuse.Store(-1)
@@ -171,6 +176,7 @@ func (t badHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 // nothing, and every write fails at once, unretried, with a known
 // outcome.
 func TestRefusedBeforeWritingIsNotSent(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, header, value string
 		h2                  bool

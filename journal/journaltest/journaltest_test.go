@@ -15,6 +15,7 @@ func TestMain(m *testing.M) { os.Exit(journaltest.Main(m)) }
 
 // TestPostgresDSNServesTheStore: the DSN opens a working pgstore.Store.
 func TestPostgresDSNServesTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, err := pgstore.Open(ctx, journaltest.PostgresDSN(t))
 	if err != nil {
