@@ -135,7 +135,10 @@ func appendPadded(b []byte, v, width int) []byte {
 		b = append(b, '-')
 		v = -v
 	}
-	s := strconv.Itoa(v)
+	// Digits written into a buffer on the stack: strconv.Itoa allocates
+	// a string for any value above 99, such as a year.
+	var buf [20]byte
+	s := strconv.AppendInt(buf[:0], int64(v), 10)
 	for i := len(s); i < width; i++ {
 		b = append(b, '0')
 	}

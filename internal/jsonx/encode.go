@@ -48,17 +48,36 @@ func Marshal(v any) ([]byte, error) {
 
 const hex = "0123456789abcdef"
 
+// plain marks the bytes AppendString copies as they are: printable ASCII
+// other than the quote, the backslash and the HTML-sensitive <, > and &.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // AppendString appends s as a JSON string exactly as encoding/json writes
 // it: HTML-sensitive characters (<, >, &) and U+2028, U+2029 escaped as
 // \u00XX and \u20XX, control characters escaped (\b \f \n \r \t short), and
 // invalid UTF-8 replaced by \ufffd.
 func AppendString(b []byte, s string) []byte {
+	// Most strings of a request body need no escape: find the first byte
+	// that may, and copy everything before it at once.
+	i := 0
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
+	b = append(b, s[:i]...)
+	if i == len(s) {
+		return append(b, '"')
+	}
+	start := i
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plain[c] {
 				i++
 				continue
 			}
