@@ -173,16 +173,28 @@ func Index(path string, i int) string {
 // Required records "is required" at path when s is empty or only spaces.
 // It reports whether s is present.
 func (c *Collector) Required(path, s string) bool {
-	if strings.TrimSpace(s) == "" {
+	if blank(s) {
 		c.Add(path, "is required")
 		return false
 	}
 	return true
 }
 
+// blank reports whether s is empty or white space only (as
+// strings.TrimSpace sees it). A first byte that is printable ASCII other
+// than the space, the common case, answers at once: it is not white
+// space.
+func blank(s string) bool {
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf {
+		return false
+	}
+	return strings.TrimSpace(s) == ""
+}
+
 // MaxLen records a problem when s has more than n characters.
 func (c *Collector) MaxLen(path, s string, n int) {
-	if utf8.RuneCountInString(s) > n {
+	// A string of at most n bytes has at most n characters.
+	if len(s) > n && utf8.RuneCountInString(s) > n {
 		c.Add(path, "must be at most "+strconv.Itoa(n)+" characters")
 	}
 }

@@ -3,8 +3,10 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -168,4 +170,23 @@ func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
 		{Path: "order.items[3].name", Message: "is required"},
 		{Path: "order.after", Message: "is required"},
 	}, c.Err().(*rxtypes.ValidationError).Problems, "Each leaves the collector where it found it")
+}
+
+// TestRequiredAndMaxLenAgreeWithTheirDefinitions: Required refuses exactly
+// what strings.TrimSpace empties, and MaxLen counts characters, whatever
+// shortcut either takes.
+func TestRequiredAndMaxLenAgreeWithTheirDefinitions(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"", " ", "\t\n\v\f\r ", "\u0085", "\u00a0", "\u3000 \u2028", "a", " a", "a ", "\x7f", "\xff", "\u00a0x", "é",
+	} {
+		var c Collector
+		got := c.Required("p", s)
+		assert.Equal(t, strings.TrimSpace(s) != "", got, "%q", s)
+		for n := 0; n <= 8; n++ {
+			var m Collector
+			m.MaxLen("p", s, n)
+			assert.Equal(t, utf8.RuneCountInString(s) > n, m.Err() != nil, "%q at most %d", s, n)
+		}
+	}
 }
