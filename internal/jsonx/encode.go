@@ -144,13 +144,15 @@ func Open(b []byte) Object { return Object{B: append(b, '{')} }
 
 // Key writes the next member's key and colon.
 func (o *Object) Key(k string) {
+	b := o.B
 	if o.n > 0 {
-		o.B = append(o.B, ',')
+		b = append(b, ',', '"')
+	} else {
+		b = append(b, '"')
 	}
 	o.n++
-	o.B = append(o.B, '"')
-	o.B = append(o.B, k...)
-	o.B = append(o.B, '"', ':')
+	b = append(b, k...)
+	o.B = append(b, '"', ':')
 }
 
 // String writes a member holding a string.
