@@ -234,7 +234,14 @@ func (c *call) exchange(ctx context.Context) error {
 		}
 		return c.transportError(asAttemptTimeout(ctx, err))
 	}
-	defer closeBody(resp.Body)
+	defer func() {
+		if body != nil && body.whole {
+			// Read to its end: nothing is left to drain.
+			resp.Body.Close()
+			return
+		}
+		closeBody(resp.Body)
+	}()
 	c.status, c.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))

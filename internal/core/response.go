@@ -26,6 +26,11 @@ type body struct {
 	buf bytes.Buffer
 	max int64 // the size limit of a body
 	err error // a body over the limit; never retried
+	// whole is set when read reached the end of the body: closing it
+	// then leaves nothing to drain.
+	whole bool
+	// lr is the bounded reader read fills the buffer from.
+	lr limitedReader
 }
 
 // maxPooledBody is the largest buffer kept for reuse; a larger one
@@ -46,6 +51,8 @@ func putBody(a *body) {
 	}
 	a.buf.Reset()
 	a.err = nil
+	a.whole = false
+	a.lr = limitedReader{}
 	bodyPool.Put(a)
 }
 
@@ -104,6 +111,7 @@ const (
 // read is the response handler of go-retryablehttp: it reads a 2xx body
 // whole, bounded by the size limit. Other responses are left to Do.
 func (a *body) read(resp *http.Response) error {
+	a.whole = false
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
@@ -113,9 +121,11 @@ func (a *body) read(resp *http.Response) error {
 		a.err = errBodyTooLarge
 		return nil
 	}
-	err := a.fill(&limitedReader{r: resp.Body, n: a.max}, resp.ContentLength)
+	a.lr = limitedReader{r: resp.Body, n: a.max}
+	err := a.fill(&a.lr, resp.ContentLength)
 	switch {
 	case err == nil:
+		a.whole = true
 		return nil
 	case errors.Is(err, errBodyTooLarge):
 		a.err = err
