@@ -141,7 +141,13 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	parent := ctx
 	var cancel context.CancelFunc
 	if d := c.attemptTimeout; d > 0 {
-		ctx, cancel = context.WithTimeoutCause(ctx, d, errAttemptTimeout)
+		// A deadline of ctx's before the attempt's leaves the timeout
+		// nothing to end (context.WithDeadlineCause would only make a
+		// cancellation of ctx): the attempt then runs on ctx itself.
+		deadline := time.Now().Add(d)
+		if cur, ok := ctx.Deadline(); !ok || !cur.Before(deadline) {
+			ctx, cancel = context.WithDeadlineCause(ctx, deadline, errAttemptTimeout)
+		}
 	}
 	returned := false
 	defer func() {
