@@ -149,6 +149,10 @@ type loopbackTransport struct {
 	base  *http.Transport // next, when it is an *http.Transport
 	once  sync.Once
 	plain atomic.Pointer[http.Transport]
+	// loopHost is the last request host (URL.Host, with its port) found
+	// to be a loopback host. Whether a host is one depends on that string
+	// alone, so the next request to the same host is not judged again.
+	loopHost atomic.Pointer[string]
 }
 
 func newLoopbackTransport(next http.RoundTripper) *loopbackTransport {
@@ -161,9 +165,13 @@ func (t *loopbackTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if req.URL.Scheme == "https" {
 		return t.next.RoundTrip(req)
 	}
-	if !isLoopback(req.URL.Hostname()) {
-		closeRequestBody(req)
-		return nil, &rxtypes.NotSentError{Err: errNotLoopback}
+	if h := t.loopHost.Load(); h == nil || *h != req.URL.Host {
+		if !isLoopback(req.URL.Hostname()) {
+			closeRequestBody(req)
+			return nil, &rxtypes.NotSentError{Err: errNotLoopback}
+		}
+		host := req.URL.Host
+		t.loopHost.Store(&host)
 	}
 	if t.base != nil {
 		return t.plainTransport().RoundTrip(req)

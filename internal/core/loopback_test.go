@@ -172,6 +172,36 @@ func TestPlainHTTPOffLoopbackIsNeverDialled(t *testing.T) {
 	lt.CloseIdleConnections()
 }
 
+// TestLoopbackVerdictIsPerHost: the transport judges each request's host;
+// one found loopback leaves the next, on another host, to be judged and
+// refused.
+func TestLoopbackVerdictIsPerHost(t *testing.T) {
+	t.Parallel()
+	var sent []string
+	lt := newLoopbackTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent = append(sent, r.URL.Host)
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	}))
+	for _, tc := range []struct {
+		url  string
+		sent bool
+	}{
+		{"http://127.0.0.1:8080/x", true}, {"http://127.0.0.1:8080/y", true}, {"http://127.0.0.1.example.com:8080/x", false},
+		{"http://localhost:8080/x", true}, {"http://localhost.evil:8080/x", false}, {"http://localhost:8080/x", true},
+		{"http://10.0.0.1:8080/x", false}, {"http://[::1]:8080/x", true}, {"http://example.com/x", false},
+	} {
+		req, err := http.NewRequest(http.MethodGet, tc.url, nil)
+		require.NoError(t, err)
+		_, err = lt.RoundTrip(req)
+		if tc.sent {
+			assert.NoError(t, err, tc.url)
+		} else {
+			assert.ErrorIs(t, err, errNotLoopback, tc.url)
+		}
+	}
+	assert.Equal(t, []string{"127.0.0.1:8080", "127.0.0.1:8080", "localhost:8080", "localhost:8080", "[::1]:8080"}, sent)
+}
+
 // TestHTTPSKeepsTheCallerTransport: an https request goes to the caller's
 // transport itself, proxy function and all.
 func TestHTTPSKeepsTheCallerTransport(t *testing.T) {
