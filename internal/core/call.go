@@ -26,8 +26,11 @@ import (
 // key of the SDK.
 type call struct {
 	b  *Backend
-	r  Request
 	ep *Endpoint
+	// out and outStatus are the request's Out and Status: where the
+	// response goes.
+	out       any
+	outStatus *int
 	// set holds the call's settings: the client's defaults (shared, read
 	// only), or a copy with the call's own options applied.
 	set            *option.Settings
@@ -77,21 +80,23 @@ func callOf(ctx context.Context) *call {
 	return c
 }
 
-// newCall starts the call of r on b.
-func newCall(b *Backend, r Request) *call {
+// newCall starts the call of r on b. The call keeps of r only where the
+// response goes; prepare reads the rest.
+func newCall(b *Backend, r *Request) *call {
 	ep := r.Endpoint
-	c := &call{b: b, r: r, ep: ep, start: time.Now()}
+	c := &call{b: b, ep: ep, out: r.Out, outStatus: r.Status, start: time.Now()}
 	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
 	return c
 }
 
-// resolveSettings applies the call's options on the client's defaults.
-func (c *call) resolveSettings() error {
+// resolveSettings applies the call's options, opts, on the client's
+// defaults.
+func (c *call) resolveSettings(opts []option.CallOption) error {
 	s := c.b.s
 	c.set = &s.defaults
-	if len(c.r.Opts) > 0 {
+	if len(opts) > 0 {
 		set := s.defaults.Clone()
-		for _, o := range c.r.Opts {
+		for _, o := range opts {
 			o.Apply(&set)
 		}
 		c.set = &set

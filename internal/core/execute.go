@@ -72,8 +72,8 @@ type ResponseChecker interface {
 // *rxtypes.TransportError, *rxtypes.DecodeError, *rxtypes.ConfigError or
 // *rxtypes.ValidationError, and WithMetadata is filled at every end.
 func (b *Backend) Execute(ctx context.Context, r Request) error {
-	c := newCall(b, r)
-	err := c.prepare(ctx)
+	c := newCall(b, &r)
+	err := c.prepare(ctx, &r)
 	if err == nil {
 		err = c.hooked(ctx)
 	}
@@ -86,9 +86,9 @@ func (b *Backend) Execute(ctx context.Context, r Request) error {
 // interface without base URL or credentials, a path value that names no
 // resource, params that fail their check; then it encodes the query and
 // the body.
-func (c *call) prepare(ctx context.Context) error {
-	b, r := c.b, &c.r
-	if err := c.resolveSettings(); err != nil {
+func (c *call) prepare(ctx context.Context, r *Request) error {
+	b := c.b
+	if err := c.resolveSettings(r.Opts); err != nil {
 		return err
 	}
 	if ctx == nil {
@@ -163,7 +163,7 @@ func (c *call) hooked(ctx context.Context) error {
 // the response: a status outside 2xx becomes an *APIError, a 2xx body is
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
-	b, r := c.b, &c.r
+	b := c.b
 	u := b.base + c.path
 	if c.query != "" {
 		u += "?" + c.query
@@ -208,7 +208,7 @@ func (c *call) exchange(ctx context.Context) error {
 	// response it does not retry, so a 2xx that reaches the code below has
 	// been read.
 	var body *body
-	if r.Out != nil {
+	if c.out != nil {
 		body = getBody(b.s.maxBody)
 		defer putBody(body)
 		req.SetResponseHandler(body.read)
@@ -247,21 +247,21 @@ func (c *call) exchange(ctx context.Context) error {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return c.apiError(resp, data)
 	}
-	if r.Status != nil {
-		*r.Status = resp.StatusCode
+	if c.outStatus != nil {
+		*c.outStatus = resp.StatusCode
 	}
-	if r.Out == nil {
+	if c.out == nil {
 		return nil
 	}
 	if resp.StatusCode != http.StatusNoContent {
 		if body.err != nil {
 			return c.decodeError(resp.StatusCode, body.err, false)
 		}
-		if err := decode(body.buf.Bytes(), r.Out); err != nil {
+		if err := decode(body.buf.Bytes(), c.out); err != nil {
 			return c.decodeError(resp.StatusCode, err, false)
 		}
 	}
-	if rc, ok := r.Out.(ResponseChecker); ok {
+	if rc, ok := c.out.(ResponseChecker); ok {
 		if err := rc.CheckResponse(); err != nil {
 			return c.decodeError(resp.StatusCode, err, false)
 		}

@@ -72,7 +72,7 @@ func TestQueryAndIDs(t *testing.T) {
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
 	}
 
-	c := newCall(&Backend{s: &Shared{}}, Request{Endpoint: OrdersCreate})
+	c := newCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
 	err = c.decodeError(200, Missing("order"), false)
 	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
 	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)

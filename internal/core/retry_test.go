@@ -106,5 +106,5 @@ func TestCheckRetryPolicy(t *testing.T) {
 // wait is a minute.
 func testCall(write bool) *call {
 	b := &Backend{s: &Shared{waitMax: time.Minute, now: time.Now}}
-	return newCall(b, Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
+	return newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 }
