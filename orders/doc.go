@@ -13,7 +13,7 @@
 // field is left out.
 //
 // Responses are decoded tolerantly: a status the SDK does not know is kept
-// verbatim (Status.Known reports it), "submitted to courier" and
+// verbatim (rxtypes.OrderStatus.Known reports it), "submitted to courier" and
 // "submitted_to_courier" are one status, a cancellation reason is read from
 // cancellation_reason or reason, and the get-many array from orders or
 // objects.
@@ -47,6 +47,6 @@
 //	}
 //
 // The life cycle of an order at each service level, with its final and
-// cancellable statuses (Status.Final, Status.Cancellable), is drawn in
+// cancellable statuses (rxtypes.OrderStatus.Final and Cancellable), is drawn in
 // https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package orders

@@ -11,7 +11,7 @@ import (
 // Watch returns an iterator that follows the order id to the end of its
 // life: it reads the order (GET /api/v1/orders/:id), yields it, and reads
 // it again after a wait, yielding it each time its Status changes, until a
-// final status (Status.Final: delivered, returned_to_pharmacy or
+// final status (rxtypes.OrderStatus.Final: delivered, returned_to_pharmacy or
 // cancelled, at every service level: same-day, on-demand and shipping) or
 // the condition of an Until option; the order that ends the watch is
 // yielded last.
@@ -49,7 +49,7 @@ func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOpti
 }
 
 // Wait follows the order id as Watch does and returns it once it reaches
-// a final status (Status.Final) or the condition of an Until option. On
+// a final status (rxtypes.OrderStatus.Final) or the condition of an Until option. On
 // an error it returns the order as last read (nil if none was) with the
 // error Watch would have yielded, such as ctx's when it ends first.
 func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Order, error) {

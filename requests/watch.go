@@ -9,7 +9,7 @@ import (
 )
 
 // Final reports whether the request reached the end of its life: its order
-// is in a final status (OrderStatus.Final: delivered, returned_to_pharmacy
+// is in a final status (rxtypes.OrderStatus.Final: delivered, returned_to_pharmacy
 // or cancelled), or the request's own status is request_incomplete. A
 // request without an order is not final: the platform has yet to
 // associate one.
