@@ -168,6 +168,26 @@ func notificationAt(tn string, when time.Time) string {
 	return notificationBody(tn, "Moving Through Network", when.Format(time.RFC3339Nano))
 }
 
+// holdCallback has j's tracking handler take the notification of tn at
+// minute 10 and stay in its callback (counted in calls) until the returned
+// release is called; release returns the status the handler then answered.
+func holdCallback(j *journal.Journal, calls *atomic.Int32, tn string) (release func() int) {
+	entered, held := make(chan struct{}), make(chan struct{})
+	h := j.TrackingHandler(func(context.Context, *tracking.Notification) error {
+		calls.Add(1)
+		close(entered)
+		<-held
+		return nil
+	})
+	done := make(chan int)
+	go func() { done <- deliver(h, notificationAt(tn, at(10))) }()
+	<-entered
+	return func() int {
+		close(held)
+		return <-done
+	}
+}
+
 // TestMarksOrderAcrossReplicas has two replicas with Journal.Marks on one
 // store receive every notification of a tracking number several times,
 // at once: each status time reaches the callback at most once and the
@@ -292,22 +312,13 @@ func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sa, sb := open(t)
-			entered, release := make(chan struct{}), make(chan struct{})
 			var calls atomic.Int32
-			a := journal.New(sa, journal.WithHolder("a")).TrackingHandler(func(context.Context, *tracking.Notification) error {
-				calls.Add(1)
-				close(entered)
-				<-release
-				return nil
-			})
 			b := journal.New(sb, journal.WithHolder("b")).TrackingHandler(func(context.Context, *tracking.Notification) error {
 				calls.Add(1)
 				return nil
 			})
 			const tn = "9400100000000000000501"
-			done := make(chan int)
-			go func() { done <- deliver(a, notificationAt(tn, at(10))) }()
-			<-entered
+			release := holdCallback(journal.New(sa, journal.WithHolder("a")), &calls, tn)
 			for _, when := range []int{10, 20} {
 				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
 					t.Fatalf("minute %d while the other replica handles minute 10: %d; want 500", when, code)
@@ -316,8 +327,7 @@ func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
 			if code := deliver(b, notificationAt(tn, at(5))); code != http.StatusNoContent {
 				t.Fatalf("an older notification: %d; want 204 (stale)", code)
 			}
-			close(release)
-			if code := <-done; code != http.StatusNoContent {
+			if code := release(); code != http.StatusNoContent {
 				t.Fatalf("the first replica answered %d; want 204", code)
 			}
 			for _, c := range []struct{ when, code int }{{10, 204}, {20, 204}} {
@@ -830,29 +840,20 @@ func TestTrackingHandlerUnderClockSkew(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sa, sb := open(t)
-			entered, release := make(chan struct{}), make(chan struct{})
-			a := journal.New(sa, journal.WithHolder("a")).TrackingHandler(func(context.Context, *tracking.Notification) error {
-				close(entered)
-				<-release
-				return nil
-			})
-			var calls atomic.Int32
+			var held, calls atomic.Int32
 			ahead := journal.New(sb, journal.WithHolder("b"), journal.WithClock(func() time.Time { return time.Now().Add(24 * time.Hour) }))
 			b := ahead.TrackingHandler(func(context.Context, *tracking.Notification) error {
 				calls.Add(1)
 				return nil
 			})
 			const tn = "9400100000000000001001"
-			done := make(chan int)
-			go func() { done <- deliver(a, notificationAt(tn, at(10))) }()
-			<-entered
+			release := holdCallback(journal.New(sa, journal.WithHolder("a")), &held, tn)
 			for _, when := range []int{10, 20} {
 				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
 					t.Errorf("minute %d from the replica a day ahead: %d; want 500 (the lease runs on the store's clock)", when, code)
 				}
 			}
-			close(release)
-			if code := <-done; code != http.StatusNoContent {
+			if code := release(); code != http.StatusNoContent {
 				t.Fatalf("the first replica answered %d; want 204", code)
 			}
 			if n := calls.Load(); n != 0 {
