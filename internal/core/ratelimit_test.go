@@ -132,6 +132,18 @@ type waiters struct {
 	done map[string]error
 }
 
+// emptied returns a limiter of perSecond and burst on a fake clock, with
+// its bucket emptied by burst waits, and a waiters record of it.
+func emptied(t *testing.T, perSecond float64, burst int) (*fakeClock, *Limiter, *waiters) {
+	t.Helper()
+	clk := newFakeClock()
+	l := newLimiter(perSecond, burst, clk)
+	for range burst {
+		require.NoError(t, l.Wait(context.Background()))
+	}
+	return clk, l, newWaiters(t, l)
+}
+
 func newWaiters(t *testing.T, l *Limiter) *waiters {
 	return &waiters{t: t, l: l, done: map[string]error{}}
 }
@@ -208,12 +220,8 @@ func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
 // at once, then one every 500ms, first come first.
 func TestLimiterGoesInTurn(t *testing.T) {
 	t.Parallel()
-	clk := newFakeClock()
-	l := newLimiter(2, 2, clk)
+	clk, l, ws := emptied(t, 2, 2)
 	ctx := context.Background()
-	require.NoError(t, l.Wait(ctx))
-	require.NoError(t, l.Wait(ctx))
-	ws := newWaiters(t, l)
 	for _, n := range []string{"a", "b", "c"} {
 		ws.start(n, ctx)
 	}
@@ -248,10 +256,7 @@ func TestLimiterGoesInTurn(t *testing.T) {
 // cancelled waiters made a call with a 1s deadline be refused at once).
 func TestLimiterCancelledWaiterGivesItsTurnBack(t *testing.T) {
 	t.Parallel()
-	clk := newFakeClock()
-	l := newLimiter(2, 1, clk)
-	require.NoError(t, l.Wait(context.Background()))
-	ws := newWaiters(t, l)
+	clk, l, ws := emptied(t, 2, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	for _, n := range []string{"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"} {
 		ws.start(n, ctx)
@@ -310,10 +315,7 @@ func TestLimiterCancelledWaiterGivesItsTurnBack(t *testing.T) {
 // turn goes back to the bucket.
 func TestLimiterTurnThatCameAsTheContextEndedGoesBack(t *testing.T) {
 	t.Parallel()
-	clk := newFakeClock()
-	l := newLimiter(2, 1, clk)
-	require.NoError(t, l.Wait(context.Background()))
-	ws := newWaiters(t, l)
+	clk, l, ws := emptied(t, 2, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	ws.start("late", ctx)
 	clk.jump(time.Second) // the bucket holds a turn again, and 1s is 2 turns
@@ -332,10 +334,7 @@ func TestLimiterTurnThatCameAsTheContextEndedGoesBack(t *testing.T) {
 // response that gives rate back speeds them up.
 func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 	t.Parallel()
-	clk := newFakeClock()
-	l := newLimiter(20, 1, clk)
-	require.NoError(t, l.Wait(context.Background()))
-	ws := newWaiters(t, l)
+	clk, l, ws := emptied(t, 20, 1)
 	for i := 0; i < 10; i++ {
 		ws.start(string(rune('a'+i)), context.Background())
 	}
