@@ -49,6 +49,17 @@ func (c *connCounter) track(conn net.Conn, st http.ConnState) {
 	}
 }
 
+// countedServer starts a server of h whose connections conns counts; it
+// is closed when the test ends.
+func countedServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *connCounter) {
+	conns := &connCounter{open: map[net.Conn]bool{}}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = conns.track
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, conns
+}
+
 func (c *connCounter) counts() (opened, held int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -208,18 +219,14 @@ func TestPanicsReleaseWhatTheAttemptHolds(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					conns := &connCounter{open: map[net.Conn]bool{}}
 					su := tc.setup()
-					srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					srv, conns := countedServer(t, func(w http.ResponseWriter, r *http.Request) {
 						_, _ = io.Copy(io.Discard, r.Body)
 						if su.unavailable {
 							w.WriteHeader(http.StatusServiceUnavailable)
 						}
 						_, _ = w.Write([]byte(`{"id":"x"}`))
-					}))
-					srv.Config.ConnState = conns.track
-					srv.Start()
-					defer srv.Close()
+					})
 					pool := NewPooledTransport()
 					defer pool.CloseIdleConnections()
 					rec := &ctxRecorder{next: pool, panic: su.panicTransport}
@@ -267,17 +274,13 @@ func TestPanicsReleaseWhatTheAttemptHolds(t *testing.T) {
 // response's connection: 40 such calls open one connection, reused.
 func TestPanickingCheckRedirectReleasesTheHop(t *testing.T) {
 	t.Parallel()
-	conns := &connCounter{open: map[net.Conn]bool{}}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, conns := countedServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/ok" {
 			http.Redirect(w, r, "/moved", http.StatusFound)
 			return
 		}
 		_, _ = w.Write([]byte(`{"id":"x"}`))
-	}))
-	srv.Config.ConnState = conns.track
-	srv.Start()
-	defer srv.Close()
+	})
 	pool := NewPooledTransport()
 	defer pool.CloseIdleConnections()
 	s := NewShared(Config{HTTPClient: &http.Client{Transport: pool,
