@@ -155,8 +155,9 @@ var enumWords = wordSet(
 	"Closed Lunch too busy Unwilling Willing Participate give driver Driver wait Unknown Reason Address Inaccessible Incorrect",
 	"Cold Chain Violation Contact Unavailable Job Expired Excessive Delay Initiated Cancellation Duplicate Already Completed",
 	"Contents Damaged Not Ready Order Canceled Found Wait Time Exceeded Item As Described Other",
-	// Error types and codes (omni and tracking documents, Errors).
-	"unable cancel invalid unauthorized forbidden not found method allowed acceptable limit exceeded internal error bad gateway unavailable",
+	// Error types and codes (omni and tracking documents, Errors; the
+	// omni fixture's invalid_parameter).
+	"unable cancel parameter invalid unauthorized forbidden not found method allowed acceptable limit exceeded internal error bad gateway unavailable",
 )
 
 func wordSet(lines ...string) map[string]bool {
