@@ -15,12 +15,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/fields"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
+	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
+	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
 // plantForms are the forms a planted value takes, each holding its
@@ -342,4 +346,73 @@ func TestTranscriptErrorMessages(t *testing.T) {
 	if out := transcript.String(); strings.Contains(out, "Qx98") || !strings.Contains(out, "<not JSON: 35 bytes>") {
 		t.Errorf("a body that is not JSON:\n%s", out)
 	}
+}
+
+// TestReadTranscriptsAgainstTheSimulator follows a request to its
+// delivery on the sandbox simulator, which answers with a signer, a
+// recipient identification and a signature URL of its own, and subscribes
+// a tracking number with a listener URL holding a token: the transcripts
+// of the reads show none of those nor the caller's references, and show
+// the ids, the status and the timestamps.
+func TestReadTranscriptsAgainstTheSimulator(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	ctx := context.Background()
+	client := srv.Client()
+	created, err := client.Requests.Create(ctx, &requests.CreateParams{
+		Identifier: "program-kit", ExternalReferenceNumber: "MRN-Qx01-1937", NameOfPickup: "Amoxicillin 500 mg",
+		Pharmacy: requests.PharmacyParams{NCPDP: "5550001"},
+		Dropoff: requests.DropoffParams{Name: "Marguerite Dubois", PhoneNumber: "6145557319",
+			Address: requests.NewDropoffPlace("ChIJ_kit")},
+		Patient: requests.PatientParams{FirstName: "Marguerite", LastName: "Dubois",
+			DateOfBirth: rxdelivery.Date{Year: 1937, Month: time.November, Day: 23}},
+		TestMeta: &requests.TestMeta{Scenario: requests.ScenarioSuccessfulDelivery, DurationBetween: 10},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(time.Minute)
+	var out bytes.Buffer
+	got, err := client.Requests.Get(ctx, created.ID, rxdelivery.WithTranscript(&out))
+	if err != nil || got.Order == nil || got.Order.Delivery == nil || got.Order.Delivery.SignedBy == "" ||
+		got.Order.Delivery.RecipientIdentification == nil || got.Order.Delivery.SignatureURL == "" {
+		t.Fatalf("the simulator's delivered request: %+v, %v", got, err)
+	}
+	d := got.Order.Delivery
+	hidden := []string{d.SignedBy, d.RecipientIdentification.Number, d.RecipientIdentification.Type,
+		d.SignatureURL, "Qx01", "Marguerite", "Dubois"}
+	shown := []string{`"` + created.ID + `"`, `"` + got.Order.ID + `"`, `"delivered"`, `"request_received"`,
+		`"` + mustJSONTime(t, out.String(), "occurred_at") + `"`}
+
+	sub, err := client.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: "9400111899223197428490",
+		ListenerURL: "https://hooks.example.test/rx/Qx02tok", ReferenceID: "MRN-Qx03"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Tracking.GetSubscription(ctx, sub.TrackingNumber, rxdelivery.WithTranscript(&out)); err != nil {
+		t.Fatal(err)
+	}
+	hidden = append(hidden, "Qx02", "Qx03", "9400111899223197428490", "hooks.example.test")
+	shown = append(shown, `"`+string(sub.Status)+`"`, `"`+string(sub.Carrier)+`"`)
+	text := out.String()
+	for _, v := range hidden {
+		if strings.Contains(text, v) {
+			t.Errorf("the transcript shows %q:\n%s", v, text)
+		}
+	}
+	for _, v := range shown {
+		if !strings.Contains(text, v) {
+			t.Errorf("the transcript does not show %s:\n%s", v, text)
+		}
+	}
+}
+
+// mustJSONTime returns the first value of the field key in a transcript.
+func mustJSONTime(t *testing.T, text, key string) string {
+	t.Helper()
+	m := regexp.MustCompile(`"` + key + `":"([^"]+)"`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no %s in:\n%s", key, text)
+	}
+	return m[1]
 }
