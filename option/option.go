@@ -129,10 +129,12 @@ func WithWriteGrace(d time.Duration) CallOption {
 // given to NewClient, of every call), for the platform's support: the
 // operation, method, route and path (identifiers such as an order id
 // kept; a prescription number shown as its placeholder), the query with
-// every value replaced, the request's headers without credentials, the
+// every value replaced, the request's headers (credentials as
+// [credentials], a header added with WithHeader as a placeholder), the
 // request body with every string and number replaced by a placeholder
 // that keeps its JSON type and the class of its length ("<string 5-16>",
-// 99.99 for 12.50) while every field name stays; then the status, the
+// 99.99 for 12.50) while every field name stays (a boolean is shown
+// only in a flag field, else "<bool>"); then the status, the
 // platform's request id, the response's headers and body. The response
 // body keeps its shape; a value is shown only when the SDK's table of the
 // platform's fields gives its field a safe kind (identifiers, statuses

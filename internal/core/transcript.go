@@ -21,17 +21,19 @@ import (
 // and no value that could be a patient's. Field names, the method, the
 // route and the path's identifiers (an order id) are kept.
 //
-// The request body keeps its shape with every string and number replaced
-// by a placeholder that keeps its JSON type and the class of its length,
-// and a boolean shown only in a field of kind Flag. The response body
-// keeps its shape too, and each scalar is judged by its field's kind in
-// internal/fields (the field's JSON name, under the key of the object
-// that holds it): a value of a safe kind is shown when its form is that
-// kind's (showScalar), every other value becomes a placeholder of the same
-// JSON type, and an error's message goes through the scrubber's text
-// method. A key that is neither in the table nor written like a field name
-// becomes a placeholder itself. A body that is not JSON is not shown; of
-// the response's headers only those of known form are shown.
+// Of the request's headers, the SDK's own, the User-Agent and the trace
+// context are shown, a credential as [credentials], any other as a
+// placeholder. The request body keeps its shape with every string and
+// number replaced by a placeholder that keeps its JSON type and the class
+// of its length, and a boolean shown only in a field of kind Flag. The
+// response body keeps its shape too, and each scalar is judged by its
+// field's kind in internal/fields (the field's JSON name, under the key of
+// the object that holds it): a value of a safe kind is shown when its form
+// is that kind's (showScalar), every other value becomes a placeholder of
+// the same JSON type, and an error's message goes through the scrubber's
+// text method. A key that is neither in the table nor written like a
+// field name becomes a placeholder itself. A body that is not JSON is not
+// shown; of the response's headers only those of known form are shown.
 
 // maxTranscriptBody bounds the body a transcript reads and shows.
 const maxTranscriptBody = 64 << 10
@@ -46,10 +48,16 @@ func (c *call) transcribeRequest(w io.Writer, r *http.Request, attempt int) {
 	}
 	fmt.Fprintf(&b, "> %s %s\n", c.ep.Method, path)
 	writeHeaders(&b, "> ", r.Header, func(k, v string) string {
-		if k == "Authorization" || k == "Proxy-Authorization" || k == "Cookie" {
+		switch http.CanonicalHeaderKey(k) {
+		case "Authorization", "Proxy-Authorization", "Cookie":
 			return "[credentials]"
+		case "Accept", "Accept-Encoding", "Content-Type", "Content-Length", "User-Agent", "Traceparent":
+			// The SDK's own headers, the caller's product name and the
+			// trace context.
+			return c.sc.scrub(v)
 		}
-		return c.sc.scrub(v)
+		// A header the caller added (WithHeader): its name only.
+		return stringPlaceholder(v)
 	})
 	if len(c.body) > 0 {
 		b.WriteString(">\n> ")

@@ -148,3 +148,24 @@ func TestTranscribeResponseHeadersAndBodies(t *testing.T) {
 
 // jsonNumber is a decoded JSON number, as the transcript's walk sees one.
 func jsonNumber(s string) json.Number { return json.Number(s) }
+
+// TestTranscribeRequestHeaders: credentials are never shown, the SDK's own
+// headers are, and a header the caller added shows its name only.
+func TestTranscribeRequestHeaders(t *testing.T) {
+	t.Parallel()
+	c := transcriptCall("/api/v1/orders/ord_1", "/api/v1/orders/ord_1", "", nil)
+	r, _ := http.NewRequest("GET", "https://x.test/api/v1/orders/ord_1", nil)
+	r.Header.Set("Authorization", "Basic a2V5LTEyMzQ6c2VjLTU2Nzg=")
+	r.Header.Set("Accept", "application/json")
+	r.Header.Set("User-Agent", "rxdelivery-go/0.2.0 pharmacy-app/1.4")
+	r.Header.Set("X-Patient-Ref", "MRN-0042 Dubois")
+	var out bytes.Buffer
+	c.transcribeRequest(&out, r, 1)
+	got := out.String()
+	for _, want := range []string{"> Authorization: [credentials]\n", "> Accept: application/json\n",
+		"> User-Agent: rxdelivery-go/0.2.0 pharmacy-app/1.4\n", "> X-Patient-Ref: <string 5-16>\n"} {
+		assert.Contains(t, got, want)
+	}
+	assert.NotContains(t, got, "Dubois")
+	assert.NotContains(t, got, "a2V5")
+}
