@@ -204,9 +204,11 @@ const DefaultAttemptTimeout = 30 * time.Second
 // context.DeadlineExceeded, which is left to the caller's own deadline.
 func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
 
-// WithTranscript writes a transcript of every attempt to w, with patient
-// values replaced by placeholders and no credential: what the platform's
-// support asks for when a call misbehaves. See option.WithTranscript.
+// WithTranscript writes a transcript of every attempt to w, for the
+// platform's support when a call misbehaves: the shape of each request and
+// response with no credential, and every value that is not of a field
+// known safe (an id, a status, a timestamp, an amount) replaced by a
+// placeholder of its JSON type. See option.WithTranscript.
 func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 
 // WithWriteGrace lets a write already sent outlive the end of its

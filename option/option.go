@@ -128,16 +128,29 @@ func WithWriteGrace(d time.Duration) CallOption {
 // WithTranscript writes to w a transcript of every attempt of the call (or,
 // given to NewClient, of every call), for the platform's support: the
 // operation, method, route and path (identifiers such as an order id
-// kept; a prescription number shown as its placeholder), the request's
-// headers without credentials, the request body with every string and
-// number replaced by a placeholder that keeps its JSON type and the class
-// of its length ("<string 5-16>", 99.99 for 12.50) while every field name
-// stays; then the status, the platform's request id, the response's
-// headers and body, in which every value the call sent that the platform
-// echoes back is replaced the same way. No patient value the call sent and
-// no credential appears in it. Each part is one Write to w; a w shared by
-// concurrent calls must be safe for concurrent use. The transcript reads
-// the response body (at most 64 KiB of it is shown) before the call does.
+// kept; a prescription number shown as its placeholder), the query with
+// every value replaced, the request's headers (credentials as
+// [credentials], a header added with WithHeader as a placeholder), the
+// request body with every string and number replaced by a placeholder
+// that keeps its JSON type and the class of its length ("<string 5-16>",
+// 99.99 for 12.50) while every field name stays (a boolean is shown
+// only in a flag field, else "<bool>"); then the status, the
+// platform's request id, the response's headers and body. The response
+// body keeps its shape; a value is shown only when the SDK's table of the
+// platform's fields gives its field a safe kind (identifiers, statuses
+// and other enums, carrier and service names, timestamps, money, counts,
+// flags) and the value has that kind's form (an enum only in the words
+// the platform's documents list, a timestamp with a time of day, a number
+// of at most 7 digits, an identifier of one token) and is not a value the
+// call sent; every other value, names, addresses, references, tracking
+// numbers, URLs and free text, is a placeholder of its JSON type. An
+// error's message is shown through the redaction error strings get. Of
+// the response's headers only those of known meaning (Content-Type,
+// Content-Length, Date, Retry-After, the request id...) show their value;
+// a body that is not JSON is shown as its length. No credential appears
+// in it. Each part is one Write to w; a w shared by concurrent calls must
+// be safe for concurrent use. The transcript reads the response body (at
+// most 64 KiB of it is shown) before the call does.
 func WithTranscript(w io.Writer) CallOption {
 	return CallOption{func(s *Settings) { s.Transcript = w }}
 }

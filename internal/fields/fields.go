@@ -1,15 +1,31 @@
 // Package fields says, once for the whole SDK, what the values of each JSON
 // field of the platform's models are: patient data (the default, and the
-// kind of every field this table does not name) or one of the kinds known
-// safe to show a person (identifiers the platform minted, statuses and
-// other enums, times, money, counts, flags, carrier and service names).
+// kind of every field this table does not name), text the platform wrote
+// for people (an error's message), or one of the kinds known safe to show a
+// person (identifiers the platform minted, statuses and other enums, times,
+// money, counts, flags, carrier and service names).
 //
 // Transcripts show a response's values only for fields of a safe kind,
 // the scrubber uses the table to know which values a call sent are a
 // patient's, and the field names themselves are words an error message
 // may keep. A test in the root package holds every field of every model
 // and params type to an entry here.
+//
+// A field name has one entry, the strictest kind any model gives it: "name"
+// is a recipient's name, so it is Patient everywhere. Where the same name
+// is safe under one parent object and patient data under another, a
+// parent-qualified entry ("parent.field", the parent being the JSON key of
+// the object that holds the field, or of the list that holds that object)
+// overrides the name's own entry under that parent: "status.name" (a
+// request's status) is an Enum while "name" stays Patient, and "eta.type"
+// and "error.type" are Enums while "type" (a recipient identification's
+// free-text type) stays Patient. OfIn reads the qualified entry first.
 package fields
+
+import (
+	"strconv"
+	"strings"
+)
 
 // Kind is what a field's values are.
 type Kind uint8
@@ -19,13 +35,13 @@ type Kind uint8
 const (
 	// Patient is a value that may identify or describe a patient, or that
 	// the table does not know: names, addresses, phones, dates of birth,
-	// free text, caller references, URLs with tokens.
+	// free text, caller references, tracking numbers, URLs with tokens.
 	Patient Kind = iota
 	// ID is an identifier the platform minted (an order, request or
 	// pharmacy id) or a public code (NPI, NCPDP).
 	ID
 	// Enum is one of a documented set of words (a status, a service level,
-	// a type).
+	// an error's type or code).
 	Enum
 	// Time is a timestamp of the platform's own events (created, occurred,
 	// updated), never a date of birth or of service.
@@ -41,18 +57,64 @@ const (
 	// Object is a field whose value is an object or a list: its own
 	// fields are judged one by one.
 	Object
+	// Message is text the platform wrote for a person (an error's
+	// message): never shown as it is, only through the allowlist of the
+	// SDK's scrubber, which keeps the platform's documented words.
+	Message
 )
 
-// Of returns the kind of the field named key (its JSON name). A name the
-// table does not hold is Patient.
+// String returns the kind's name, as the table's comments and a test's
+// messages write it.
+func (k Kind) String() string {
+	switch k {
+	case Patient:
+		return "Patient"
+	case ID:
+		return "ID"
+	case Enum:
+		return "Enum"
+	case Time:
+		return "Time"
+	case Money:
+		return "Money"
+	case Count:
+		return "Count"
+	case Flag:
+		return "Flag"
+	case Carrier:
+		return "Carrier"
+	case Object:
+		return "Object"
+	case Message:
+		return "Message"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Safe reports whether a scalar value of this kind may be shown to a
+// person (after the check of its form the transcript makes: see ShowsAs).
+func (k Kind) Safe() bool { return k != Patient && k != Object && k != Message }
+
+// Of returns the kind of the field named key (its JSON name), whatever
+// object holds it. A name the table does not hold is Patient.
 func Of(key string) Kind { return table[key] }
 
-// Safe reports whether a scalar value of the field named key may be shown
-// to a person.
-func Safe(key string) bool {
-	k := table[key]
-	return k != Patient && k != Object
+// OfIn returns the kind of the field named key inside the object that
+// the JSON key parent holds (the list's key for an object in a list; ""
+// at the top level): the parent-qualified entry "parent.key" when the
+// table has one, else Of(key).
+func OfIn(parent, key string) Kind {
+	if parent != "" {
+		if k, ok := qualified[parent+"."+key]; ok {
+			return k
+		}
+	}
+	return table[key]
 }
+
+// Safe reports whether a scalar value of the field named key may be shown
+// to a person, whatever object holds it.
+func Safe(key string) bool { return table[key].Safe() }
 
 // Known reports whether key is the JSON name of a field of the platform's
 // models, of any kind.
@@ -61,11 +123,48 @@ func Known(key string) bool {
 	return ok
 }
 
-// Names returns every field name the table holds, in no order.
+// Names returns every field name the table holds, in no order (the bare
+// names; the parent-qualified entries add no name of their own).
 func Names() []string {
 	out := make([]string, 0, len(table))
 	for k := range table {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Qualified returns the parent-qualified entries ("eta.type") and their
+// kinds.
+func Qualified() map[string]Kind {
+	out := make(map[string]Kind, len(qualified))
+	for k, v := range qualified {
+		out[k] = v
+	}
+	return out
+}
+
+// maxEnum bounds the length of a value shown as an enum.
+const maxEnum = 64
+
+// Documented reports whether v reads as a value of an Enum or Carrier
+// field: at most 64 bytes, and every word of it (split at spaces,
+// underscores and hyphens, compared without case) is a word of a value the
+// platform's documents list for such a field ("submitted_to_courier",
+// "PARCELA 2nd Day Air", "Pharmacy Closed for Lunch", "unable_to_cancel").
+// A person's name, a number, an address or a sentence of other words is
+// not: a platform that puts a surname in "status" does not get it shown.
+// A value of new words the documents do not list (a new status) is not
+// either, and shows as a placeholder.
+func Documented(v string) bool {
+	if v == "" || len(v) > maxEnum {
+		return false
+	}
+	words := 0
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '_' || r == '-' }) {
+		if !enumWords[strings.ToLower(w)] {
+			return false
+		}
+		words++
+	}
+	return words > 0
 }
