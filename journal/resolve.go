@@ -40,11 +40,11 @@ type MismatchError struct {
 // differs from the claim's.
 func (e *MismatchError) Error() string {
 	noun := nounOf(e.Interface)
-	status := e.Status
-	if status == "" {
-		status = "none reported"
+	status := "status " + e.Status
+	if e.Status == "" {
+		status = "no status reported"
 	}
-	return fmt.Sprintf("journal: not recorded: the platform's %s %s (status %s) is not the create of this %s claim: the %s's external reference number differs from the claim's",
+	return fmt.Sprintf("journal: not recorded: the platform's %s %s (%s) is not the create of this %s claim: the %s's external reference number differs from the claim's",
 		noun, e.ID, status, e.Interface, noun)
 }
 

@@ -127,7 +127,7 @@ func createRunbook(what, iface, ref string, claimedAt time.Time, journalArgs []s
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s may or may not exist on the platform. Do not create it again until you know:\n", what)
-	fmt.Fprintf(&b, "  1. look for %s with external reference number %s among those your pharmacy\n", article(what), quoteArg(ref))
+	fmt.Fprintf(&b, "  1. look for %s with external reference number %q among those your pharmacy\n", article(what), ref)
 	fmt.Fprintf(&b, "     sees, or ask the platform's support for one created around %s;\n", claimedAt.UTC().Format(time.RFC3339))
 	if journalArgs != nil {
 		fmt.Fprintf(&b, "  2. found: record its id (the journal reads the %s and checks its reference):\n", what)
@@ -454,7 +454,10 @@ one with another external reference number).`,
 		Example: "  rxdelivery journal --sqlite journal.db unresolve delivery rx-2026-0001 ord_123",
 	}, func(ctx context.Context, r resourceClaims, k journal.Key, id string) error {
 		if err := r.unresolve(ctx, k.Reference, id); err != nil {
-			return claimError(err)
+			if errors.Is(err, journal.ErrNoMatch) && !errors.Is(err, journal.ErrInFlight) {
+				return fmt.Errorf("refused: %w", err)
+			}
+			return err
 		}
 		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "unknown", "id": id},
 			"%s %s unresolved: no longer recorded as %s %s; resolve or free it\n", k.Interface, quoteArg(k.Reference), r.noun, id)
@@ -513,12 +516,12 @@ func dashed(s string) string {
 	return s
 }
 
-// claimError explains a refused resolve, unresolve or free. A claim in
-// flight, or a resource that does not carry the reference, says so
-// itself.
+// claimError explains a refused resolve or free, whose claim must be
+// unknown. A claim in flight, or a resource that does not carry the
+// reference, says so itself.
 func claimError(err error) error {
 	if errors.Is(err, journal.ErrNoMatch) && !errors.Is(err, journal.ErrInFlight) {
-		return fmt.Errorf("refused: %w", err)
+		return fmt.Errorf("refused: the claim is not unknown: %w", err)
 	}
 	return err
 }
