@@ -158,7 +158,10 @@ func inFlight(c Claim) error {
 // Resolve records that the unknown claim of reference was created as the
 // order id, after reading that order on the platform: later creates of
 // reference return it without sending. An operator calls it once they
-// have found the order the lost create made.
+// have found the order the lost create made. The check relies on the
+// delivery document's Order, whose external_reference_number is the
+// caller's reference as its create sent it (the omni document's Request
+// likewise); the comparison is exact.
 //
 // It records nothing, and returns a *MismatchError (matching ErrMismatch)
 // saying what it read, when the order's external reference number is not
