@@ -97,7 +97,7 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 	case StateInFlight:
 		return Claim{}, inFlight(c)
 	default:
-		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, shown(c.ID))
 	}
 }
 

@@ -69,7 +69,7 @@ type ClaimedError struct {
 // record number, often): Claim.Reference holds it for code.
 func (e *ClaimedError) Error() string {
 	c := &e.Claim
-	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + c.Holder +
+	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + shown(c.Holder) +
 		" since " + c.ClaimedAt.Format(time.RFC3339)
 	switch c.State {
 	case StateInFlight:
@@ -77,7 +77,7 @@ func (e *ClaimedError) Error() string {
 	default:
 		s += ": outcome unknown"
 		if c.Note != "" {
-			s += " (" + c.Note + ")"
+			s += " (" + shown(c.Note) + ")"
 		}
 		s += "; reconcile it, then resolve or free the claim"
 	}
@@ -247,7 +247,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 			j.log(ctx, slog.LevelDebug, "journal: already created; reading it back", k, slog.String("id", other.ID))
 			v, err := get(ctx, other.ID)
 			if err != nil {
-				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, other.ID, err)
+				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, shown(other.ID), err)
 			}
 			return v, nil
 		}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -45,7 +48,7 @@ func (e *MismatchError) Error() string {
 		status = "no status reported"
 	}
 	return fmt.Sprintf("journal: not recorded: the platform's %s %s (%s) is not the create of this %s claim: the %s's external reference number differs from the claim's",
-		noun, e.ID, status, e.Interface, noun)
+		noun, shown(e.ID), shown(status), e.Interface, noun)
 }
 
 // Is matches ErrMismatch.
@@ -83,7 +86,7 @@ func (c *creates[P, V]) resolve(ctx context.Context, ref, id string, opts []opti
 	}
 	v, err := c.api.Get(ctx, id, opts...)
 	if err != nil {
-		return nil, errorf(k, "journal: resolving %s: reading %s %s: %w", k, nounOf(c.iface), id, err)
+		return nil, errorf(k, "journal: resolving %s: reading %s %s: %w", k, nounOf(c.iface), shown(id), err)
 	}
 	if c.resourceRef(v) != ref {
 		c.j.log(ctx, slog.LevelWarn, "journal: resolve refused; the resource carries another reference", k, slog.String("id", id))
@@ -116,7 +119,7 @@ func (c *creates[P, V]) unresolve(ctx context.Context, ref, id string, opts []op
 	case cl.State != StateCreated:
 		return errorf(k, "%w: %s is %s, not created: resolve or free it", ErrNoMatch, k, cl.State)
 	case cl.ID != id:
-		return errorf(k, "%w: %s is created as %s, not as %s", ErrNoMatch, k, cl.ID, id)
+		return errorf(k, "%w: %s is created as %s, not as %s", ErrNoMatch, k, shown(cl.ID), shown(id))
 	}
 	if !strings.HasPrefix(cl.Note, noteResolved) {
 		// Its create recorded the id: undo it only when the platform shows
@@ -125,14 +128,14 @@ func (c *creates[P, V]) unresolve(ctx context.Context, ref, id string, opts []op
 		switch {
 		case errors.Is(err, rxdelivery.ErrNotFound):
 		case err != nil:
-			return errorf(k, "journal: unresolving %s: reading %s %s: %w", k, nounOf(c.iface), id, err)
+			return errorf(k, "journal: unresolving %s: reading %s %s: %w", k, nounOf(c.iface), shown(id), err)
 		case c.resourceRef(v) == ref:
 			return errorf(k, "%w: %s was recorded by its create, and the platform's %s %s carries its reference: there is nothing to undo",
-				ErrNoMatch, k, nounOf(c.iface), id)
+				ErrNoMatch, k, nounOf(c.iface), shown(id))
 		}
 	}
 	u := cl
-	u.State, u.ID, u.Note, u.UpdatedAt = StateUnknown, "", noteUnresolved+nounOf(c.iface)+" "+id, storeTime(c.j.now())
+	u.State, u.ID, u.Note, u.UpdatedAt = StateUnknown, "", noteUnresolved+nounOf(c.iface)+" "+shown(id), storeTime(c.j.now())
 	if err := c.j.store.Update(ctx, Match{Key: k, State: StateCreated, Token: cl.Token}, u); err != nil {
 		return errorf(k, "journal: unresolving %s: %w", k, err)
 	}
@@ -152,7 +155,7 @@ func (e *inFlightError) Is(target error) bool { return target == ErrNoMatch || t
 // inFlight is the refusal to settle the in-flight claim c.
 func inFlight(c Claim) error {
 	return &inFlightError{msg: fmt.Sprintf("journal: %s is in flight (held by %s): its create may still succeed; retry after the lease ends at %s",
-		c.Key, c.Holder, c.LeaseUntil.UTC().Format("2006-01-02T15:04:05Z07:00"))}
+		c.Key, shown(c.Holder), c.LeaseUntil.UTC().Format("2006-01-02T15:04:05Z07:00"))}
 }
 
 // Resolve records that the unknown claim of reference was created as the
@@ -217,3 +220,20 @@ type noReferenceError struct{ ve *rxdelivery.ValidationError }
 
 func (e *noReferenceError) Error() string   { return e.ve.Error() }
 func (e *noReferenceError) Unwrap() []error { return []error{e.ve, ErrNoReference} }
+
+// shown renders a value the journal's errors quote (a holder, an id, a
+// note, a status) as it is when every character of it prints, and
+// otherwise quoted with those characters escaped: a value from a store's
+// row or an operator's argument cannot move a terminal's cursor, clear its
+// screen or hide the text after it.
+func shown(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+	"unicode"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -262,5 +264,47 @@ func TestCreateWithoutReferenceIsInvalidParams(t *testing.T) {
 	}
 	if n := p.createsOf(""); n != 0 {
 		t.Fatalf("%d creates without a reference were sent", n)
+	}
+}
+
+// TestErrorsEscapeStoredText: a holder, note or id read from a store's row
+// (an old row, another process's WithHolder) reaches the journal's errors
+// with its characters that do not print escaped.
+func TestErrorsEscapeStoredText(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t)
+	store := journal.NewMemoryStore()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	for ref, c := range map[string]journal.Claim{
+		"unknown":   {State: journal.StateUnknown, Holder: "host\x1b[2J:1", Note: "500\x1b]0;x\x07\r"},
+		"created":   {State: journal.StateCreated, Holder: "h", ID: "ord_1\x1b[2J"},
+		"in-flight": {State: journal.StateInFlight, Holder: "host\u202e:1", LeaseUntil: now.Add(time.Hour)},
+	} {
+		c.Key, c.Token, c.ClaimedAt, c.UpdatedAt = deliveryKey(ref), "t", now, now
+		if c.LeaseUntil.IsZero() {
+			c.LeaseUntil = now
+		}
+		if _, _, err := store.Insert(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := journal.New(store)
+	o := j.Orders(client(t, p.srv.URL).Orders)
+	_, e1 := o.Create(ctx, orderParams("unknown"))
+	_, e2 := o.Resolve(ctx, "created", "ord_2")
+	e3 := j.Free(ctx, deliveryKey("in-flight"))
+	_, e4 := o.Create(ctx, orderParams("in-flight"))
+	e5 := o.Unresolve(ctx, "created", "ord_2\x1b")
+	for _, err := range []error{e1, e2, e3, e4, e5} {
+		if err == nil {
+			t.Fatal("an operation on a claim succeeded")
+		}
+		for _, r := range err.Error() {
+			if !unicode.IsPrint(r) {
+				t.Errorf("error prints %U: %q", r, err.Error())
+				break
+			}
+		}
 	}
 }
