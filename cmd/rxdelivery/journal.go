@@ -107,10 +107,10 @@ func (a *app) runbookArgs(s storeFlags) []string {
 
 // createRunbook is what to do after a create of unknown outcome: what
 // (order, request) made on iface with the reference ref, whose claim was
-// taken at claimedAt (the time of the call without a journal). journal
-// holds the flags of the journal commands (runbookArgs), nil without
-// one; postgres says they read the connection string from the
-// environment. Every command it prints runs as printed, the placeholder
+// taken at claimedAt (the time of the call without a journal).
+// journalArgs are the flags of the journal commands (runbookArgs), nil
+// without a journal; postgres says they read the connection string from
+// the environment. Every command it prints runs as printed, the placeholder
 // ORDER_ID or REQUEST_ID replaced by the id found.
 func createRunbook(what, iface, ref string, claimedAt time.Time, journalArgs []string, postgres bool) string {
 	cmd := "orders"
