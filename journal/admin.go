@@ -44,6 +44,12 @@ func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
 // request or order id an operator found on the platform): later creates
 // of k return that resource without sending. It refuses a claim that is
 // in flight with a live lease, created already, or absent.
+//
+// It does not check id against the platform: an id mistyped, or of
+// another patient's order, is recorded all the same, and later creates
+// of k return that resource. Prefer Orders.Resolve and Requests.Resolve,
+// which read the resource and record it only when it carries k's
+// reference; Orders.Unresolve and Requests.Unresolve undo a wrong record.
 func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	if id == "" {
 		return errorf(k, "journal: resolving %s: an id is required (use Free when nothing was created)", k)
@@ -53,7 +59,7 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 		return err
 	}
 	u := c
-	u.State, u.ID, u.Note, u.UpdatedAt = StateCreated, id, "resolved by an operator", storeTime(j.now())
+	u.State, u.ID, u.Note, u.UpdatedAt = StateCreated, id, noteResolved, storeTime(j.now())
 	if err := j.store.Update(ctx, Match{Key: k, State: StateUnknown, Token: c.Token}, u); err != nil {
 		return errorf(k, "journal: resolving %s: %w", k, err)
 	}
@@ -63,7 +69,8 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 
 // Free removes the unknown claim k, for an operator who found that its
 // create did not happen: the next create of k is sent. It refuses a claim
-// that is in flight with a live lease, created, or absent.
+// that is in flight with a live lease (an error matching ErrNoMatch and
+// ErrInFlight), created (ErrNoMatch), or absent (ErrNoClaim).
 func (j *Journal) Free(ctx context.Context, k Key) error {
 	c, err := j.unknownClaim(ctx, k)
 	if err != nil {
@@ -88,10 +95,9 @@ func (j *Journal) unknownClaim(ctx context.Context, k Key) (Claim, error) {
 	case StateUnknown:
 		return c, nil
 	case StateInFlight:
-		return Claim{}, errorf(k, "%w: %s is in flight (held by %s, lease until %s); wait for the lease to end",
-			ErrNoMatch, k, c.Holder, c.LeaseUntil.Format(time.RFC3339))
+		return Claim{}, inFlight(c)
 	default:
-		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, c.ID)
+		return Claim{}, errorf(k, "%w: %s is already created as %s", ErrNoMatch, k, shown(c.ID))
 	}
 }
 

@@ -14,7 +14,8 @@
 //     by the id the journal recorded, without sending;
 //   - in flight elsewhere, or of unknown outcome: the create returns a
 //     *ClaimedError, which matches ErrClaimed and
-//     rxdelivery.ErrUnknownOutcome and carries the claim.
+//     rxdelivery.ErrUnknownOutcome and carries the claim (and ErrInFlight
+//     when another create holds it: retry after its lease).
 //
 // After the call, the journal records the id on success, releases the claim
 // when the response proves nothing was created (invalid params, a 4xx, 429 or
@@ -22,10 +23,12 @@
 // marks it unknown otherwise. A claim whose holder died mid-call becomes
 // unknown when its lease ends, never free: the create may have left the
 // process. Unknown claims wait for an operator: Unknown lists them, and
-// after reconciling with the platform Resolve records the id found or Free
-// removes the claim so the next create is sent (the operator command
-// 'rxdelivery journal', in the repository's cmd/rxdelivery, does it from a
-// shell).
+// after reconciling with the platform Orders.Resolve (or Requests.Resolve)
+// records the id found, once the platform shows that it carries the
+// reference, or Free removes the claim so the next create is sent;
+// Orders.Unresolve undoes a wrong record (the operator command
+// 'rxdelivery journal', in the repository's cmd/rxdelivery, does it all
+// from a shell).
 //
 //	store, err := sqlitestore.Open("journal.db") // or pgstore.Open for replicas
 //	if err != nil {
@@ -34,8 +37,10 @@
 //	j := journal.New(store)
 //	order, err := j.Orders(client.Orders).Create(ctx, params)
 //	switch {
+//	case errors.Is(err, journal.ErrInFlight):
+//		// Not sent: another create holds it; retry after its lease.
 //	case errors.Is(err, journal.ErrClaimed):
-//		// Not sent: in flight elsewhere, or waiting for an operator.
+//		// Not sent: waiting for an operator.
 //	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
 //		// Sent, no response: the claim is unknown until an operator settles it.
 //	}

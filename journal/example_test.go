@@ -45,13 +45,14 @@ func Example() {
 	_, err = orders.Create(ctx, params)
 	fmt.Println("retry:", errors.Is(err, journal.ErrClaimed), errors.Is(err, rxdelivery.ErrUnknownOutcome))
 
-	// The operator lists the unknown claims and records what they found.
+	// The operator lists the unknown claims and records the order they
+	// found, which Resolve reads to check that it carries the reference.
 	unknown, err := j.Unknown(ctx, 10)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("unknown:", unknown[0].Reference)
-	if err := j.Resolve(ctx, unknown[0].Key, srv.Orders()[0].ID); err != nil {
+	if _, err := orders.Resolve(ctx, unknown[0].Reference, srv.Orders()[0].ID); err != nil {
 		log.Fatal(err)
 	}
 
@@ -91,8 +92,10 @@ func ExampleJournal_Orders() {
 	switch {
 	case err == nil:
 		fmt.Println("created", order.ID) // now, or earlier and read back: never twice
+	case errors.Is(err, journal.ErrInFlight):
+		fmt.Println("not sent: in flight elsewhere; retry after its lease")
 	case errors.Is(err, journal.ErrClaimed):
-		fmt.Println("not sent: in flight elsewhere, or waiting for an operator")
+		fmt.Println("not sent: waiting for an operator")
 	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
 		fmt.Println("sent, no answer: the claim waits for an operator")
 	default:

@@ -33,17 +33,29 @@ var (
 	ErrClaimed = errors.New("journal: reference already claimed")
 	// ErrNoReference matches a create without an external reference
 	// number: the journal has nothing to key it by, so nothing is sent.
+	// The create's error is a *rxdelivery.ValidationError too (path
+	// external_reference_number): invalid params.
 	ErrNoReference = errors.New("journal: the create has no external reference number")
 	// ErrNotRecorded matches a create that succeeded but whose id the
 	// journal could not record (the store failed, or an operator settled
 	// the claim while the call ran). The created resource is returned with
-	// it: record its id by hand (Journal.Resolve) if the claim is unknown.
+	// it: record its id by hand (Orders.Resolve, Requests.Resolve) if the
+	// claim is unknown.
 	ErrNotRecorded = errors.New("journal: created, but the id was not recorded")
+	// ErrInFlight matches a refusal because the claim is in flight: a
+	// create holds it with a live lease. The *ClaimedError of a create
+	// refused so matches it, and so does a Resolve, Free or Unresolve of
+	// such a claim. Nothing is to be settled: retry once the lease has
+	// ended (Claim.LeaseUntil), when the claim is created or unknown.
+	ErrInFlight = errors.New("journal: the claim is in flight")
 )
 
 // ClaimedError is the refusal to send a create whose reference is already
 // claimed. It matches ErrClaimed and rxdelivery.ErrUnknownOutcome: the
-// create may exist on the platform.
+// create may exist on the platform. When the claim is in flight (another
+// create holds it with a live lease) it matches ErrInFlight too: that
+// create may still succeed, so retry after Claim.LeaseUntil rather than
+// settle anything.
 type ClaimedError struct {
 	// Claim is the stored claim (without its Token): its State says
 	// whether it is in flight (another holder is sending it now) or
@@ -57,24 +69,26 @@ type ClaimedError struct {
 // record number, often): Claim.Reference holds it for code.
 func (e *ClaimedError) Error() string {
 	c := &e.Claim
-	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + c.Holder +
+	s := "journal: a " + c.Interface + " create with this reference is already claimed by " + shown(c.Holder) +
 		" since " + c.ClaimedAt.Format(time.RFC3339)
 	switch c.State {
 	case StateInFlight:
-		s += ": in flight (lease until " + c.LeaseUntil.Format(time.RFC3339) + ")"
+		s += ": in flight; retry after the lease ends at " + c.LeaseUntil.Format(time.RFC3339)
 	default:
 		s += ": outcome unknown"
 		if c.Note != "" {
-			s += " (" + c.Note + ")"
+			s += " (" + shown(c.Note) + ")"
 		}
 		s += "; reconcile it, then resolve or free the claim"
 	}
 	return s
 }
 
-// Is matches ErrClaimed and rxdelivery.ErrUnknownOutcome.
+// Is matches ErrClaimed and rxdelivery.ErrUnknownOutcome, and ErrInFlight
+// when the claim is in flight.
 func (e *ClaimedError) Is(target error) bool {
-	return target == ErrClaimed || target == rxdelivery.ErrUnknownOutcome
+	return target == ErrClaimed || target == rxdelivery.ErrUnknownOutcome ||
+		(target == ErrInFlight && e.Claim.State == StateInFlight)
 }
 
 // Journal makes the creates of omni requests and delivery orders happen at
@@ -222,7 +236,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	create func(context.Context) (*T, error), get func(context.Context, string) (*T, error), idOf func(*T) string,
 ) (*T, error) {
 	if k.Reference == "" {
-		return nil, ErrNoReference
+		return nil, errNoReference()
 	}
 	mine, deadline, other, err := j.claim(ctx, k)
 	if err != nil {
@@ -233,7 +247,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 			j.log(ctx, slog.LevelDebug, "journal: already created; reading it back", k, slog.String("id", other.ID))
 			v, err := get(ctx, other.ID)
 			if err != nil {
-				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, other.ID, err)
+				return nil, errorf(k, "journal: %s was created as %s; reading it: %w", k, shown(other.ID), err)
 			}
 			return v, nil
 		}

@@ -34,6 +34,10 @@ type creates[P, V any] struct {
 	}
 	reference func(*P) string
 	id        func(*V) string
+	// resourceRef reads a resource's external reference number, and
+	// status its status, as Resolve and Unresolve check and report them.
+	resourceRef func(*V) string
+	status      func(*V) string
 }
 
 // create creates p once under its reference (createOnce); opts apply to
@@ -58,8 +62,15 @@ type Requests struct {
 // Requests returns the creates of api (usually client.Requests) under j.
 func (j *Journal) Requests(api RequestsAPI) *Requests {
 	return &Requests{creates[requests.CreateParams, requests.Request]{j: j, iface: InterfaceOmni, api: api,
-		reference: func(p *requests.CreateParams) string { return p.ExternalReferenceNumber },
-		id:        func(r *requests.Request) string { return r.ID }}}
+		reference:   func(p *requests.CreateParams) string { return p.ExternalReferenceNumber },
+		id:          func(r *requests.Request) string { return r.ID },
+		resourceRef: func(r *requests.Request) string { return r.ExternalReferenceNumber },
+		status: func(r *requests.Request) string {
+			if r.Status == nil {
+				return ""
+			}
+			return string(r.Status.Name)
+		}}}
 }
 
 // Create creates the omni request p at most once per
@@ -76,8 +87,9 @@ func (j *Journal) Requests(api RequestsAPI) *Requests {
 //     sends nothing and returns a *ClaimedError (matching ErrClaimed and
 //     rxdelivery.ErrUnknownOutcome).
 //
-// A p without an external reference number is refused with ErrNoReference
-// and nothing is sent. opts apply to the create, and to the get that reads
+// A p without an external reference number is refused before anything is
+// sent, with a *rxdelivery.ValidationError (path external_reference_number)
+// that matches ErrNoReference. opts apply to the create, and to the get that reads
 // a recorded request back.
 func (r *Requests) Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error) {
 	return r.c.create(ctx, p, opts)
@@ -92,15 +104,17 @@ type Orders struct {
 // Orders returns the creates of api (usually client.Orders) under j.
 func (j *Journal) Orders(api OrdersAPI) *Orders {
 	return &Orders{creates[orders.CreateParams, orders.Order]{j: j, iface: InterfaceDelivery, api: api,
-		reference: func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
-		id:        func(o *orders.Order) string { return o.ID }}}
+		reference:   func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
+		id:          func(o *orders.Order) string { return o.ID },
+		resourceRef: func(o *orders.Order) string { return o.ExternalReferenceNumber },
+		status:      func(o *orders.Order) string { return string(o.Status) }}}
 }
 
 // Create creates the delivery order p at most once per
 // p.ExternalReferenceNumber across every process that shares the journal's
 // store, as Requests.Create does for omni requests. The external reference
 // number is optional for the platform but required here: without one the
-// create is refused with ErrNoReference and nothing is sent. opts apply to
+// create is refused as Requests.Create refuses it, and nothing is sent. opts apply to
 // the create, and to the get that reads a recorded order back.
 func (o *Orders) Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error) {
 	return o.c.create(ctx, p, opts)

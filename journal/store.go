@@ -48,7 +48,7 @@ const (
 	// StateUnknown is a claim whose create may or may not have taken effect:
 	// it failed after it may have reached the platform, or its holder's
 	// lease ended before it settled. Only an operator moves it on, with
-	// Journal.Resolve or Journal.Free.
+	// Orders.Resolve, Requests.Resolve or Journal.Free.
 	StateUnknown State = "unknown"
 )
 

@@ -38,7 +38,7 @@ func TestEveryCommandHasHelpWithAnExample(t *testing.T) {
 		"orders add-prescription", "orders remove-prescription",
 		"pharmacies search", "pharmacies get", "pharmacies delivery-info",
 		"tracking subscribe", "tracking get", "pricing quote", "sandbox",
-		"journal list", "journal get", "journal resolve", "journal free", "journal prune",
+		"journal list", "journal get", "journal resolve", "journal unresolve", "journal free", "journal prune",
 		"listen", "completion bash",
 	} {
 		if !have["rxdelivery "+want] {
@@ -82,6 +82,11 @@ func TestExitCodes(t *testing.T) {
 		{&rxdelivery.APIError{StatusCode: 503}, exitFailure},
 		{&rxdelivery.APIError{StatusCode: 500, Method: "POST", UnknownOutcome: true}, exitUnknownOutcome},
 		{&journal.ClaimedError{}, exitUnknownOutcome},
+		{&journal.ClaimedError{Claim: journal.Claim{State: journal.StateUnknown}}, exitUnknownOutcome},
+		{&journal.ClaimedError{Claim: journal.Claim{State: journal.StateInFlight}}, exitInFlight},
+		{&inFlightError{err: &journal.ClaimedError{Claim: journal.Claim{State: journal.StateInFlight}}}, exitInFlight},
+		{fmt.Errorf("free: %w", journal.ErrInFlight), exitInFlight},
+		{&journal.MismatchError{Interface: "delivery", ID: "ord_1"}, exitRefused},
 		{errors.New("dial tcp: connection refused"), exitFailure},
 		{&leftWatch{n: 1, first: &rxdelivery.WatchError{Op: "orders.WatchMany", ID: "ord_1", Gone: true}}, exitNotFound},
 		{&rxdelivery.WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported"}, exitFailure},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -151,10 +152,10 @@ func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Co
 			return nil, err
 		}
 		defer closeJ()
-		a.next = createRunbook(k.noun, k.iface, k.reference(p), j != nil)
 		if j != nil {
-			return k.journaled(j, client).Create(ctx, p)
+			return journaledCreate(ctx, a, j, &jf, k.noun, k.iface, k.reference(p), func(ctx context.Context) (*T, error) { return k.journaled(j, client).Create(ctx, p) })
 		}
+		a.next = createRunbook(k.noun, k.iface, k.reference(p), time.Now(), nil, false)
 		return k.service(client).Create(ctx, p)
 	}
 	jf.register(cmd)

@@ -4,10 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/journal/pgstore"
 	"github.com/rxdelivery/rxdelivery-go/journal/sqlitestore"
@@ -70,25 +76,122 @@ func (f *journalFlags) open(ctx context.Context) (*journal.Journal, func(), erro
 	return journal.New(st), closeStore, nil
 }
 
-// createRunbook is what to do after a create of unknown outcome.
-func createRunbook(what, iface, ref string, withJournal bool) string {
+// runbookArgs are the global and store flags of the journal commands a
+// runbook prints, so that each runs as printed: the journal's store the
+// create used (an SQLite file by its absolute path, or PostgreSQL at
+// $JOURNAL_DATABASE_URL) and the platform's URLs given as flags.
+func (a *app) runbookArgs(s storeFlags) []string {
+	var args []string
+	for _, f := range []struct{ name, value string }{
+		{"--omni-url", a.omniURL}, {"--delivery-url", a.deliveryURL},
+	} {
+		// A URL holding a user or password is not repeated: the
+		// environment, or the operator, gives it.
+		if u, err := url.Parse(f.value); f.value != "" && err == nil && u.User == nil {
+			args = append(args, f.name, f.value)
+		}
+	}
+	args = append(args, "journal")
+	switch {
+	case s.postgres:
+		args = append(args, "--postgres")
+	case s.sqlite != "":
+		path, err := filepath.Abs(s.sqlite)
+		if err != nil {
+			path = s.sqlite
+		}
+		args = append(args, "--sqlite", path)
+	}
+	return args
+}
+
+// createRunbook is what to do after a create of unknown outcome: what
+// (order, request) made on iface with the reference ref, whose claim was
+// taken at claimedAt (the time of the call without a journal).
+// journalArgs are the flags of the journal commands (runbookArgs), nil
+// without a journal; postgres says they read the connection string from
+// the environment. Every command it prints runs as printed, the placeholder
+// ORDER_ID or REQUEST_ID replaced by the id found.
+func createRunbook(what, iface, ref string, claimedAt time.Time, journalArgs []string, postgres bool) string {
 	cmd := "orders"
 	if iface == journal.InterfaceOmni {
 		cmd = "requests"
 	}
+	placeholder := strings.ToUpper(what) + "_ID"
+	command := func(args ...string) string {
+		quoted := make([]string, len(args))
+		for i, a := range args {
+			quoted[i] = quoteArg(a)
+		}
+		return "       rxdelivery " + strings.Join(quoted, " ") + "\n"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s may or may not exist on the platform. Do not create it again until you know:\n", what)
 	fmt.Fprintf(&b, "  1. look for %s with external reference number %q among those your pharmacy\n", article(what), ref)
-	fmt.Fprintf(&b, "     sees, or ask the platform's support for one created around %s;\n", time.Now().UTC().Format(time.RFC3339))
-	if withJournal {
-		fmt.Fprintf(&b, "  2. found: rxdelivery journal resolve %s %s %s_ID   (the next create of it returns it)\n", iface, quoteArg(ref), strings.ToUpper(what))
-		fmt.Fprintf(&b, "     not found: rxdelivery journal free %s %s   (the next create of it is sent)\n", iface, quoteArg(ref))
-		fmt.Fprintln(&b, "     Until then the journal sends nothing for this reference.")
+	fmt.Fprintf(&b, "     sees, or ask the platform's support for one created around %s;\n", claimedAt.UTC().Format(time.RFC3339))
+	if journalArgs != nil {
+		fmt.Fprintf(&b, "  2. found: record its id (the journal reads the %s and checks its reference):\n", what)
+		b.WriteString(command(append(journalArgs[:len(journalArgs):len(journalArgs)], "resolve", iface, ref, placeholder)...))
+		fmt.Fprintln(&b, "     not found: remove the claim, so that the next create is sent:")
+		b.WriteString(command(append(journalArgs[:len(journalArgs):len(journalArgs)], "free", iface, ref)...))
+		if postgres {
+			fmt.Fprintf(&b, "     (with %s set as for the create)\n", envDSN)
+		}
+		fmt.Fprintln(&b, "  Until then the journal sends nothing for this reference.")
 	} else {
-		fmt.Fprintf(&b, "  2. found: use it (rxdelivery %s get ID); not found: run the create again.\n", cmd)
+		fmt.Fprintf(&b, "  2. found: use it, and do not create it again:\n")
+		b.WriteString(command(cmd, "get", placeholder))
+		fmt.Fprintln(&b, "     not found: run the create again.")
 	}
 	return b.String()
 }
+
+// journaledCreate runs create, a create through the journal j of what
+// (order, request) on iface with the reference ref, and sets the runbook
+// printed when its outcome is unknown, with the claim's time and the
+// commands of the journal jf names. A create refused because another
+// holds the claim in flight is not unknown: its error says when to retry.
+func journaledCreate[T any](ctx context.Context, a *app, j *journal.Journal, jf *journalFlags, what, iface, ref string,
+	create func(context.Context) (*T, error)) (*T, error) {
+	v, err := create(ctx)
+	if err == nil {
+		return v, nil
+	}
+	var ce *journal.ClaimedError
+	claimedAt := time.Now()
+	switch {
+	case errors.As(err, &ce) && ce.Claim.State == journal.StateInFlight:
+		return v, &inFlightError{claim: ce.Claim, err: err}
+	case errors.As(err, &ce):
+		claimedAt = ce.Claim.ClaimedAt
+	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
+		// This create's own claim, now unknown: its time is the store's.
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		if c, gerr := j.Get(gctx, journal.Key{Interface: iface, Reference: ref}); gerr == nil {
+			claimedAt = c.ClaimedAt
+		}
+		cancel()
+	default:
+		return v, err
+	}
+	a.next = createRunbook(what, iface, ref, claimedAt, a.runbookArgs(jf.storeFlags), jf.postgres)
+	return v, err
+}
+
+// inFlightError is a create refused because another create of its
+// reference holds the claim with a live lease: nothing to settle, retry
+// after the lease. It matches journal.ErrInFlight (exit code 7).
+type inFlightError struct {
+	claim journal.Claim
+	err   error
+}
+
+func (e *inFlightError) Error() string {
+	return fmt.Sprintf("another create of this reference is in flight (held by %s); retry after the lease ends at %s",
+		printable(e.claim.Holder), e.claim.LeaseUntil.UTC().Format(time.RFC3339))
+}
+
+func (e *inFlightError) Unwrap() error { return e.err }
 
 func article(what string) string {
 	if strings.ContainsRune("aeiou", rune(what[0])) {
@@ -97,14 +200,75 @@ func article(what string) string {
 	return "a " + what
 }
 
-// quoteArg quotes a reference for a shell when it needs it.
+// quoteArg quotes s for a POSIX shell when it needs it: in single quotes,
+// or, when it holds a control character, a character that does not print
+// or bytes that are not UTF-8, in the $'...' form of bash, zsh and ksh
+// with those escaped, so that nothing printed moves the cursor, clears
+// the screen or hides the text after it.
 func quoteArg(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == '@' || r == ',' || r == '+' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if printable(s) == s {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x80 && !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	b.WriteString("'")
+	return b.String()
+}
+
+// printable returns s with every character that does not print (control
+// characters, formatting characters such as a bidirectional override,
+// bytes that are not UTF-8) written as its Go escape, so that a value
+// from the journal's store (a reference, a holder, a note) cannot move
+// the terminal's cursor, clear its screen or hide text.
+func printable(s string) string {
+	ok := true
+	for i, r := range s {
+		if (r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD")) || !unicode.IsPrint(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case !unicode.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
 }
 
 const journalLong = `The journal's runbook: list the creates whose outcome is unknown and settle
@@ -114,11 +278,15 @@ list prints the unknown claims, oldest first, one a line: interface,
 reference, holder, when it was claimed, and why it is unknown (with --state
 in_flight or created, the claims in that state). resolve records the id of the
 request or order you found for the reference (the next create of that
-reference returns it without sending); free removes the claim of a create you
-found did not happen (the next create is sent). Both refuse a claim that is
-not unknown: one still in flight within its lease, or already created (exit
-code 5). prune removes the created claims older than a duration longer than
-any retry or redelivery you expect, so the store does not grow without end.
+reference returns it without sending): it reads it on the platform first, with
+the client's RXDELIVERY_* configuration, and refuses one whose external
+reference number is not the claim's (exit code 5) or that does not exist (exit
+code 4). unresolve undoes a resolve that recorded the wrong id. free removes
+the claim of a create you found did not happen (the next create is sent).
+They refuse a claim in another state (exit code 5), and one still in flight
+within its lease (exit code 7: retry after the lease). prune removes the
+created claims older than a duration longer than any retry or redelivery you
+expect, so the store does not grow without end.
 
 INTERFACE is omni (requests), delivery (orders) or tracking. --postgres reads
 the connection string from ` + envDSN + `, so that no password appears in a
@@ -128,7 +296,7 @@ func (a *app) journalCommand() *cobra.Command {
 	var sf storeFlags
 	c := &cobra.Command{
 		Use:     "journal",
-		Short:   "Settle the journal's creates of unknown outcome (list, get, resolve, free, prune)",
+		Short:   "Settle the journal's creates of unknown outcome (list, get, resolve, unresolve, free, prune)",
 		Long:    journalLong,
 		Example: "  rxdelivery journal --sqlite journal.db list",
 	}
@@ -216,16 +384,83 @@ func (a *app) journalCommand() *cobra.Command {
 		return a.showClaims([]journal.Claim{cl}, "")
 	})
 
-	resolve := onClaim(&cobra.Command{
-		Use:     "resolve INTERFACE REFERENCE ID",
-		Short:   "The create happened: record the id of its request or order",
+	// onResource makes cmd a command on the claim of a create and the id
+	// of its order or request (resolve, unresolve): run gets the journal's
+	// creates of that interface on the client the flags and RXDELIVERY_*
+	// variables give, to read the resource.
+	onResource := func(cmd *cobra.Command, run func(ctx context.Context, r resourceClaims, k journal.Key, id string) error) *cobra.Command {
+		return onClaim(cmd, 3, func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
+			if k.Interface == journal.InterfaceTracking {
+				return usagef("%s records an order or a request: INTERFACE is delivery or omni", cmd.Name())
+			}
+			client, err := a.client(cmd)
+			if err != nil {
+				return err
+			}
+			r := resourceClaims{noun: "order", iface: k.Interface}
+			if k.Interface == journal.InterfaceOmni {
+				rq := j.Requests(client.Requests)
+				r.noun = "request"
+				r.resolve = func(ctx context.Context, ref, id string) (string, error) {
+					v, err := rq.Resolve(ctx, ref, id)
+					if err != nil || v.Status == nil {
+						return "", err
+					}
+					return string(v.Status.Name), nil
+				}
+				r.unresolve = rq.Unresolve
+			} else {
+				o := j.Orders(client.Orders)
+				r.resolve = func(ctx context.Context, ref, id string) (string, error) {
+					v, err := o.Resolve(ctx, ref, id)
+					if err != nil {
+						return "", err
+					}
+					return string(v.Status), nil
+				}
+				r.unresolve = o.Unresolve
+			}
+			return run(ctx, r, k, args[2])
+		})
+	}
+
+	resolve := onResource(&cobra.Command{
+		Use:   "resolve INTERFACE REFERENCE ID",
+		Short: "The create happened: record the id of its request or order, once the platform confirms it",
+		Long: `The create happened: record the id of the request or order you found, so that
+the next create of REFERENCE returns it without sending. The order or request
+is read on the platform first, and recorded only when its external reference
+number is REFERENCE: another one is refused (exit code 5) saying its id and
+status, and an id the platform does not know is not found (exit code 4). A
+claim still in flight within its lease is refused with exit code 7.`,
 		Example: "  rxdelivery journal --sqlite journal.db resolve delivery rx-2026-0001 ord_123",
-	}, 3, func(ctx context.Context, j *journal.Journal, k journal.Key, args []string) error {
-		if err := j.Resolve(ctx, k, args[2]); err != nil {
+	}, func(ctx context.Context, r resourceClaims, k journal.Key, id string) error {
+		status, err := r.resolve(ctx, k.Reference, id)
+		if err != nil {
 			return claimError(err)
 		}
-		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "created", "id": args[2]},
-			"%s %s resolved: created as %s\n", k.Interface, k.Reference, args[2])
+		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "created", "id": id, "status": status},
+			"%s %s resolved: created as %s %s (status %s)\n", k.Interface, quoteArg(k.Reference), r.noun, id, dashed(status))
+	})
+
+	unresolve := onResource(&cobra.Command{
+		Use:   "unresolve INTERFACE REFERENCE ID",
+		Short: "Undo a resolve that recorded the wrong id: the claim is unknown again",
+		Long: `Undo the record that REFERENCE was created as ID: the claim is unknown again,
+to be resolved with the right id or freed. It is refused (exit code 5) unless
+the claim is created as ID and either an operator recorded it (resolve) or the
+platform shows that ID does not carry REFERENCE (no such order or request, or
+one with another external reference number).`,
+		Example: "  rxdelivery journal --sqlite journal.db unresolve delivery rx-2026-0001 ord_123",
+	}, func(ctx context.Context, r resourceClaims, k journal.Key, id string) error {
+		if err := r.unresolve(ctx, k.Reference, id); err != nil {
+			if errors.Is(err, journal.ErrNoMatch) && !errors.Is(err, journal.ErrInFlight) {
+				return fmt.Errorf("refused: %w", err)
+			}
+			return err
+		}
+		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "unknown", "id": id},
+			"%s %s unresolved: no longer recorded as %s %s; resolve or free it\n", k.Interface, quoteArg(k.Reference), r.noun, id)
 	})
 
 	free := onClaim(&cobra.Command{
@@ -237,7 +472,7 @@ func (a *app) journalCommand() *cobra.Command {
 			return claimError(err)
 		}
 		return a.done(map[string]string{"interface": k.Interface, "reference": k.Reference, "state": "freed"},
-			"%s %s freed: the next create of it will be sent\n", k.Interface, k.Reference)
+			"%s %s freed: the next create of it will be sent\n", k.Interface, quoteArg(k.Reference))
 	})
 
 	var olderThan time.Duration
@@ -261,14 +496,32 @@ func (a *app) journalCommand() *cobra.Command {
 	}
 	prune.Flags().DurationVar(&olderThan, "older-than", 0, "prune the created claims claimed longer ago than this (such as 720h)")
 
-	c.AddCommand(list, get, resolve, free, prune)
+	c.AddCommand(list, get, resolve, unresolve, free, prune)
 	return c
 }
 
-// claimError explains a refused resolve or free.
+// resourceClaims are the verified operations on the claims of one
+// interface's creates.
+type resourceClaims struct {
+	noun, iface string
+	// resolve records id for ref, and returns the status read.
+	resolve   func(ctx context.Context, ref, id string) (status string, err error)
+	unresolve func(ctx context.Context, ref, id string, opts ...rxdelivery.CallOption) error
+}
+
+func dashed(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// claimError explains a refused resolve or free, whose claim must be
+// unknown. A claim in flight, or a resource that does not carry the
+// reference, says so itself.
 func claimError(err error) error {
-	if errors.Is(err, journal.ErrNoMatch) {
-		return fmt.Errorf("refused: the claim is not unknown (still in flight within its lease, or already created): %w", err)
+	if errors.Is(err, journal.ErrNoMatch) && !errors.Is(err, journal.ErrInFlight) {
+		return fmt.Errorf("refused: the claim is not unknown: %w", err)
 	}
 	return err
 }
@@ -321,7 +574,8 @@ func (a *app) showClaims(claims []journal.Claim, state string) error {
 	}
 	rows := make([][]string, 0, len(claims))
 	for _, c := range claims {
-		rows = append(rows, []string{c.Interface, c.Reference, string(c.State), c.ID, c.Holder, c.ClaimedAt.UTC().Format(time.RFC3339), c.Note})
+		rows = append(rows, []string{c.Interface, printable(c.Reference), string(c.State), printable(c.ID), printable(c.Holder),
+			c.ClaimedAt.UTC().Format(time.RFC3339), printable(c.Note)})
 	}
 	table(a.stdout, "INTERFACE\tREFERENCE\tSTATE\tID\tHOLDER\tCLAIMED\tNOTE", rows)
 	return nil

@@ -25,6 +25,7 @@
 //	4  not found
 //	5  refused by the platform (such as a cancel after pickup)
 //	6  unknown outcome of a write: it may have taken effect
+//	7  another create of the reference is in flight: retry after its lease
 //
 // A create from a file (JSON or YAML) is checked first: every problem is
 // printed with its JSON path, no value of the file quoted, and nothing is

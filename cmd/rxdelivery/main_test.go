@@ -72,6 +72,9 @@ func TestScripts(t *testing.T) {
 			"loadenv": cmdLoadenv,
 			"capture": cmdCapture,
 			"expand":  cmdExpand,
+			// The journal's scripts: printed command lines, calls in flight.
+			"runprinted": cmdRunPrinted,
+			"waitcalls":  cmdWaitCalls,
 		},
 	})
 }
@@ -104,7 +107,7 @@ func cmdRxd(ts *testscript.TestScript, neg bool, args []string) {
 // cmdSim drives and checks the script's simulator:
 //
 //	sim advance DURATION
-//	sim fail OPERATION KIND [TIMES]    (KIND: committed_then_failed, server_error, unavailable, status=NNN)
+//	sim fail OPERATION KIND [TIMES]    (KIND: committed_then_failed, server_error, unavailable, stall, status=NNN)
 //	sim calls OPERATION N              (the simulator received N calls of OPERATION)
 //	sim order-status ID STATUS
 //	sim request-status ID STATUS
@@ -146,6 +149,8 @@ func cmdSim(ts *testscript.TestScript, neg bool, args []string) {
 			f = rxdeliverytest.ServerError()
 		case kind == "unavailable":
 			f = rxdeliverytest.Unavailable(0)
+		case kind == "stall":
+			f = rxdeliverytest.Stall()
 		case strings.HasPrefix(kind, "status="):
 			code, err := strconv.Atoi(strings.TrimPrefix(kind, "status="))
 			ts.Check(err)

@@ -25,6 +25,7 @@ const (
 	exitNotFound       = 4 // no such resource, claim or subscription
 	exitRefused        = 5 // the platform responded and refused (a 4xx, a cancel too late)
 	exitUnknownOutcome = 6 // a write failed after it may have taken effect: see the runbook
+	exitInFlight       = 7 // another create of the reference holds the journal's claim: retry after its lease
 )
 
 // app is one run of the command: its streams and the global flags.
@@ -162,6 +163,8 @@ func exitCode(err error) int {
 		api *rxdelivery.APIError
 	)
 	switch {
+	case errors.Is(err, journal.ErrInFlight):
+		return exitInFlight
 	case errors.Is(err, rxdelivery.ErrUnknownOutcome):
 		return exitUnknownOutcome
 	case errors.As(err, &ue), errors.As(err, &ce), errors.Is(err, rxdelivery.ErrNoBaseURL):
@@ -172,7 +175,7 @@ func exitCode(err error) int {
 		return exitNotFound
 	case errors.As(err, &api) && api.StatusCode >= 400 && api.StatusCode < 500 && api.StatusCode != 429:
 		return exitRefused
-	case errors.Is(err, journal.ErrNoMatch):
+	case errors.Is(err, journal.ErrNoMatch), errors.Is(err, journal.ErrMismatch):
 		return exitRefused
 	}
 	return exitFailure
@@ -200,7 +203,9 @@ Exit codes:
   4  not found
   5  refused by the platform (such as a cancel after pickup)
   6  unknown outcome of a write: it may have taken effect; follow the
-     instructions printed, and do not repeat it blindly`
+     instructions printed, and do not repeat it blindly
+  7  another create of the reference is in flight (the journal's claim):
+     retry after the lease ends at the time printed`
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{

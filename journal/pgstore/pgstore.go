@@ -68,6 +68,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
 
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -121,9 +122,7 @@ var ErrAsyncReplication = errors.New("journal: the PostgreSQL primary streams to
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		// pgx's error text hides the password, but the error keeps the
-		// connection string in a field that %#v prints: keep the text only.
-		return nil, errors.New("journal: the PostgreSQL connection string: " + err.Error())
+		return nil, parseError(err)
 	}
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
@@ -135,6 +134,39 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// parseReasons are pgx's own words for why a connection string does not
+// parse, the only part of its error shown.
+var parseReasons = []string{
+	"failed to parse as URL", "failed to parse as keyword/value", "invalid port",
+	"failed to configure TLS", "invalid connect_timeout", "invalid sslcertmode",
+	"failed to read service", "invalid require_auth",
+	"min_protocol_version cannot be greater than max_protocol_version",
+}
+
+// parseError is the refusal of a connection string pgx cannot parse. It
+// never shows the string, nor any part of it: pgx quotes it, hiding only
+// the passwords it recognises, and an unparsable string hides them where
+// pgx does not look (a password with a space, or text that is not a
+// connection string at all). It says why when pgx's reason is one of its
+// own fixed phrases, and keeps no link to pgx's error.
+func parseError(err error) error {
+	reason := "it is neither a postgres:// URL nor key=value settings"
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		bare := *pe
+		bare.ConnString = ""
+		msg := strings.TrimPrefix(bare.Error(), "cannot parse ``: ")
+		for _, r := range parseReasons {
+			if strings.HasPrefix(msg, r) {
+				reason = r
+				break
+			}
+		}
+	}
+	return errors.New("journal: the PostgreSQL connection string is not valid (" + reason +
+		"); its text is withheld, as it may hold a password (percent-encode special characters in a URL's password)")
 }
 
 // schemaLock is the advisory lock key under which the table is created, so

@@ -11,15 +11,25 @@ import (
 )
 
 // TestOpenNeverShowsThePassword: a connection string that does not parse
-// is refused without its password in any rendering of the error or of an
-// error it wraps (pgx's own error keeps the string in a field, which %#v
-// would print).
+// is refused without its password, or any other part of it, in any
+// rendering of the error or of an error it wraps (pgx's own error keeps
+// the string in a field, which %#v would print, and quotes it in its text
+// hiding only the passwords it recognises). The strings include ones
+// whose password pgx cannot find: text that is no connection string, a
+// URL password with a space, an unterminated quote.
 func TestOpenNeverShowsThePassword(t *testing.T) {
 	t.Parallel()
 	const password = "s3cret-Pa55"
 	for _, dsn := range []string{
-		"postgres://journal:" + password + "@db.example:notaport/journal",
-		"host=db.example port=notaport user=journal password=" + password,
+		"postgres://dbuser:" + password + "@db.example:notaport/journal",
+		"host=db.example port=notaport user=dbuser password=" + password,
+		"not a url " + password,
+		password,
+		"postgres://dbuser:" + password + " x@db.example/journal",
+		"postgres://dbuser:" + password + "@[::1/journal",
+		"password='" + password + " user=dbuser",
+		"postgres://dbuser:" + password + "@db.example/journal?sslmode=" + password,
+		"host=db.example target_session_attrs=" + password,
 	} {
 		_, err := pgstore.Open(context.Background(), dsn)
 		if err == nil {
@@ -27,8 +37,11 @@ func TestOpenNeverShowsThePassword(t *testing.T) {
 		}
 		for e := err; e != nil; e = errors.Unwrap(e) {
 			for _, verb := range []string{"%v", "%+v", "%#v", "%q"} {
-				if out := fmt.Sprintf(verb, e); strings.Contains(out, password) {
-					t.Errorf("%s of %T shows the password: %s", verb, e, out)
+				out := fmt.Sprintf(verb, e)
+				for _, part := range []string{password, "db.example", "dbuser"} {
+					if strings.Contains(out, part) {
+						t.Errorf("%s of %T shows %q of the connection string: %s", verb, e, part, out)
+					}
 				}
 			}
 		}
