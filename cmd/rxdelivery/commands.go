@@ -97,7 +97,7 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
 		id := args[0]
-		a.next = fmt.Sprintf(runbook, id)
+		a.next = fmt.Sprintf(runbook, printable(id))
 		if err := k.service(client).Cancel(ctx, id); err != nil {
 			return err
 		}

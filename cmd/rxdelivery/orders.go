@@ -22,7 +22,7 @@ var orderKind = kind[orders.CreateParams, orders.Order]{
 	validate:  (*orders.CreateParams).Validate,
 	reference: func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
 	table:     orderTable,
-	watched:   func(o *orders.Order) (string, string) { return o.ID, string(o.Status) },
+	watched:   func(o *orders.Order) (string, string) { return printable(o.ID), printable(string(o.Status)) },
 }
 
 // orderTable prints orders: their ids, statuses and references, and when
@@ -112,7 +112,7 @@ func (a *app) ordersAddPrescription() *cobra.Command {
 		a.next = fmt.Sprintf(`The prescription may or may not have been added. The platform returns no
 prescription list to check it by: ask the platform's support whether order %s
 has the prescription before adding it again.
-`, args[0])
+`, printable(args[0]))
 		return client.Orders.AddPrescription(ctx, args[0], p)
 	}
 	return fileCommand(a, "prescription", (*orders.Prescription).Validate, orderKind.table, add, &cobra.Command{

@@ -3,11 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"reflect"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
+	"golang.org/x/text/width"
 )
 
 // The tables show what an operator follows a delivery by: ids, statuses,
@@ -15,17 +19,96 @@ import (
 // data) are in the --json form of the resource only. Each kind of
 // resource's columns stand beside its commands.
 
-// table writes rows under a header, columns aligned.
+// table writes rows under a header (its column names, tab-separated),
+// each cell made printable (an empty one shown as "-") and the columns
+// aligned by the width a terminal gives them (displayWidth), two spaces
+// apart.
 func table(w io.Writer, header string, rows [][]string) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
+	lines := make([][]string, 0, len(rows)+1)
+	lines = append(lines, strings.Split(header, "\t"))
 	for _, r := range rows {
-		for i := range r {
-			r[i] = dash(strings.NewReplacer("\t", " ", "\n", " ").Replace(r[i]))
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = dash(printable(c))
 		}
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		lines = append(lines, cells)
 	}
-	tw.Flush()
+	var widths []int
+	for _, l := range lines {
+		for i, c := range l {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		for i, c := range l {
+			b.WriteString(c)
+			if i < len(l)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, _ = io.WriteString(w, b.String())
+}
+
+// printable returns s as the command prints a value it did not write
+// itself (a reference, an id, a name, a status or a message the platform
+// returned, a journal's note): every control character (C0, DEL and C1,
+// tab and line breaks included), every Unicode format character
+// (bidirectional overrides, zero-width characters), the line and
+// paragraph separators and every byte that is not UTF-8 is written as its
+// Go escape (\x1b, \t, \u202e, \xff), so that a value never moves the
+// cursor, clears the screen, reorders a line or breaks a table's row.
+// Every other character is kept as is. Every printer of the command
+// (tables, plain lines, the errors it prints) passes values through it.
+func printable(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, escaped) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case escaped(r):
+			// strconv's escapes: \t, \n, \r, \x1b, \u0085, \u202e.
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// escaped reports whether printable writes r as an escape: a control
+// character (Cc), a format character (Cf: bidirectional controls,
+// zero-width characters) or a line or paragraph separator (Zl, Zp).
+func escaped(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+}
+
+// displayWidth is how many columns a terminal gives s, a printable
+// string: 2 for an East Asian wide or fullwidth character (CJK, Hangul,
+// most emoji), 0 for a combining mark (Mn, Me), 1 for any other.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me):
+		case width.LookupRune(r).Kind() == width.EastAsianWide, width.LookupRune(r).Kind() == width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 func dash(s string) string {
@@ -80,11 +163,24 @@ func showList[T any](a *app, cols columns[T], list []T) error {
 }
 
 // done reports a write with no resource in its response: v with --json,
-// otherwise a line of text.
+// otherwise a line of text, each string of args made printable.
 func (a *app) done(v any, format string, args ...any) error {
 	if a.jsonOut {
 		return a.printJSON(v)
 	}
-	_, err := fmt.Fprintf(a.stdout, format, args...)
+	_, err := fmt.Fprintf(a.stdout, format, printableArgs(args)...)
 	return err
+}
+
+// printableArgs returns args with each string (of any string type, such
+// as a status) made printable, for a format of the command's own words.
+func printableArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, v := range args {
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+			v = printable(rv.String())
+		}
+		out[i] = v
+	}
+	return out
 }

@@ -117,7 +117,7 @@ platform sent it (indented JSON), with or without --json.`,
 			var b bytes.Buffer
 			if err := json.Indent(&b, info.Raw, "", "  "); err != nil {
 				b.Reset()
-				b.Write(info.Raw)
+				b.WriteString(printable(string(info.Raw)))
 			}
 			b.WriteByte('\n')
 			_, err = a.stdout.Write(b.Bytes())

@@ -125,15 +125,15 @@ func (a *app) printError(err error, code int) {
 			if path == "" {
 				path = "(whole value)"
 			}
-			fmt.Fprintf(a.stderr, "  %s: %s\n", path, p.Message)
+			fmt.Fprintf(a.stderr, "  %s: %s\n", printable(path), printable(p.Message))
 		}
 	case code == exitUnknownOutcome:
-		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", prefixed(err))
+		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", printable(prefixed(err)))
 		if a.next != "" {
 			fmt.Fprint(a.stderr, a.next)
 		}
 	default:
-		fmt.Fprintln(a.stderr, prefixed(err))
+		fmt.Fprintln(a.stderr, printable(prefixed(err)))
 	}
 	if code == exitUsage {
 		var ue *usageError

@@ -56,7 +56,7 @@ stays out of the command line.`,
 			}
 			return p.Validate()
 		}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
-			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + p.TrackingNumber + ".\n"
+			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + printable(p.TrackingNumber) + ".\n"
 			sub, err := client.Tracking.Subscribe(ctx, &p)
 			if err != nil {
 				return err
