@@ -50,6 +50,11 @@ type kind[P, T any] struct {
 	validate func(*P) error
 	// reference is the external reference number a create's params give.
 	reference func(*P) string
+	// sentReference sets the external reference number of a resource a
+	// create responded with to the one the create sent, when the
+	// response left it out (the delivery interface's create response does
+	// not echo it).
+	sentReference func(v *T, ref string)
 	// table is how it prints.
 	table columns[T]
 	// watched is the id and the status a watch prints of it.
@@ -139,7 +144,8 @@ func fileFlag(cmd *cobra.Command, file *string, what string) {
 }
 
 // createCommand makes cmd the command that creates a resource from a
-// params file (see fileCommand). With --journal-sqlite or
+// params file (see fileCommand) and prints it, with the external
+// reference number it was sent with. With --journal-sqlite or
 // --journal-postgres the create goes through the journal, which never
 // sends a reference twice; when its outcome is unknown, the runbook says
 // how to find out and settle it.
@@ -152,10 +158,16 @@ func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Co
 		}
 		defer closeJ()
 		a.next = createRunbook(k.noun, k.iface, k.reference(p), j != nil)
+		var v *T
 		if j != nil {
-			return k.journaled(j, client).Create(ctx, p)
+			v, err = k.journaled(j, client).Create(ctx, p)
+		} else {
+			v, err = k.service(client).Create(ctx, p)
 		}
-		return k.service(client).Create(ctx, p)
+		if err == nil && v != nil {
+			k.sentReference(v, k.reference(p))
+		}
+		return v, err
 	}
 	jf.register(cmd)
 	return fileCommand(a, k.noun, k.validate, k.table, send, cmd)

@@ -21,8 +21,13 @@ var orderKind = kind[orders.CreateParams, orders.Order]{
 	},
 	validate:  (*orders.CreateParams).Validate,
 	reference: func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
-	table:     orderTable,
-	watched:   func(o *orders.Order) (string, string) { return printable(o.ID), printable(string(o.Status)) },
+	sentReference: func(o *orders.Order, ref string) {
+		if o.ExternalReferenceNumber == "" {
+			o.ExternalReferenceNumber = ref
+		}
+	},
+	table:   orderTable,
+	watched: func(o *orders.Order) (string, string) { return printable(o.ID), printable(string(o.Status)) },
 }
 
 // orderTable prints orders: their ids, statuses and references, and when

@@ -18,8 +18,13 @@ var requestKind = kind[requests.CreateParams, requests.Request]{
 	},
 	validate:  requestValidate,
 	reference: func(p *requests.CreateParams) string { return p.ExternalReferenceNumber },
-	table:     requestTable,
-	watched:   func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
+	sentReference: func(r *requests.Request, ref string) {
+		if r.ExternalReferenceNumber == "" {
+			r.ExternalReferenceNumber = ref
+		}
+	},
+	table:   requestTable,
+	watched: func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
 }
 
 // requestTable prints omni requests: their ids, references and statuses,
