@@ -55,6 +55,10 @@ type kind[P, T any] struct {
 	// response left it out (the delivery interface's create response does
 	// not echo it).
 	sentReference func(v *T, ref string)
+	// createError, when set, rewords an error of a create of p that
+	// Create refused before sending (a problem of the configuration
+	// rather than of the file) in the command's terms.
+	createError func(p *P, err error) error
 	// table is how it prints.
 	table columns[T]
 	// watched is the id and the status a watch prints of it.
@@ -166,6 +170,9 @@ func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Co
 		}
 		if err == nil && v != nil {
 			k.sentReference(v, k.reference(p))
+		}
+		if err != nil && k.createError != nil {
+			err = k.createError(p, err)
 		}
 		return v, err
 	}

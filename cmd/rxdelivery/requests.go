@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
+
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/spf13/cobra"
 )
 
@@ -23,8 +26,9 @@ var requestKind = kind[requests.CreateParams, requests.Request]{
 			r.ExternalReferenceNumber = ref
 		}
 	},
-	table:   requestTable,
-	watched: func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
+	createError: noProgramID,
+	table:       requestTable,
+	watched:     func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
 }
 
 // requestTable prints omni requests: their ids, references and statuses,
@@ -64,7 +68,8 @@ func (a *app) requestsCreate() *cobra.Command {
 		Long: `Create an omni request from a JSON or YAML file holding the body of the
 create (the fields of requests.CreateParams). The file is checked first: every
 problem is printed with its JSON path and nothing is sent (exit code 3). An
-empty identifier is filled from --program-id or RXDELIVERY_PROGRAM_ID.
+empty identifier is filled from --program-id or RXDELIVERY_PROGRAM_ID; with
+neither, nothing is sent (exit code 2).
 
 When the outcome of the create is unknown (exit code 6), the request may exist:
 the external_reference_number is what it can be found by. With --journal-sqlite
@@ -83,6 +88,32 @@ func requestValidate(p *requests.CreateParams) error {
 		q.Identifier = "program"
 	}
 	return q.Validate()
+}
+
+// noProgramID rewords the refusal of a create whose file gives no
+// identifier while the configuration has no program id (Create fills one
+// from it): a configuration error (exit code 2) that names the flag and
+// the variable that give it. Other problems of the same refusal stay
+// problems of the input.
+func noProgramID(p *requests.CreateParams, err error) error {
+	var ve *rxdelivery.ValidationError
+	if p.Identifier != "" || !errors.As(err, &ve) {
+		return err
+	}
+	const hint = "no program identifier: set --program-id or RXDELIVERY_PROGRAM_ID to the omni program id the platform issued, or give identifier in the file"
+	var rest []rxtypes.Problem
+	for _, pr := range ve.Problems {
+		if pr.Path != "identifier" {
+			rest = append(rest, pr)
+		}
+	}
+	switch {
+	case len(rest) == len(ve.Problems):
+		return err
+	case len(rest) == 0:
+		return usagef("%s", hint)
+	}
+	return &rxdelivery.ValidationError{Problems: append(rest, rxtypes.Problem{Path: "identifier", Message: hint})}
 }
 
 func (a *app) requestsGet() *cobra.Command {
