@@ -59,6 +59,8 @@ type kind[P, T any] struct {
 	// Create refused before sending (a problem of the configuration
 	// rather than of the file) in the command's terms.
 	createError func(p *P, err error) error
+	// id is the id of a resource.
+	id func(*T) string
 	// table is how it prints.
 	table columns[T]
 	// watched is the id and the status a watch prints of it.
@@ -86,7 +88,9 @@ func getCommand[T any](a *app, cols columns[T], get func(ctx context.Context, c 
 
 // getManyCommand makes cmd the command that reads the resources its
 // arguments name in one call and prints them: always a list, one id or
-// many.
+// many. An id the platform did not return is reported on stderr, each on
+// a line, after the list of those it did; then the command ends with a
+// not-found error (exit code 4).
 func getManyCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
 	cmd.Args = cobra.MinimumNArgs(1)
 	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, ids []string) error {
@@ -94,10 +98,42 @@ func getManyCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.C
 		if err != nil {
 			return err
 		}
-		return showList(a, k.table, list)
+		if err := showList(a, k.table, list); err != nil {
+			return err
+		}
+		returned := make(map[string]bool, len(list))
+		for i := range list {
+			returned[k.id(&list[i])] = true
+		}
+		missing := &notReturned{noun: k.noun, asked: len(ids)}
+		for _, id := range ids {
+			if !returned[id] {
+				returned[id] = true // each id reported once
+				missing.ids = append(missing.ids, id)
+				fmt.Fprintf(a.stderr, "rxdelivery: %s %s: not found\n", k.noun, printable(id))
+			}
+		}
+		if len(missing.ids) > 0 {
+			return missing
+		}
+		return nil
 	})
 	return cmd
 }
+
+// notReturned is a get-many that did not return every id it asked for
+// (each was reported as found missing): it matches rxdelivery.ErrNotFound.
+type notReturned struct {
+	noun  string
+	asked int
+	ids   []string
+}
+
+func (e *notReturned) Error() string {
+	return fmt.Sprintf("%d of the %d %ss asked for not found (see above)", len(e.ids), e.asked, e.noun)
+}
+
+func (e *notReturned) Unwrap() error { return rxdelivery.ErrNotFound }
 
 // cancelCommand makes cmd the command that cancels the resource its one
 // argument names. runbook is what to do when the cancel's outcome is

@@ -26,6 +26,7 @@ var orderKind = kind[orders.CreateParams, orders.Order]{
 			o.ExternalReferenceNumber = ref
 		}
 	},
+	id:      func(o *orders.Order) string { return o.ID },
 	table:   orderTable,
 	watched: func(o *orders.Order) (string, string) { return printable(o.ID), printable(string(o.Status)) },
 }

@@ -27,6 +27,7 @@ var requestKind = kind[requests.CreateParams, requests.Request]{
 		}
 	},
 	createError: noProgramID,
+	id:          func(r *requests.Request) string { return r.ID },
 	table:       requestTable,
 	watched:     func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
 }
