@@ -89,8 +89,12 @@ func (a *app) ordersGet() *cobra.Command {
 
 func (a *app) ordersGetMany() *cobra.Command {
 	return getManyCommand(a, orderKind, &cobra.Command{
-		Use:     "get-many ORDER_ID...",
-		Short:   "Show several delivery orders in one call",
+		Use:   "get-many ORDER_ID...",
+		Short: "Show several delivery orders in one call",
+		Long: `Show several delivery orders, read in one call: a table, or with --json a
+JSON array of the orders (one order or many, as with every command that lists
+resources). Each id the platform did not return is reported on standard error,
+after the orders it did return, and the command ends with exit code 4.`,
 		Example: "  rxdelivery orders get-many ord_123 ord_456",
 	})
 }

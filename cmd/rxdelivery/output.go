@@ -153,9 +153,13 @@ func showOne[T any](a *app, cols columns[T], v *T) error {
 }
 
 // showList prints a list of resources: a table, or with --json a JSON
-// array.
+// array (empty, never null, when the list is): the one --json shape of
+// every command that lists resources.
 func showList[T any](a *app, cols columns[T], list []T) error {
 	if a.jsonOut {
+		if list == nil {
+			list = []T{}
+		}
 		return a.printJSON(list)
 	}
 	cols.print(a.stdout, list)

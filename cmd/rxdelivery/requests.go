@@ -127,8 +127,12 @@ func (a *app) requestsGet() *cobra.Command {
 
 func (a *app) requestsGetMany() *cobra.Command {
 	return getManyCommand(a, requestKind, &cobra.Command{
-		Use:     "get-many REQUEST_ID...",
-		Short:   "Show several omni requests in one call",
+		Use:   "get-many REQUEST_ID...",
+		Short: "Show several omni requests in one call",
+		Long: `Show several omni requests, read in one call: a table, or with --json a JSON
+array of the requests (one request or many, as with every command that lists
+resources). Each id the platform did not return is reported on standard error,
+after the requests it did return, and the command ends with exit code 4.`,
 		Example: "  rxdelivery requests get-many req_123 req_456",
 	})
 }

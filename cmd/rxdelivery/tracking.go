@@ -108,7 +108,9 @@ func (a *app) pricingQuote() *cobra.Command {
 		Short: "Quote the price of delivering a package",
 		Long: `Quote the price of delivering a package between two ZIP codes, from flags or
 from a JSON or YAML file (the fields of pricing.QuoteParams). Every measure is
-required: the platform never infers them. A quote does not reserve the rate.`,
+required: the platform never infers them. A quote does not reserve the rate.
+With --json the output is a JSON array of the quotes (empty when there is
+none), as with every command that lists resources.`,
 		Example: "  rxdelivery pricing quote --from-zip 43210 --to-zip 60611 --length-in 10 --width-in 8 --height-in 4 --weight-oz 12.5",
 	}
 	c.RunE = a.withInput(func() error {
