@@ -139,15 +139,21 @@ func (e *notReturned) Unwrap() error { return rxdelivery.ErrNotFound }
 // argument names. runbook is what to do when the cancel's outcome is
 // unknown: a format whose one %s is the id.
 func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook string) *cobra.Command {
+	var d dryRun
 	cmd.Args = cobra.ExactArgs(1)
-	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
+	cmd.RunE = d.wrap(a, a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
 		id := args[0]
 		a.next = fmt.Sprintf(runbook, printable(id))
-		if err := k.service(client).Cancel(ctx, id); err != nil {
+		err := k.service(client).Cancel(ctx, id, d.callOptions()...)
+		if d.on {
+			return d.report(a, err)
+		}
+		if err != nil {
 			return err
 		}
 		return a.done(map[string]string{"id": id, "result": "cancelled"}, "%s %s cancelled\n", k.noun, id)
-	})
+	}))
+	d.register(cmd)
 	return cmd
 }
 
@@ -157,23 +163,32 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 // before anything else: every problem is reported at once and nothing is
 // sent. send then sends it, with the command's arguments, and the resource
 // it responds with is printed.
+//
+// With --dry-run the file is read and checked the same way, and send makes
+// its call with the dry run's options (d, which it gets): nothing is sent,
+// and what would be is printed (see dryRun).
 func fileCommand[P, T any](a *app, what string, validate func(*P) error, cols columns[T],
-	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P) (*T, error), cmd *cobra.Command) *cobra.Command {
+	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P, d *dryRun) (*T, error), cmd *cobra.Command) *cobra.Command {
 	var file string
 	var p P
-	cmd.RunE = a.withInput(func() error {
+	var d dryRun
+	cmd.RunE = d.wrap(a, a.withInput(func() error {
 		if file == "" {
 			return usagef("give the %s's file with -f FILE", what)
 		}
 		return readParams(file, a.stdin, &p, func() error { return validate(&p) })
 	}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
-		v, err := send(ctx, client, args, &p)
+		v, err := send(ctx, client, args, &p, &d)
+		if d.on {
+			return d.report(a, err)
+		}
 		if err != nil {
 			return err
 		}
 		return showOne(a, cols, v)
-	})
+	}))
 	fileFlag(cmd, &file, what)
+	d.register(cmd)
 	return cmd
 }
 
@@ -191,18 +206,24 @@ func fileFlag(cmd *cobra.Command, file *string, what string) {
 // how to find out and settle it.
 func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
 	var jf journalFlags
-	send := func(ctx context.Context, client *rxdelivery.Client, _ []string, p *P) (*T, error) {
-		j, closeJ, err := jf.open(ctx)
-		if err != nil {
-			return nil, err
+	send := func(ctx context.Context, client *rxdelivery.Client, _ []string, p *P, d *dryRun) (*T, error) {
+		var j *journal.Journal
+		if !d.on {
+			// A dry run claims nothing: the journal is not opened.
+			var closeJ func()
+			var err error
+			if j, closeJ, err = jf.open(ctx); err != nil {
+				return nil, err
+			}
+			defer closeJ()
 		}
-		defer closeJ()
 		a.next = createRunbook(k.noun, k.iface, k.reference(p), j != nil)
 		var v *T
+		var err error
 		if j != nil {
 			v, err = k.journaled(j, client).Create(ctx, p)
 		} else {
-			v, err = k.service(client).Create(ctx, p)
+			v, err = k.service(client).Create(ctx, p, d.callOptions()...)
 		}
 		if err == nil && v != nil {
 			k.sentReference(v, k.reference(p))

@@ -118,12 +118,12 @@ const orderCancelRunbook = `The cancel may or may not have taken effect. Next:
 `
 
 func (a *app) ordersAddPrescription() *cobra.Command {
-	add := func(ctx context.Context, client *rxdelivery.Client, args []string, p *orders.Prescription) (*orders.Order, error) {
+	add := func(ctx context.Context, client *rxdelivery.Client, args []string, p *orders.Prescription, d *dryRun) (*orders.Order, error) {
 		a.next = fmt.Sprintf(`The prescription may or may not have been added. The platform returns no
 prescription list to check it by: ask the platform's support whether order %s
 has the prescription before adding it again.
 `, printable(args[0]))
-		return client.Orders.AddPrescription(ctx, args[0], p)
+		return client.Orders.AddPrescription(ctx, args[0], p, d.callOptions()...)
 	}
 	return fileCommand(a, "prescription", (*orders.Prescription).Validate, orderKind.table, add, &cobra.Command{
 		Use:   "add-prescription ORDER_ID -f FILE",
@@ -137,21 +137,28 @@ its JSON path, and nothing sent when it has one.`,
 }
 
 func (a *app) ordersRemovePrescription() *cobra.Command {
-	return &cobra.Command{
+	var d dryRun
+	c := &cobra.Command{
 		Use:     "remove-prescription ORDER_ID RX_NUMBER",
 		Short:   "Remove a prescription from a delivery order",
 		Example: "  rxdelivery orders remove-prescription ord_123 RX-0001",
 		Args:    cobra.ExactArgs(2),
-		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
+		RunE: d.wrap(a, a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			a.next = `The prescription may or may not have been removed. Removing it again is
 refused once it is gone; ask the platform's support if in doubt.
 `
-			if err := client.Orders.RemovePrescription(ctx, args[0], args[1]); err != nil {
+			err := client.Orders.RemovePrescription(ctx, args[0], args[1], d.callOptions()...)
+			if d.on {
+				return d.report(a, err)
+			}
+			if err != nil {
 				return err
 			}
 			return a.done(map[string]string{"id": args[0], "removed": args[1]}, "prescription removed from order %s\n", args[0])
-		}),
+		})),
 	}
+	d.register(c)
+	return c
 }
 
 func (a *app) ordersWatch() *cobra.Command {

@@ -46,6 +46,9 @@ type app struct {
 
 	// closers run when the command ends (the --dump file).
 	closers []func()
+	// clientOpts are options a command adds to its client (a dry run's
+	// transport, which sends nothing).
+	clientOpts []rxdelivery.Option
 	// next is the runbook printed after an error of unknown outcome.
 	next string
 }
@@ -347,7 +350,7 @@ func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 		}
 		opts = append(opts, rxdelivery.WithTranscript(w))
 	}
-	return rxdelivery.NewClientFromEnv(opts...)
+	return rxdelivery.NewClientFromEnv(append(opts, a.clientOpts...)...)
 }
 
 // dumpWriter opens the --dump destination.
