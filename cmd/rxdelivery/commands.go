@@ -138,11 +138,18 @@ func (e *notReturned) Unwrap() error { return rxdelivery.ErrNotFound }
 // cancelCommand makes cmd the command that cancels the resource its one
 // argument names. runbook is what to do when the cancel's outcome is
 // unknown: a format whose one %s is the id.
+//
+// At a terminal it asks first (confirm), unless --yes or --dry-run is
+// given; an answer other than yes cancels nothing (exit code 2).
 func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook string) *cobra.Command {
 	var d dryRun
+	var yes bool
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.RunE = d.wrap(a, a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
 		id := args[0]
+		if !d.on && !a.confirm(fmt.Sprintf("Cancel %s %s?", k.noun, id), yes) {
+			return usagef("not confirmed: %s %s was not cancelled (--yes cancels without asking)", k.noun, printable(id))
+		}
 		a.next = fmt.Sprintf(runbook, printable(id))
 		err := k.service(client).Cancel(ctx, id, d.callOptions()...)
 		if d.on {
@@ -154,6 +161,7 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 		return a.done(map[string]string{"id": id, "result": "cancelled"}, "%s %s cancelled\n", k.noun, id)
 	}))
 	d.register(cmd)
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "cancel without asking (a cancel asks only when standard input is a terminal)")
 	return cmd
 }
 

@@ -104,8 +104,13 @@ func (a *app) ordersCancel() *cobra.Command {
 		Use:   "cancel ORDER_ID",
 		Short: "Cancel a delivery order",
 		Long: `Cancel a delivery order. The platform refuses a cancel once the order is past
-a cancellable status (exit code 5).`,
-		Example: "  rxdelivery orders cancel ord_123",
+a cancellable status (exit code 5).
+
+When standard input is a terminal it asks first ("Cancel order ID? [y/N]");
+any answer but y or yes cancels nothing (exit code 2). --yes cancels without
+asking. A script (standard input not a terminal) is never asked: the cancel
+goes on as given. --dry-run prints what would be sent and sends nothing.`,
+		Example: "  rxdelivery orders cancel ord_123 --yes",
 	}, orderCancelRunbook)
 }
 

@@ -142,8 +142,13 @@ func (a *app) requestsCancel() *cobra.Command {
 		Use:   "cancel REQUEST_ID",
 		Short: "Cancel an omni request",
 		Long: `Cancel an omni request. The platform refuses a cancel once the order is past
-a cancellable status (exit code 5).`,
-		Example: "  rxdelivery requests cancel req_123",
+a cancellable status (exit code 5).
+
+When standard input is a terminal it asks first ("Cancel request ID? [y/N]");
+any answer but y or yes cancels nothing (exit code 2). --yes cancels without
+asking. A script (standard input not a terminal) is never asked: the cancel
+goes on as given. --dry-run prints what would be sent and sends nothing.`,
+		Example: "  rxdelivery requests cancel req_123 --yes",
 	}, requestCancelRunbook)
 }
 
