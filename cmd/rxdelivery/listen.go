@@ -170,7 +170,7 @@ func (a *app) printJSONLine(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.stdout.Write(append(b, '\n'))
+	_, err = a.stdout.Write(append(printableJSON(b), '\n'))
 	return err
 }
 

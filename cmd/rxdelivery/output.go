@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
@@ -86,6 +88,42 @@ func printable(s string) string {
 	}
 	return b.String()
 }
+
+// printableJSON returns b, valid JSON, with every character printable
+// would escape that JSON may hold raw (DEL, the C1 controls, the format
+// characters) written as its \u escape, and invalid UTF-8 as \ufffd (as
+// encoding/json reads it): the same JSON value, which a terminal shows as
+// text. Such a character can only stand inside a string, where the escape
+// means the same character; the controls below U+0020 outside a string
+// are JSON's whitespace, kept.
+func printableJSON(b []byte) []byte {
+	if utf8.Valid(b) && bytes.IndexFunc(b, escapedInJSON) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			out = append(out, `\ufffd`...)
+		case escapedInJSON(r) && r > 0xffff:
+			// Outside the BMP: a surrogate pair, as JSON writes one.
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		case escapedInJSON(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// escapedInJSON reports whether printableJSON writes r as an escape: an
+// escaped rune other than JSON's whitespace and the controls that JSON
+// never holds raw.
+func escapedInJSON(r rune) bool { return r >= 0x7f && escaped(r) }
 
 // escaped reports whether printable writes r as an escape: a control
 // character (Cc), a format character (Cf: bidirectional controls,

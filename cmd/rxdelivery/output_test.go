@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -195,5 +196,42 @@ func TestPrintersEscape(t *testing.T) {
 	}
 	if n := strings.Count(all, `\x1b[2J`); n != 12 {
 		t.Errorf("%d escaped sequences shown, want 12:\n%s", n, all)
+	}
+}
+
+// TestPrintableJSON: --json output holds no character a terminal acts on
+// (DEL, C1, format characters, which encoding/json leaves raw), and
+// decodes to the same values.
+func TestPrintableJSON(t *testing.T) {
+	t.Parallel()
+	in := map[string]string{"status_text": "a\x7fb\u009b31m\u202ec\U000E0001d", "plain": "東京 José"}
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := printableJSON(b)
+	if bytes.IndexFunc(got, escapedInJSON) >= 0 {
+		t.Errorf("printableJSON left a control or format character: %q", got)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, got)
+	}
+	if back["status_text"] != in["status_text"] || back["plain"] != in["plain"] {
+		t.Errorf("decoded %q, want %q", back, in)
+	}
+	if !bytes.Contains(got, []byte(`a\u007fb\u009b31m\u202ec\udb40\udc01d`)) || !bytes.Contains(got, []byte("東京 José")) {
+		t.Errorf("printableJSON = %s", got)
+	}
+	var out bytes.Buffer
+	a := &app{stdout: &out}
+	if err := a.printJSON(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.printJSONLine(in); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.IndexFunc(out.Bytes(), func(r rune) bool { return r != '\n' && escaped(r) }) >= 0 {
+		t.Errorf("--json printed a control or format character: %q", out.String())
 	}
 }

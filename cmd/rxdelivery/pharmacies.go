@@ -127,7 +127,7 @@ platform sent it (indented JSON), with or without --json.`,
 				b.WriteString(printable(string(info.Raw)))
 			}
 			b.WriteByte('\n')
-			_, err = a.stdout.Write(b.Bytes())
+			_, err = a.stdout.Write(printableJSON(b.Bytes()))
 			return err
 		}),
 	}

@@ -372,7 +372,7 @@ func (a *app) printJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	b = append(printableJSON(b), '\n')
 	_, err = a.stdout.Write(b)
 	return err
 }
