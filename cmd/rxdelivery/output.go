@@ -226,3 +226,19 @@ func printableArgs(args []any) []any {
 	}
 	return out
 }
+
+// printableLines is a writer of text to a terminal: each line of each
+// Write made printable (the line breaks kept), for text the command
+// passes on whole, such as the transcript --dump - writes to stderr.
+type printableLines struct{ w io.Writer }
+
+func (p printableLines) Write(b []byte) (int, error) {
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		lines[i] = printable(l)
+	}
+	if _, err := io.WriteString(p.w, strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -235,3 +235,18 @@ func TestPrintableJSON(t *testing.T) {
 		t.Errorf("--json printed a control or format character: %q", out.String())
 	}
 }
+
+// TestPrintableLines: text passed on whole (the --dump - transcript) keeps
+// its lines and has every other control character escaped.
+func TestPrintableLines(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	in := "< 502 Bad Gateway\n<\n< <html>\x1b[2J\r\x9b</html>\n"
+	n, err := printableLines{&b}.Write([]byte(in))
+	if err != nil || n != len(in) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if want := "< 502 Bad Gateway\n<\n< <html>\\x1b[2J\\r\\x9b</html>\n"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+}

@@ -356,7 +356,7 @@ func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 // dumpWriter opens the --dump destination.
 func (a *app) dumpWriter() (io.Writer, error) {
 	if a.dump == "-" {
-		return a.stderr, nil
+		return printableLines{a.stderr}, nil
 	}
 	f, err := os.OpenFile(a.dump, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
