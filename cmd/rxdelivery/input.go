@@ -304,12 +304,22 @@ func fromJSON(v any) any {
 }
 
 func parseYAML(path string, data []byte) (any, []rxtypes.Problem, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return nil, nil, &inputError{err: fmt.Errorf("%s: not valid YAML: %s", displayName(path), yamlMessage(err))}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
+	}
+	// A second document (after "---") would be left unread without a
+	// word, as JSON's text after the object is: refuse it.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, nil, &inputError{err: fmt.Errorf("%s: line %d: a second YAML document: give one", displayName(path), next.Line)}
+	case err != io.EOF:
+		return nil, nil, &inputError{err: fmt.Errorf("%s: not valid YAML: %s", displayName(path), yamlMessage(err))}
 	}
 	y := yamlTree{budget: maxYAMLValues}
 	v, err := y.from(doc.Content[0], "", 0)

@@ -79,3 +79,30 @@ func TestDuplicateKeysRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestYAMLOneDocument: a YAML file of two documents is refused, naming the
+// line of the second (its values would otherwise be left unread without a
+// word); a file with one document, with or without its "---" and "...",
+// is read.
+func TestYAMLOneDocument(t *testing.T) {
+	t.Parallel()
+	_, _, err := parseTree("two.yaml", []byte("external_reference_number: a\n---\nexternal_reference_number: b\n"))
+	var ie *inputError
+	if !errors.As(err, &ie) || err.Error() != "two.yaml: line 2: a second YAML document: give one" {
+		t.Errorf("two documents: %v", err)
+	}
+	_, _, err = parseTree("bad.yaml", []byte("a: 1\n---\na: [\n"))
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "not valid YAML") {
+		t.Errorf("a broken second document: %v", err)
+	}
+	for _, one := range []string{"a: 1\n", "---\na: 1\n", "---\na: 1\n...\n", "# note\na: 1\n# end\n"} {
+		if _, _, err := parseTree("one.yaml", []byte(one)); err != nil {
+			t.Errorf("%q: %v", one, err)
+		}
+	}
+	for _, empty := range []string{"# nothing\n", ""} {
+		if _, _, err := parseTree("empty.yaml", []byte(empty)); err == nil || !strings.Contains(err.Error(), "is empty") {
+			t.Errorf("%q: %v, want empty", empty, err)
+		}
+	}
+}
