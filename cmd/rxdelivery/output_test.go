@@ -181,7 +181,7 @@ func TestPrintersEscape(t *testing.T) {
 	a := &app{stdout: &out, stderr: &errOut}
 	a.printError(errors.New("the platform said "+esc), exitFailure)
 	a.printError(&rxdelivery.ValidationError{Problems: []rxtypes.Problem{{Path: "recipient." + esc, Message: "unknown field"}}}, exitInvalid)
-	a.next = "runbook\n"
+	a.next = "runbook: rxdelivery journal resolve delivery 'rx" + esc + "' ORDER_ID\n"
 	a.printError(&rxdelivery.APIError{StatusCode: 500, Method: "POST", UnknownOutcome: true, Message: esc}, exitUnknownOutcome)
 	if err := a.done(nil, "%s %s cancelled\n", "order", "ord_1"+esc); err != nil {
 		t.Fatal(err)
@@ -194,8 +194,8 @@ func TestPrintersEscape(t *testing.T) {
 	if strings.Contains(all, "\x1b") {
 		t.Errorf("an ESC byte was printed:\n%q", all)
 	}
-	if n := strings.Count(all, `\x1b[2J`); n != 12 {
-		t.Errorf("%d escaped sequences shown, want 12:\n%s", n, all)
+	if n := strings.Count(all, `\x1b[2J`); n != 13 {
+		t.Errorf("%d escaped sequences shown, want 13:\n%s", n, all)
 	}
 }
 

@@ -133,7 +133,7 @@ func (a *app) printError(err error, code int) {
 	case code == exitUnknownOutcome:
 		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", printable(prefixed(err)))
 		if a.next != "" {
-			fmt.Fprint(a.stderr, a.next)
+			fmt.Fprint(printableLines{a.stderr}, a.next)
 		}
 	default:
 		fmt.Fprintln(a.stderr, printable(prefixed(err)))
