@@ -315,7 +315,7 @@ func TestYAMLAliasesAreBounded(t *testing.T) {
 		}
 		b.WriteString("]\n")
 	}
-	_, err := parseTree("bomb.yaml", []byte(b.String()))
+	_, _, err := parseTree("bomb.yaml", []byte(b.String()))
 	var ie *inputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "too many values") {
 		t.Fatalf("parseTree = %v; want an input error: too many values", err)

@@ -51,6 +51,17 @@ type kind[P, T any] struct {
 	validate func(*P) error
 	// reference is the external reference number a create's params give.
 	reference func(*P) string
+	// sentReference sets the external reference number of a resource a
+	// create responded with to the one the create sent, when the
+	// response left it out (the delivery interface's create response does
+	// not echo it).
+	sentReference func(v *T, ref string)
+	// createError, when set, rewords an error of a create of p that
+	// Create refused before sending (a problem of the configuration
+	// rather than of the file) in the command's terms.
+	createError func(p *P, err error) error
+	// id is the id of a resource.
+	id func(*T) string
 	// table is how it prints.
 	table columns[T]
 	// watched is the id and the status a watch prints of it.
@@ -78,7 +89,9 @@ func getCommand[T any](a *app, cols columns[T], get func(ctx context.Context, c 
 
 // getManyCommand makes cmd the command that reads the resources its
 // arguments name in one call and prints them: always a list, one id or
-// many.
+// many. An id the platform did not return is reported on stderr, each on
+// a line, after the list of those it did; then the command ends with a
+// not-found error (exit code 4).
 func getManyCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
 	cmd.Args = cobra.MinimumNArgs(1)
 	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, ids []string) error {
@@ -86,24 +99,70 @@ func getManyCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.C
 		if err != nil {
 			return err
 		}
-		return showList(a, k.table, list)
+		if err := showList(a, k.table, list); err != nil {
+			return err
+		}
+		returned := make(map[string]bool, len(list))
+		for i := range list {
+			returned[k.id(&list[i])] = true
+		}
+		missing := &notReturned{noun: k.noun, asked: len(ids)}
+		for _, id := range ids {
+			if !returned[id] {
+				returned[id] = true // each id reported once
+				missing.ids = append(missing.ids, id)
+				fmt.Fprintf(a.stderr, "rxdelivery: %s %s: not found\n", k.noun, printable(id))
+			}
+		}
+		if len(missing.ids) > 0 {
+			return missing
+		}
+		return nil
 	})
 	return cmd
 }
 
+// notReturned is a get-many that did not return every id it asked for
+// (each was reported as found missing): it matches rxdelivery.ErrNotFound.
+type notReturned struct {
+	noun  string
+	asked int
+	ids   []string
+}
+
+func (e *notReturned) Error() string {
+	return fmt.Sprintf("%d of the %d %ss asked for not found (see above)", len(e.ids), e.asked, e.noun)
+}
+
+func (e *notReturned) Unwrap() error { return rxdelivery.ErrNotFound }
+
 // cancelCommand makes cmd the command that cancels the resource its one
 // argument names. runbook is what to do when the cancel's outcome is
 // unknown: a format whose one %s is the id.
+//
+// At a terminal it asks first (confirm), unless --yes or --dry-run is
+// given; an answer other than yes cancels nothing (exit code 2).
 func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook string) *cobra.Command {
+	var d dryRun
+	var yes bool
 	cmd.Args = cobra.ExactArgs(1)
-	cmd.RunE = a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
+	cmd.RunE = d.wrap(a, a.withClient(func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
 		id := args[0]
-		a.next = fmt.Sprintf(runbook, id)
-		if err := k.service(client).Cancel(ctx, id); err != nil {
+		if !d.on && !a.confirm(fmt.Sprintf("Cancel %s %s?", k.noun, id), yes) {
+			return usagef("not confirmed: %s %s was not cancelled (--yes cancels without asking)", k.noun, printable(id))
+		}
+		a.next = fmt.Sprintf(runbook, printable(id))
+		err := k.service(client).Cancel(ctx, id, d.callOptions()...)
+		if d.on {
+			return d.report(a, err)
+		}
+		if err != nil {
 			return err
 		}
 		return a.done(map[string]string{"id": id, "result": "cancelled"}, "%s %s cancelled\n", k.noun, id)
-	})
+	}))
+	d.register(cmd)
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "cancel without asking (a cancel asks only when standard input is a terminal)")
 	return cmd
 }
 
@@ -113,23 +172,32 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 // before anything else: every problem is reported at once and nothing is
 // sent. send then sends it, with the command's arguments, and the resource
 // it responds with is printed.
+//
+// With --dry-run the file is read and checked the same way, and send makes
+// its call with the dry run's options (d, which it gets): nothing is sent,
+// and what would be is printed (see dryRun).
 func fileCommand[P, T any](a *app, what string, validate func(*P) error, cols columns[T],
-	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P) (*T, error), cmd *cobra.Command) *cobra.Command {
+	send func(ctx context.Context, client *rxdelivery.Client, args []string, p *P, d *dryRun) (*T, error), cmd *cobra.Command) *cobra.Command {
 	var file string
 	var p P
-	cmd.RunE = a.withInput(func() error {
+	var d dryRun
+	cmd.RunE = d.wrap(a, a.withInput(func() error {
 		if file == "" {
 			return usagef("give the %s's file with -f FILE", what)
 		}
 		return readParams(file, a.stdin, &p, func() error { return validate(&p) })
 	}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, args []string) error {
-		v, err := send(ctx, client, args, &p)
+		v, err := send(ctx, client, args, &p, &d)
+		if d.on {
+			return d.report(a, err)
+		}
 		if err != nil {
 			return err
 		}
 		return showOne(a, cols, v)
-	})
+	}))
 	fileFlag(cmd, &file, what)
+	d.register(cmd)
 	return cmd
 }
 
@@ -140,23 +208,39 @@ func fileFlag(cmd *cobra.Command, file *string, what string) {
 }
 
 // createCommand makes cmd the command that creates a resource from a
-// params file (see fileCommand). With --journal-sqlite or
+// params file (see fileCommand) and prints it, with the external
+// reference number it was sent with. With --journal-sqlite or
 // --journal-postgres the create goes through the journal, which never
 // sends a reference twice; when its outcome is unknown, the runbook says
 // how to find out and settle it.
 func createCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command) *cobra.Command {
 	var jf journalFlags
-	send := func(ctx context.Context, client *rxdelivery.Client, _ []string, p *P) (*T, error) {
-		j, closeJ, err := jf.open(ctx)
-		if err != nil {
-			return nil, err
+	send := func(ctx context.Context, client *rxdelivery.Client, _ []string, p *P, d *dryRun) (*T, error) {
+		var j *journal.Journal
+		if !d.on {
+			// A dry run claims nothing: the journal is not opened.
+			var closeJ func()
+			var err error
+			if j, closeJ, err = jf.open(ctx); err != nil {
+				return nil, err
+			}
+			defer closeJ()
 		}
-		defer closeJ()
+		var v *T
+		var err error
 		if j != nil {
-			return journaledCreate(ctx, a, j, &jf, k.noun, k.iface, k.reference(p), func(ctx context.Context) (*T, error) { return k.journaled(j, client).Create(ctx, p) })
+			v, err = journaledCreate(ctx, a, j, &jf, k.noun, k.iface, k.reference(p), func(ctx context.Context) (*T, error) { return k.journaled(j, client).Create(ctx, p) })
+		} else {
+			a.next = createRunbook(k.noun, k.iface, k.reference(p), time.Now(), nil, false)
+			v, err = k.service(client).Create(ctx, p, d.callOptions()...)
 		}
-		a.next = createRunbook(k.noun, k.iface, k.reference(p), time.Now(), nil, false)
-		return k.service(client).Create(ctx, p)
+		if err == nil && v != nil {
+			k.sentReference(v, k.reference(p))
+		}
+		if err != nil && k.createError != nil {
+			err = k.createError(p, err)
+		}
+		return v, err
 	}
 	jf.register(cmd)
 	return fileCommand(a, k.noun, k.validate, k.table, send, cmd)

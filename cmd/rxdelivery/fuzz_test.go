@@ -18,21 +18,22 @@ func FuzzReadParams(f *testing.F) {
 		`{"ready_at": "2026-03-02T09:00:00Z", "service_date": "2026-03-02", "shipping": {"weight": {"value": "12"}}}`,
 		"dropoff: {address: {place_id: 12}}\ntest_meta: {scenario: x, duration_between: 1.5}\n",
 		"a: &a [1, 2]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n", `[1, 2]`, `"text"`, "null", "- - -",
+		`{"a": {"b": [{"c": 1, "c": 2}]}, "a": 3}`, "a: 1\nb: [{c: 1, c: 2}]\na: 2\n",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"p.json", "p.yaml"} {
-			tree, err := parseTree(name, data)
+			tree, dups, err := parseTree(name, data)
 			if err != nil {
 				continue
 			}
 			var o orders.CreateParams
-			if err := checkInto(tree, &o, o.Validate); errors.Is(err, errUndecodable) {
+			if err := checkInto(tree, &o, o.Validate, dups...); errors.Is(err, errUndecodable) {
 				t.Fatalf("%s: walk passed what encoding/json refuses: %q", name, data)
 			}
 			var r requests.CreateParams
-			if err := checkInto(tree, &r, r.Validate); errors.Is(err, errUndecodable) {
+			if err := checkInto(tree, &r, r.Validate, dups...); errors.Is(err, errUndecodable) {
 				t.Fatalf("%s: walk passed what encoding/json refuses: %q", name, data)
 			}
 		}

@@ -54,17 +54,18 @@ func readParams(path string, stdin io.Reader, v any, validate func() error) erro
 	if err != nil {
 		return err
 	}
-	tree, err := parseTree(path, data)
+	tree, dups, err := parseTree(path, data)
 	if err != nil {
 		return err
 	}
-	return checkInto(tree, v, validate)
+	return checkInto(tree, v, validate, dups...)
 }
 
 // checkInto decodes a parsed tree into v, then runs validate, and returns
-// every problem of both in one *rxdelivery.ValidationError.
-func checkInto(tree any, v any, validate func() error) error {
-	var shape []rxtypes.Problem
+// every problem of both in one *rxdelivery.ValidationError, after the
+// problems of the file found by its parser (first, its keys given twice).
+func checkInto(tree any, v any, validate func() error, first ...rxtypes.Problem) error {
+	shape := append([]rxtypes.Problem(nil), first...)
 	out := walk("", tree, reflect.TypeOf(v).Elem(), &shape)
 	body, err := json.Marshal(out)
 	if err != nil {
@@ -102,7 +103,7 @@ var errUndecodable = errors.New("the input could not be decoded")
 // problem already says what is wrong there.
 func coveredBy(path string, shape []rxtypes.Problem) bool {
 	for _, s := range shape {
-		if s.Message == msgUnknownField {
+		if s.Message == msgUnknownField || strings.HasPrefix(s.Message, msgDuplicateKey) {
 			continue
 		}
 		if path == s.Path || strings.HasPrefix(path, s.Path+".") || strings.HasPrefix(path, s.Path+"[") {
@@ -150,12 +151,15 @@ func displayName(path string) string {
 }
 
 // parseTree parses JSON (a .json file, or text starting with '{') or YAML
-// into maps, slices and scalars.
-func parseTree(path string, data []byte) (any, error) {
+// into maps, slices and scalars. A key given twice in one object, at any
+// depth, is a problem of the file (JSON and YAML leave it to the parser,
+// whose choice of one of them would be sent without a word): each is
+// returned under its path, with the lines of both; the tree keeps the last.
+func parseTree(path string, data []byte) (any, []rxtypes.Problem, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) == 0 {
-		return nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
+		return nil, nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
 	}
 	if ext == ".json" || (ext != ".yaml" && ext != ".yml" && trimmed[0] == '{') {
 		return parseJSON(path, data)
@@ -163,7 +167,7 @@ func parseTree(path string, data []byte) (any, error) {
 	return parseYAML(path, data)
 }
 
-func parseJSON(path string, data []byte) (any, error) {
+func parseJSON(path string, data []byte) (any, []rxtypes.Problem, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -172,21 +176,95 @@ func parseJSON(path string, data []byte) (any, error) {
 		if _, err2 := dec.Token(); err2 != io.EOF {
 			off := dec.InputOffset()
 			line, col := position(data, off)
-			return nil, &inputError{err: fmt.Errorf("%s:%d:%d: not valid JSON: more after the object", displayName(path), line, col)}
+			return nil, nil, &inputError{err: fmt.Errorf("%s:%d:%d: not valid JSON: more after the object", displayName(path), line, col)}
 		}
-		return fromJSON(v), nil
+		return fromJSON(v), jsonDuplicates(data), nil
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		line, col := position(data, se.Offset)
 		// The decoder's own words quote the offending character: give the
 		// position alone.
-		return nil, &inputError{err: fmt.Errorf("%s:%d:%d: not valid JSON", displayName(path), line, col)}
+		return nil, nil, &inputError{err: fmt.Errorf("%s:%d:%d: not valid JSON", displayName(path), line, col)}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, &inputError{err: fmt.Errorf("%s: not valid JSON: it ends early", displayName(path))}
+		return nil, nil, &inputError{err: fmt.Errorf("%s: not valid JSON: it ends early", displayName(path))}
 	}
-	return nil, &inputError{err: fmt.Errorf("%s: not valid JSON", displayName(path))}
+	return nil, nil, &inputError{err: fmt.Errorf("%s: not valid JSON", displayName(path))}
+}
+
+// msgDuplicateKey begins the problem of a key given twice in one object.
+const msgDuplicateKey = "given twice"
+
+// duplicateKey is the problem of the key at path given on line first and
+// again on line again.
+func duplicateKey(path string, first, again int) rxtypes.Problem {
+	return rxtypes.Problem{Path: path, Message: fmt.Sprintf("%s in one object (lines %d and %d): give it once", msgDuplicateKey, first, again)}
+}
+
+// jsonDuplicates returns a problem for each key given twice in one object
+// of data, valid JSON, at any depth.
+func jsonDuplicates(data []byte) []rxtypes.Problem {
+	// One frame per open object or array: the path to it, and for an
+	// object the line of each key seen and whether a key is next; for an
+	// array the index of the next element.
+	type frame struct {
+		path   string
+		object bool
+		keys   map[string]int
+		key    bool
+		index  int
+		member string // the path of the member being read
+	}
+	var problems []rxtypes.Problem
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	// valuePath is where the next value goes, and moves its parent on.
+	valuePath := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			f.key = true
+			return f.member
+		}
+		p := fmt.Sprintf("%s[%d]", f.path, f.index)
+		f.index++
+		return p
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return problems
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.object && f.key {
+				if k, ok := tok.(string); ok {
+					line, _ := position(data, dec.InputOffset())
+					f.member = join(f.path, k)
+					if first, seen := f.keys[k]; seen {
+						problems = append(problems, duplicateKey(f.member, first, line))
+					} else {
+						f.keys[k] = line
+					}
+					f.key = false
+					continue
+				}
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{path: valuePath(), object: true, keys: map[string]int{}, key: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: valuePath()})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		default:
+			valuePath()
+		}
+	}
 }
 
 // position returns the line and column of a byte offset, from 1.
@@ -225,20 +303,30 @@ func fromJSON(v any) any {
 	return scalar{kind: kindNull}
 }
 
-func parseYAML(path string, data []byte) (any, error) {
+func parseYAML(path string, data []byte) (any, []rxtypes.Problem, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &inputError{err: fmt.Errorf("%s: not valid YAML: %s", displayName(path), yamlMessage(err))}
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return nil, nil, &inputError{err: fmt.Errorf("%s: not valid YAML: %s", displayName(path), yamlMessage(err))}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
+		return nil, nil, &inputError{err: fmt.Errorf("%s is empty", displayName(path))}
 	}
-	budget := maxYAMLValues
-	v, err := fromYAML(doc.Content[0], 0, &budget)
+	// A second document (after "---") would be left unread without a
+	// word, as JSON's text after the object is: refuse it.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, nil, &inputError{err: fmt.Errorf("%s: line %d: a second YAML document: give one", displayName(path), next.Line)}
+	case err != io.EOF:
+		return nil, nil, &inputError{err: fmt.Errorf("%s: not valid YAML: %s", displayName(path), yamlMessage(err))}
+	}
+	y := yamlTree{budget: maxYAMLValues}
+	v, err := y.from(doc.Content[0], "", 0)
 	if err != nil {
-		return nil, &inputError{err: fmt.Errorf("%s: %w", displayName(path), err)}
+		return nil, nil, &inputError{err: fmt.Errorf("%s: %w", displayName(path), err)}
 	}
-	return v, nil
+	return v, y.dups, nil
 }
 
 // yamlMessage keeps the line number of a YAML syntax error and drops the
@@ -263,29 +351,44 @@ func yamlMessage(err error) string {
 // build an exponential tree.
 const maxYAMLValues = 100000
 
-func fromYAML(n *yaml.Node, depth int, budget *int) (any, error) {
+// yamlTree builds the tree of a YAML document: the values it may still
+// expand to (aliases included), and the keys it found given twice.
+type yamlTree struct {
+	budget int
+	dups   []rxtypes.Problem
+}
+
+// from returns the tree of n, found at path.
+func (y *yamlTree) from(n *yaml.Node, path string, depth int) (any, error) {
 	if depth > 64 {
 		return nil, errors.New("nested too deeply")
 	}
-	if *budget--; *budget < 0 {
+	if y.budget--; y.budget < 0 {
 		return nil, errors.New("too many values (aliases expanded)")
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return fromYAML(n.Alias, depth+1, budget)
+		return y.from(n.Alias, path, depth+1)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return scalar{kind: kindNull}, nil
 		}
-		return fromYAML(n.Content[0], depth+1, budget)
+		return y.from(n.Content[0], path, depth+1)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		lines := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: a key must be a name", k.Line)
 			}
-			v, err := fromYAML(n.Content[i+1], depth+1, budget)
+			at := join(path, k.Value)
+			if first, seen := lines[k.Value]; seen {
+				y.dups = append(y.dups, duplicateKey(at, first, k.Line))
+			} else {
+				lines[k.Value] = k.Line
+			}
+			v, err := y.from(n.Content[i+1], at, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -295,7 +398,7 @@ func fromYAML(n *yaml.Node, depth int, budget *int) (any, error) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, err := fromYAML(c, depth+1, budget)
+			v, err := y.from(c, fmt.Sprintf("%s[%d]", path, i), depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -235,39 +234,6 @@ func quoteArg(s string) string {
 		i += n
 	}
 	b.WriteString("'")
-	return b.String()
-}
-
-// printable returns s with every character that does not print (control
-// characters, formatting characters such as a bidirectional override,
-// bytes that are not UTF-8) written as its Go escape, so that a value
-// from the journal's store (a reference, a holder, a note) cannot move
-// the terminal's cursor, clear its screen or hide text.
-func printable(s string) string {
-	ok := true
-	for i, r := range s {
-		if (r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD")) || !unicode.IsPrint(r) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case !unicode.IsPrint(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-		i += n
-	}
 	return b.String()
 }
 

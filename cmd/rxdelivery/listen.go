@@ -119,7 +119,7 @@ func (a *app) listenCommand() *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("subscribing %s: %w", tn, err)
 					}
-					fmt.Fprintf(a.stderr, "subscribed %s (%s): %s\n", sub.TrackingNumber, sub.Carrier, sub.Status)
+					fmt.Fprintf(a.stderr, "subscribed %s (%s): %s\n", printableArgs([]any{sub.TrackingNumber, sub.Carrier, sub.Status})...)
 				}
 			}
 			select {
@@ -153,8 +153,8 @@ func (a *app) printNotification(n *tracking.Notification) {
 	if n.Stale {
 		stale = " (stale)"
 	}
-	fmt.Fprintf(a.stdout, "%s  %s  %s  %s%s  %s  ref=%s\n", when(n.StatusOccurredAt), n.TrackingNumber, n.Carrier, n.Status, stale,
-		dash(n.StatusText), dash(n.ReferenceID))
+	fmt.Fprintf(a.stdout, "%s  %s  %s  %s%s  %s  ref=%s\n", printableArgs([]any{when(n.StatusOccurredAt), n.TrackingNumber, n.Carrier, n.Status, stale,
+		dash(n.StatusText), dash(n.ReferenceID)})...)
 }
 
 // notificationJSON is a notification as --json prints it, with the stale
@@ -170,7 +170,7 @@ func (a *app) printJSONLine(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = a.stdout.Write(append(b, '\n'))
+	_, err = a.stdout.Write(append(printableJSON(b), '\n'))
 	return err
 }
 

@@ -21,8 +21,14 @@ var orderKind = kind[orders.CreateParams, orders.Order]{
 	},
 	validate:  (*orders.CreateParams).Validate,
 	reference: func(p *orders.CreateParams) string { return p.ExternalReferenceNumber },
-	table:     orderTable,
-	watched:   func(o *orders.Order) (string, string) { return o.ID, string(o.Status) },
+	sentReference: func(o *orders.Order, ref string) {
+		if o.ExternalReferenceNumber == "" {
+			o.ExternalReferenceNumber = ref
+		}
+	},
+	id:      func(o *orders.Order) string { return o.ID },
+	table:   orderTable,
+	watched: func(o *orders.Order) (string, string) { return printable(o.ID), printable(string(o.Status)) },
 }
 
 // orderTable prints orders: their ids, statuses and references, and when
@@ -83,8 +89,12 @@ func (a *app) ordersGet() *cobra.Command {
 
 func (a *app) ordersGetMany() *cobra.Command {
 	return getManyCommand(a, orderKind, &cobra.Command{
-		Use:     "get-many ORDER_ID...",
-		Short:   "Show several delivery orders in one call",
+		Use:   "get-many ORDER_ID...",
+		Short: "Show several delivery orders in one call",
+		Long: `Show several delivery orders, read in one call: a table, or with --json a
+JSON array of the orders (one order or many, as with every command that lists
+resources). Each id the platform did not return is reported on standard error,
+after the orders it did return, and the command ends with exit code 4.`,
 		Example: "  rxdelivery orders get-many ord_123 ord_456",
 	})
 }
@@ -94,8 +104,13 @@ func (a *app) ordersCancel() *cobra.Command {
 		Use:   "cancel ORDER_ID",
 		Short: "Cancel a delivery order",
 		Long: `Cancel a delivery order. The platform refuses a cancel once the order is past
-a cancellable status (exit code 5).`,
-		Example: "  rxdelivery orders cancel ord_123",
+a cancellable status (exit code 5).
+
+When standard input is a terminal it asks first ("Cancel order ID? [y/N]");
+any answer but y or yes cancels nothing (exit code 2). --yes cancels without
+asking. A script (standard input not a terminal) is never asked: the cancel
+goes on as given. --dry-run prints what would be sent and sends nothing.`,
+		Example: "  rxdelivery orders cancel ord_123 --yes",
 	}, orderCancelRunbook)
 }
 
@@ -108,12 +123,12 @@ const orderCancelRunbook = `The cancel may or may not have taken effect. Next:
 `
 
 func (a *app) ordersAddPrescription() *cobra.Command {
-	add := func(ctx context.Context, client *rxdelivery.Client, args []string, p *orders.Prescription) (*orders.Order, error) {
+	add := func(ctx context.Context, client *rxdelivery.Client, args []string, p *orders.Prescription, d *dryRun) (*orders.Order, error) {
 		a.next = fmt.Sprintf(`The prescription may or may not have been added. The platform returns no
 prescription list to check it by: ask the platform's support whether order %s
 has the prescription before adding it again.
-`, args[0])
-		return client.Orders.AddPrescription(ctx, args[0], p)
+`, printable(args[0]))
+		return client.Orders.AddPrescription(ctx, args[0], p, d.callOptions()...)
 	}
 	return fileCommand(a, "prescription", (*orders.Prescription).Validate, orderKind.table, add, &cobra.Command{
 		Use:   "add-prescription ORDER_ID -f FILE",
@@ -127,21 +142,28 @@ its JSON path, and nothing sent when it has one.`,
 }
 
 func (a *app) ordersRemovePrescription() *cobra.Command {
-	return &cobra.Command{
+	var d dryRun
+	c := &cobra.Command{
 		Use:     "remove-prescription ORDER_ID RX_NUMBER",
 		Short:   "Remove a prescription from a delivery order",
 		Example: "  rxdelivery orders remove-prescription ord_123 RX-0001",
 		Args:    cobra.ExactArgs(2),
-		RunE: a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
+		RunE: d.wrap(a, a.withClient(func(ctx context.Context, c *cobra.Command, client *rxdelivery.Client, args []string) error {
 			a.next = `The prescription may or may not have been removed. Removing it again is
 refused once it is gone; ask the platform's support if in doubt.
 `
-			if err := client.Orders.RemovePrescription(ctx, args[0], args[1]); err != nil {
+			err := client.Orders.RemovePrescription(ctx, args[0], args[1], d.callOptions()...)
+			if d.on {
+				return d.report(a, err)
+			}
+			if err != nil {
 				return err
 			}
 			return a.done(map[string]string{"id": args[0], "removed": args[1]}, "prescription removed from order %s\n", args[0])
-		}),
+		})),
 	}
+	d.register(c)
+	return c
 }
 
 func (a *app) ordersWatch() *cobra.Command {

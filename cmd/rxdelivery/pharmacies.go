@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
@@ -47,37 +48,43 @@ func (a *app) pharmaciesSearch() *cobra.Command {
 		Short: "Search the pharmacies that deliver to an address, one page or all",
 		Long: `Search the pharmacies that deliver to an origin address (postal form, with its
 ZIP code) or a map provider's place id: preferred pharmacies first, then by
-distance. One page at a time (--page, --page-size), or every page with --all.`,
+distance. One page at a time (--page, --page-size), or every page with --all.
+
+With --json the output is a JSON array of the pharmacies found (of the page,
+or of every page with --all), as with every command that lists resources; the
+line saying which page of how many (or how many in all) then goes to standard
+error.`,
 		Example: `  rxdelivery pharmacies search --origin-address "42 Elm Avenue, Columbus, OH 43210" --page-size 50 --all`,
 		RunE: a.withInput(p.Validate, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
+			var list []pharmacies.Pharmacy
+			var footer string
 			if all {
-				var list []pharmacies.Pharmacy
 				for ph, err := range client.Pharmacies.All(ctx, &p) {
 					if err != nil {
 						return err
 					}
 					list = append(list, ph)
 				}
-				if a.jsonOut {
-					if list == nil {
-						list = []pharmacies.Pharmacy{}
-					}
-					return a.printJSON(list)
+				footer = fmt.Sprintf("%d pharmacies\n", len(list))
+			} else {
+				page, err := client.Pharmacies.Search(ctx, &p)
+				if err != nil {
+					return err
 				}
-				pharmacyTable.print(a.stdout, list)
-				fmt.Fprintf(a.stdout, "%d pharmacies\n", len(list))
-				return nil
+				list = page.Pharmacies
+				footer = fmt.Sprintf("page %d of %d (%d pharmacies, %d a page)\n", page.Page, page.TotalPages, page.Count, page.PageSize)
 			}
-			page, err := client.Pharmacies.Search(ctx, &p)
-			if err != nil {
+			if err := showList(a, pharmacyTable, list); err != nil {
 				return err
 			}
+			// With --json, stdout is the array alone: the count goes to
+			// stderr.
+			out := a.stdout
 			if a.jsonOut {
-				return a.printJSON(page)
+				out = a.stderr
 			}
-			pharmacyTable.print(a.stdout, page.Pharmacies)
-			fmt.Fprintf(a.stdout, "page %d of %d (%d pharmacies, %d a page)\n", page.Page, page.TotalPages, page.Count, page.PageSize)
-			return nil
+			_, err := io.WriteString(out, footer)
+			return err
 		}),
 	}
 	f := c.Flags()
@@ -117,10 +124,10 @@ platform sent it (indented JSON), with or without --json.`,
 			var b bytes.Buffer
 			if err := json.Indent(&b, info.Raw, "", "  "); err != nil {
 				b.Reset()
-				b.Write(info.Raw)
+				b.WriteString(printable(string(info.Raw)))
 			}
 			b.WriteByte('\n')
-			_, err = a.stdout.Write(b.Bytes())
+			_, err = a.stdout.Write(printableJSON(b.Bytes()))
 			return err
 		}),
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
+
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/requests"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/spf13/cobra"
 )
 
@@ -18,8 +21,15 @@ var requestKind = kind[requests.CreateParams, requests.Request]{
 	},
 	validate:  requestValidate,
 	reference: func(p *requests.CreateParams) string { return p.ExternalReferenceNumber },
-	table:     requestTable,
-	watched:   func(r *requests.Request) (string, string) { return r.ID, requestState(r) },
+	sentReference: func(r *requests.Request, ref string) {
+		if r.ExternalReferenceNumber == "" {
+			r.ExternalReferenceNumber = ref
+		}
+	},
+	createError: noProgramID,
+	id:          func(r *requests.Request) string { return r.ID },
+	table:       requestTable,
+	watched:     func(r *requests.Request) (string, string) { return printable(r.ID), printable(requestState(r)) },
 }
 
 // requestTable prints omni requests: their ids, references and statuses,
@@ -59,7 +69,8 @@ func (a *app) requestsCreate() *cobra.Command {
 		Long: `Create an omni request from a JSON or YAML file holding the body of the
 create (the fields of requests.CreateParams). The file is checked first: every
 problem is printed with its JSON path and nothing is sent (exit code 3). An
-empty identifier is filled from --program-id or RXDELIVERY_PROGRAM_ID.
+empty identifier is filled from --program-id or RXDELIVERY_PROGRAM_ID; with
+neither, nothing is sent (exit code 2).
 
 When the outcome of the create is unknown (exit code 6), the request may exist:
 the external_reference_number is what it can be found by. With --journal-sqlite
@@ -80,6 +91,32 @@ func requestValidate(p *requests.CreateParams) error {
 	return q.Validate()
 }
 
+// noProgramID rewords the refusal of a create whose file gives no
+// identifier while the configuration has no program id (Create fills one
+// from it): a configuration error (exit code 2) that names the flag and
+// the variable that give it. Other problems of the same refusal stay
+// problems of the input.
+func noProgramID(p *requests.CreateParams, err error) error {
+	var ve *rxdelivery.ValidationError
+	if p.Identifier != "" || !errors.As(err, &ve) {
+		return err
+	}
+	const hint = "no program identifier: set --program-id or RXDELIVERY_PROGRAM_ID to the omni program id the platform issued, or give identifier in the file"
+	var rest []rxtypes.Problem
+	for _, pr := range ve.Problems {
+		if pr.Path != "identifier" {
+			rest = append(rest, pr)
+		}
+	}
+	switch {
+	case len(rest) == len(ve.Problems):
+		return err
+	case len(rest) == 0:
+		return usagef("%s", hint)
+	}
+	return &rxdelivery.ValidationError{Problems: append(rest, rxtypes.Problem{Path: "identifier", Message: hint})}
+}
+
 func (a *app) requestsGet() *cobra.Command {
 	return getCommand(a, requestKind.table, requestKind.get, &cobra.Command{
 		Use:     "get REQUEST_ID",
@@ -90,8 +127,12 @@ func (a *app) requestsGet() *cobra.Command {
 
 func (a *app) requestsGetMany() *cobra.Command {
 	return getManyCommand(a, requestKind, &cobra.Command{
-		Use:     "get-many REQUEST_ID...",
-		Short:   "Show several omni requests in one call",
+		Use:   "get-many REQUEST_ID...",
+		Short: "Show several omni requests in one call",
+		Long: `Show several omni requests, read in one call: a table, or with --json a JSON
+array of the requests (one request or many, as with every command that lists
+resources). Each id the platform did not return is reported on standard error,
+after the requests it did return, and the command ends with exit code 4.`,
 		Example: "  rxdelivery requests get-many req_123 req_456",
 	})
 }
@@ -101,8 +142,13 @@ func (a *app) requestsCancel() *cobra.Command {
 		Use:   "cancel REQUEST_ID",
 		Short: "Cancel an omni request",
 		Long: `Cancel an omni request. The platform refuses a cancel once the order is past
-a cancellable status (exit code 5).`,
-		Example: "  rxdelivery requests cancel req_123",
+a cancellable status (exit code 5).
+
+When standard input is a terminal it asks first ("Cancel request ID? [y/N]");
+any answer but y or yes cancels nothing (exit code 2). --yes cancels without
+asking. A script (standard input not a terminal) is never asked: the cancel
+goes on as given. --dry-run prints what would be sent and sends nothing.`,
+		Example: "  rxdelivery requests cancel req_123 --yes",
 	}, requestCancelRunbook)
 }
 

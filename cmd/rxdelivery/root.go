@@ -47,6 +47,9 @@ type app struct {
 
 	// closers run when the command ends (the --dump file).
 	closers []func()
+	// clientOpts are options a command adds to its client (a dry run's
+	// transport, which sends nothing).
+	clientOpts []rxdelivery.Option
 	// next is the runbook printed after an error of unknown outcome.
 	next string
 }
@@ -126,15 +129,15 @@ func (a *app) printError(err error, code int) {
 			if path == "" {
 				path = "(whole value)"
 			}
-			fmt.Fprintf(a.stderr, "  %s: %s\n", path, p.Message)
+			fmt.Fprintf(a.stderr, "  %s: %s\n", printable(path), printable(p.Message))
 		}
 	case code == exitUnknownOutcome:
-		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", prefixed(err))
+		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", printable(prefixed(err)))
 		if a.next != "" {
-			fmt.Fprint(a.stderr, a.next)
+			fmt.Fprint(printableLines{a.stderr}, a.next)
 		}
 	default:
-		fmt.Fprintln(a.stderr, prefixed(err))
+		fmt.Fprintln(a.stderr, printable(prefixed(err)))
 	}
 	if code == exitUsage {
 		var ue *usageError
@@ -352,13 +355,13 @@ func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 		}
 		opts = append(opts, rxdelivery.WithTranscript(w))
 	}
-	return rxdelivery.NewClientFromEnv(opts...)
+	return rxdelivery.NewClientFromEnv(append(opts, a.clientOpts...)...)
 }
 
 // dumpWriter opens the --dump destination.
 func (a *app) dumpWriter() (io.Writer, error) {
 	if a.dump == "-" {
-		return a.stderr, nil
+		return printableLines{a.stderr}, nil
 	}
 	f, err := os.OpenFile(a.dump, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
@@ -374,7 +377,7 @@ func (a *app) printJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	b = append(printableJSON(b), '\n')
 	_, err = a.stdout.Write(b)
 	return err
 }

@@ -34,6 +34,7 @@ func (a *app) trackingCommand() *cobra.Command {
 func (a *app) trackingSubscribe() *cobra.Command {
 	var p tracking.SubscribeParams
 	var urlFile string
+	var d dryRun
 	c := &cobra.Command{
 		Use:   "subscribe --tracking-number N (--listener-url URL | --listener-url-file FILE)",
 		Short: "Subscribe a tracking number to notifications at a listener URL",
@@ -43,7 +44,7 @@ safe to repeat. The listener URL carries a secret token: --listener-url-file
 reads it from a file (as 'rxdelivery listen --url-file' writes it), so that it
 stays out of the command line.`,
 		Example: "  rxdelivery tracking subscribe --tracking-number 9400100000000000000000 --listener-url-file listener.url",
-		RunE: a.withInput(func() error {
+		RunE: d.wrap(a, a.withInput(func() error {
 			if urlFile != "" {
 				if p.ListenerURL != "" {
 					return usagef("give --listener-url or --listener-url-file, not both")
@@ -56,14 +57,18 @@ stays out of the command line.`,
 			}
 			return p.Validate()
 		}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
-			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + p.TrackingNumber + ".\n"
-			sub, err := client.Tracking.Subscribe(ctx, &p)
+			a.next = "The subscription may or may not have been made. Subscribing again is safe (it updates\nthe subscription): run the command again, or check with rxdelivery tracking get " + printable(p.TrackingNumber) + ".\n"
+			sub, err := client.Tracking.Subscribe(ctx, &p, d.callOptions()...)
+			if d.on {
+				return d.report(a, err)
+			}
 			if err != nil {
 				return err
 			}
 			return showOne(a, subscriptionTable, sub)
-		}),
+		})),
 	}
+	d.register(c)
 	f := c.Flags()
 	f.StringVar(&p.TrackingNumber, "tracking-number", "", "the POSTAL or PARCELA tracking `NUMBER`")
 	f.StringVar(&p.ListenerURL, "listener-url", "", "the https `URL` that receives the notifications")
@@ -103,15 +108,18 @@ func (a *app) pricingQuote() *cobra.Command {
 	var file, from, to, length, width, height, weight, service string
 	var providers []string
 	var p pricing.QuoteParams
+	var d dryRun
 	c := &cobra.Command{
 		Use:   "quote (-f FILE | --from-zip Z --to-zip Z --length-in L --width-in W --height-in H --weight-oz OZ)",
 		Short: "Quote the price of delivering a package",
 		Long: `Quote the price of delivering a package between two ZIP codes, from flags or
 from a JSON or YAML file (the fields of pricing.QuoteParams). Every measure is
-required: the platform never infers them. A quote does not reserve the rate.`,
+required: the platform never infers them. A quote does not reserve the rate.
+With --json the output is a JSON array of the quotes (empty when there is
+none), as with every command that lists resources.`,
 		Example: "  rxdelivery pricing quote --from-zip 43210 --to-zip 60611 --length-in 10 --width-in 8 --height-in 4 --weight-oz 12.5",
 	}
-	c.RunE = a.withInput(func() error {
+	c.RunE = d.wrap(a, a.withInput(func() error {
 		if file != "" {
 			for _, name := range []string{"from-zip", "to-zip", "length-in", "width-in", "height-in", "weight-oz", "provider", "service-level"} {
 				if c.Flags().Changed(name) {
@@ -122,7 +130,10 @@ required: the platform never infers them. A quote does not reserve the rate.`,
 		}
 		return quoteFromFlags(&p, from, to, length, width, height, weight, service, providers)
 	}, func(ctx context.Context, _ *cobra.Command, client *rxdelivery.Client, _ []string) error {
-		quotes, err := client.Pricing.Quote(ctx, &p)
+		quotes, err := client.Pricing.Quote(ctx, &p, d.callOptions()...)
+		if d.on {
+			return d.report(a, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -134,7 +145,8 @@ required: the platform never infers them. A quote does not reserve the rate.`,
 		}
 		printQuotes(a.stdout, quotes)
 		return nil
-	})
+	}))
+	d.register(c)
 	f := c.Flags()
 	fileFlag(c, &file, "quote")
 	f.StringVar(&from, "from-zip", "", "the pickup's ZIP code")

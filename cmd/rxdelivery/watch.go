@@ -93,7 +93,7 @@ func followMany[T any](ctx context.Context, a *app, seq iter.Seq2[*T, error], sh
 			}
 			return err
 		}
-		fmt.Fprintln(a.stderr, prefixed(err))
+		fmt.Fprintln(a.stderr, printable(prefixed(err)))
 		if first == nil {
 			first = &leftWatch{first: err}
 		}
