@@ -114,8 +114,10 @@
 //
 // Server.Calls lists what the simulator received, oldest first: the
 // operation (such as OrdersCreate), method, path (as the documents write
-// it), decoded query and body, the status answered and the fault applied.
-// No header is kept, so no credential is in it. CallsTo filters by
+// it), decoded query and body, the status answered, the fault applied, and
+// when it arrived: ReceivedAt on the wall clock (so the real wait between a
+// 429 and its retry can be checked against the Retry-After) and
+// SimulatedAt on the simulator's clock. No header is kept, so no credential is in it. CallsTo filters by
 // operation; ResetCalls empties the record; Call.DecodeBody decodes a body
 // into a type of yours.
 //
@@ -139,7 +141,7 @@
 //	PUT    /_control/quotes                 {"empty":true}
 //	POST   /_control/faults                 {"operation","times","kind","status","retry_after_seconds","stall_seconds","committed"} -> 201
 //	DELETE /_control/faults                 204
-//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}
+//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault,received_at,simulated_at}]}
 //	DELETE /_control/calls                  204
 //	GET    /_control/notifications          {"notifications":[{tracking_number,status,listener_url,status_code,error,at}]}
 //

@@ -35,6 +35,18 @@ type Call struct {
 	// Fault names the injected fault the call was answered with, as
 	// Fault.String writes it ("" when none).
 	Fault string
+	// ReceivedAt is the wall-clock time at which the simulator received
+	// the call (its headers read, its body not yet), from time.Now with
+	// its monotonic reading, on the manual clock as on the real one. The
+	// gap between two calls' ReceivedAt is the real time the client let
+	// pass between them: the measure of whether it waited out a
+	// Retry-After.
+	ReceivedAt time.Time
+	// SimulatedAt is the simulator's clock (Server.Now) at the same
+	// moment: the time its scenarios and the timestamps it writes are
+	// measured on. On the manual clock it moves only with Advance, so
+	// calls between two Advances share it.
+	SimulatedAt time.Time
 
 	raw []byte
 }
@@ -87,6 +99,9 @@ func convertCall(c sandbox.Call) Call {
 		Path:      trimPrefix(c.Path),
 		Status:    c.Status,
 		raw:       c.Body,
+
+		ReceivedAt:  c.ReceivedAt,
+		SimulatedAt: c.SimulatedAt,
 	}
 	if c.Fault != "" {
 		out.Fault = faultName(c.Fault)

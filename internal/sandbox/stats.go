@@ -73,6 +73,14 @@ type Call struct {
 	// Fault names the injected fault applied ("" when none), such as
 	// "rate_limit" or "cut_after".
 	Fault string
+	// ReceivedAt is the wall-clock time (time.Now, monotonic reading
+	// included) at which the sandbox began serving the call, once its
+	// headers were read and before its body was. Durations between two
+	// calls' ReceivedAt are real elapsed time, whatever the sandbox clock.
+	ReceivedAt time.Time
+	// SimulatedAt is the sandbox clock's time (UTC) at the same moment:
+	// the time the call's timestamps and transitions are measured on.
+	SimulatedAt time.Time
 }
 
 // NotificationAttempt is one tracking notification the sandbox tried to
