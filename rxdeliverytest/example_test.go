@@ -336,3 +336,27 @@ func ExampleCall_ReceivedAt() {
 	// 200 9:00AM
 	// waited out the Retry-After: true
 }
+
+// CallCounts counts every call per operation, the ones the record's limit
+// has dropped included.
+func ExampleServer_CallCounts() {
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCallRecordLimit(2))
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 5 {
+		if _, err := client.Orders.Get(ctx, order.ID); err != nil {
+			log.Fatal(err)
+		}
+	}
+	counts := srv.CallCounts()
+	fmt.Println("kept:", len(srv.Calls()))
+	fmt.Println("creates:", counts[rxdeliverytest.OrdersCreate], "reads:", counts[rxdeliverytest.OrdersGet])
+	// Output:
+	// kept: 2
+	// creates: 1 reads: 5
+}

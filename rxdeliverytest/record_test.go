@@ -2,6 +2,8 @@ package rxdeliverytest_test
 
 import (
 	"context"
+	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -133,5 +135,48 @@ func TestCallsShowARetryAfterWaitedOut(t *testing.T) {
 	}
 	if gap := calls[1].ReceivedAt.Sub(calls[0].ReceivedAt); gap < time.Second {
 		t.Errorf("the retry came %v after the 429, inside its Retry-After of 1s", gap)
+	}
+}
+
+// TestCallRecordLimitAndCounts: WithCallRecordLimit bounds Calls to the
+// latest n, and CallCounts keeps counting every call per operation past
+// that bound, until ResetCalls.
+func TestCallRecordLimitAndCounts(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t, rxdeliverytest.WithCallRecordLimit(3))
+	client, ctx := srv.Client(), context.Background()
+	var id string
+	for range 4 {
+		o, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = o.ID
+	}
+	for range 3 {
+		if _, err := client.Orders.Get(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := http.Get(srv.DeliveryURL() + "/api/v1/nowhere")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+
+	calls := srv.Calls()
+	if len(calls) != 3 {
+		t.Fatalf("the record holds %d calls, want the limit of 3", len(calls))
+	}
+	if calls[0].Operation != rxdeliverytest.OrdersGet || calls[2].Operation != rxdeliverytest.AnyOperation {
+		t.Errorf("the record holds %s..%q, want the latest three calls", calls[0].Operation, calls[2].Operation)
+	}
+	want := map[rxdeliverytest.Operation]int{rxdeliverytest.OrdersCreate: 4, rxdeliverytest.OrdersGet: 3, rxdeliverytest.AnyOperation: 1}
+	if got := srv.CallCounts(); !reflect.DeepEqual(got, want) {
+		t.Errorf("CallCounts() = %v, want %v", got, want)
+	}
+	srv.ResetCalls()
+	if got := srv.CallCounts(); len(got) != 0 {
+		t.Errorf("CallCounts() after ResetCalls = %v, want none", got)
 	}
 }

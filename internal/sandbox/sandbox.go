@@ -48,6 +48,10 @@ const (
 // Config.OrderCadence is zero.
 const DefaultCadence = 30 * time.Second
 
+// DefaultMaxCalls is the number of calls Stats().Calls keeps when
+// Config.MaxCalls is zero.
+const DefaultMaxCalls = 10000
+
 // Credentials is one API key and secret the sandbox accepts.
 type Credentials struct {
 	// Key is the API key (the Basic username).
@@ -101,8 +105,10 @@ type Config struct {
 	// Logger, when set, receives one line per call with the interface,
 	// method, route template (never the raw path or query) and status.
 	Logger *slog.Logger
-	// MaxCalls caps the number of calls kept in Stats().Calls; the oldest are
-	// dropped first. Zero means 10,000.
+	// MaxCalls caps the number of calls kept in Stats().Calls (and of
+	// notifications in Stats().Notifications); the oldest are dropped
+	// first. Zero means DefaultMaxCalls; a negative value keeps every one.
+	// Stats().CallCounts counts past the cap.
 	MaxCalls int
 }
 
@@ -146,8 +152,9 @@ type Sandbox struct {
 	lookup   lookupCache
 	stats    Stats // Calls is kept in calls instead
 
-	callsMu sync.Mutex // guards calls; taken after mu, never before
-	calls   []*Call
+	callsMu    sync.Mutex // guards calls and callCounts; taken after mu, never before
+	calls      []*Call
+	callCounts map[string]int
 }
 
 // New returns a Sandbox configured by cfg.
@@ -181,8 +188,8 @@ func New(cfg Config) *Sandbox {
 	if s.notifyWait <= 0 {
 		s.notifyWait = 10 * time.Second
 	}
-	if s.maxCalls <= 0 {
-		s.maxCalls = 10000
+	if s.maxCalls == 0 {
+		s.maxCalls = DefaultMaxCalls
 	}
 	if cfg.Key != "" {
 		s.creds = append(s.creds, Credentials{Key: cfg.Key, Secret: cfg.Secret})
