@@ -117,9 +117,12 @@
 // it), decoded query and body, the status answered, the fault applied, and
 // when it arrived: ReceivedAt on the wall clock (so the real wait between a
 // 429 and its retry can be checked against the Retry-After) and
-// SimulatedAt on the simulator's clock. No header is kept, so no credential is in it. CallsTo filters by
-// operation; ResetCalls empties the record; Call.DecodeBody decodes a body
-// into a type of yours.
+// SimulatedAt on the simulator's clock. No header is kept, so no
+// credential is in it. CallsTo filters by operation; ResetCalls empties the
+// record; Call.DecodeBody decodes a body into a type of yours. The record
+// keeps the latest DefaultCallRecordLimit calls (WithCallRecordLimit sets
+// another bound, or none); CallCounts counts every call per operation,
+// past that bound.
 //
 // # The control API
 //
