@@ -41,7 +41,13 @@
 // tracking events of shipping orders (Accepted, Moving Through Network, Out
 // for Delivery, Delivered), and the tracking notifications they cause. A
 // test never sleeps and always sees the same sequence. WithRealClock runs
-// on real time instead (Advance still jumps ahead).
+// on real time instead (Advance still jumps ahead). On either clock a
+// status shows from its occurred_at on: the platform writes timestamps to
+// the second, so the first step after a create falls on the last whole
+// second before creation plus the cadence (the next ones follow at the
+// cadence), and a call shows every step that was due when it arrived.
+// With a cadence under a second the steps fall between seconds, and an
+// occurred_at may be up to a second before its step shows.
 //
 // Code that waits for a delivery (Orders.Wait, Requests.Watch, WatchMany)
 // runs on the same clock: the kit's clients wait between reads on

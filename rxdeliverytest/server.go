@@ -66,7 +66,8 @@ func WithStartTime(t time.Time) Option {
 
 // WithRealClock runs the simulator on real time: scenarios and couriers
 // move by themselves, and Server.Advance still jumps ahead without
-// waiting. Tests rarely want it; standalone servers and demo programs do.
+// waiting. A call shows every step due when it arrived, so a status is
+// visible from its occurred_at on. Tests rarely want it; standalone servers and demo programs do.
 func WithRealClock() Option {
 	return func(c *config) { c.realClock = true }
 }

@@ -218,6 +218,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Interface: iface, Operation: opName, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 		Route: routeName, Fault: f.name(), Body: body, ReceivedAt: received, SimulatedAt: simulated,
 	})
+	s.catchUp(simulated)
 	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) { s.setStatus(rec, status) }}
 	defer sw.settle(0) // a handler that wrote nothing (client gone, connection dropped)
 	serve := func(w http.ResponseWriter) {

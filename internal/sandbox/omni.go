@@ -197,7 +197,7 @@ func (s *Sandbox) createRequest(c *call) {
 	s.stats.RequestsCreated++
 	s.recordCreateLocked(Omni, body)
 	if scenario != "" {
-		s.scheduleRequestStepLocked(req, now.Add(cadence))
+		s.scheduleRequestStepLocked(req, firstDue(now, cadence))
 	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"request": s.renderRequestLocked(req)})
 }

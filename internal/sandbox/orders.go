@@ -480,7 +480,7 @@ func (s *Sandbox) createOrder(c *call) {
 	s.stats.OrdersCreated++
 	s.recordCreateLocked(Delivery, body)
 	if s.cadence > 0 {
-		s.scheduleOrderStepLocked(o, now.Add(s.cadence))
+		s.scheduleOrderStepLocked(o, firstDue(now, s.cadence))
 	}
 	full := s.renderOrderLocked(o)
 	writeJSON(c.w, http.StatusOK, map[string]any{"order": orderCreatedOut{

@@ -141,6 +141,7 @@ type Sandbox struct {
 	wg      sync.WaitGroup
 	events  eventQueue
 	seq     uint64
+	outbox  []notification // applied by a read's catchUp, not yet delivered
 
 	requests map[string]*omniRequest
 	orders   map[string]*deliveryOrder
@@ -339,19 +340,67 @@ func (s *Sandbox) drive() {
 
 // runDue applies every event due at the clock's current time, in time
 // order (events scheduled by an event run in the same pass when they are
-// due too), then delivers the notifications they produced.
+// due too), then delivers the notifications they produced, after those a
+// read's catch-up left in the outbox.
 func (s *Sandbox) runDue() {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	now := s.clock.Now()
+	out := s.outbox
+	s.outbox = nil
+	out = append(out, s.runDueLocked(s.clock.Now())...)
+	s.mu.Unlock()
+	s.deliver(out)
+}
+
+// runDueLocked applies every event due at now, in time order, and returns
+// the notifications they produced. The caller holds s.mu.
+func (s *Sandbox) runDueLocked(now time.Time) []notification {
 	var out []notification
 	for len(s.events) > 0 && !s.events[0].due.After(now) {
 		ev := heap.Pop(&s.events).(*event)
 		out = append(out, ev.run(ev.due.UTC())...)
 	}
+	return out
+}
+
+// catchUp applies, before a call is served, the events due at now (the
+// time the call was received) that the background goroutine has not run
+// yet, so that on a real-time clock a call shows every transition due
+// when it arrived, however late the goroutine wakes. Their notifications
+// go to the outbox, which the goroutine, woken here, delivers in order.
+// A ManualClock needs none of this: Advance runs what is due before it
+// returns.
+func (s *Sandbox) catchUp(now time.Time) {
+	if s.manual {
+		return
+	}
+	s.mu.Lock()
+	if s.closed || len(s.events) == 0 || s.events[0].due.After(now) {
+		s.mu.Unlock()
+		return
+	}
+	s.outbox = append(s.outbox, s.runDueLocked(now)...)
 	s.mu.Unlock()
-	s.deliver(out)
+	s.kickDriver()
+}
+
+// firstDue is when the first scheduled step of a request or an order falls
+// for one created at now with a cadence: now+cadence moved back to the
+// whole second, unless that would be now or before (a cadence under a
+// second). The platform writes occurred_at to the second, so a step at a
+// fraction of a second would show an occurred_at up to a second before it
+// becomes visible; on a whole second the two agree. Moving back rather
+// than forward keeps "Advance by n cadences after a create applies n
+// steps" true on a real-time clock, where a create falls between seconds.
+// The steps after the first follow at the cadence, so with a cadence of
+// whole seconds every step falls on a whole second.
+func firstDue(now time.Time, cadence time.Duration) time.Time {
+	due := now.Add(cadence)
+	if t := due.Truncate(time.Second); t.After(now) {
+		return t
+	}
+	return due
 }
