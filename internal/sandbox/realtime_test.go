@@ -113,3 +113,21 @@ func TestReadsCatchUpWithDueSteps(t *testing.T) {
 		t.Errorf("pickup occurred_at %v, want two cadences after the creation", got)
 	}
 }
+
+// TestStateReadsCatchUpWithDueSteps: the sandbox's own state reads (the
+// test kit's OrderStatus, Orders and the like) show the steps due when
+// they are called, as a call does.
+func TestStateReadsCatchUpWithDueSteps(t *testing.T) {
+	t.Parallel()
+	clock := &jumpClock{now: DefaultManualStart}
+	h := newHarness(t, Config{Clock: clock, OrderCadence: time.Minute})
+	id := h.createOrder(orderBody(""))
+	clock.jump(2 * time.Minute)
+	if got, _ := h.srv.OrderStatus(id); got != orderPickedUp {
+		t.Errorf("OrderStatus two cadences after the creation = %q, want %q", got, orderPickedUp)
+	}
+	clock.jump(time.Minute)
+	if got := h.srv.Orders()[0].Status; got != orderDelivered {
+		t.Errorf("Orders three cadences after the creation shows %q, want %q", got, orderDelivered)
+	}
+}

@@ -227,6 +227,7 @@ type Resource struct {
 
 // Orders returns the delivery orders, in creation order.
 func (s *Sandbox) Orders() []Resource {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Resource, 0, len(s.orders))
@@ -246,6 +247,7 @@ func (s *Sandbox) Orders() []Resource {
 
 // Requests returns the omni requests, in creation order.
 func (s *Sandbox) Requests() []Resource {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Resource, 0, len(s.requests))
