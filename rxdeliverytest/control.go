@@ -411,7 +411,11 @@ func (s *Server) ctlCalls(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, cc)
 	}
-	ctlJSON(w, http.StatusOK, map[string]any{"calls": out})
+	counts := map[string]int{}
+	for op, n := range s.CallCounts() {
+		counts[string(op)] = n
+	}
+	ctlJSON(w, http.StatusOK, map[string]any{"calls": out, "counts": counts})
 }
 
 func (s *Server) ctlResetCalls(w http.ResponseWriter, _ *http.Request) {

@@ -162,7 +162,8 @@ func TestControlReadsAndSetsState(t *testing.T) {
 }
 
 // TestControlCallsCarryReceiveTimes: the control API's call record carries
-// received_at and simulated_at, as Call does, for tests in other languages.
+// received_at and simulated_at, as Call does, and the counts of
+// CallCounts, for tests in other languages.
 func TestControlCallsCarryReceiveTimes(t *testing.T) {
 	t.Parallel()
 	srv := rxdeliverytest.Start(t)
@@ -176,4 +177,5 @@ func TestControlCallsCarryReceiveTimes(t *testing.T) {
 	rec := srv.Calls()[0]
 	assert.Equal(t, rec.ReceivedAt.UTC().Format(time.RFC3339Nano), c["received_at"])
 	assert.Equal(t, rxdeliverytest.DefaultStart.Format(time.RFC3339Nano), c["simulated_at"])
+	assert.Equal(t, map[string]any{"orders.Create": float64(1)}, out["counts"], "CallCounts")
 }

@@ -150,7 +150,7 @@
 //	PUT    /_control/quotes                 {"empty":true}
 //	POST   /_control/faults                 {"operation","times","kind","status","retry_after_seconds","stall_seconds","committed"} -> 201
 //	DELETE /_control/faults                 204
-//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault,received_at,simulated_at}]}
+//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault,received_at,simulated_at}],"counts":{operation:n}}
 //	DELETE /_control/calls                  204
 //	GET    /_control/notifications          {"notifications":[{tracking_number,status,listener_url,status_code,error,at}]}
 //

@@ -131,3 +131,32 @@ func TestStateReadsCatchUpWithDueSteps(t *testing.T) {
 		t.Errorf("Orders three cadences after the creation shows %q, want %q", got, orderDelivered)
 	}
 }
+
+// TestStepsFallOnWholeSeconds: a request or an order created between two
+// seconds takes its first step on the last whole second before its
+// creation plus the cadence, and the next ones at the cadence, so each
+// step becomes visible exactly at the occurred_at it shows (written to
+// the second). A step due at a fraction of a second showed an occurred_at
+// up to a second before any read could see it.
+func TestStepsFallOnWholeSeconds(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	start := h.clock.Now()
+	h.clock.Advance(500 * time.Millisecond)
+	id := h.createOrder(orderBody(""))
+	req := h.createRequest(with(omniBody(), "test_meta", map[string]any{"scenario": "successful_delivery", "duration_between": 30}))
+
+	// Two cadences after the creation, less 400 ms: past the order's second
+	// step's whole second.
+	h.clock.Advance(2*cadence - 400*time.Millisecond)
+	o := h.do("GET", "/delivery/api/v1/orders/"+id, nil).obj(t)
+	if got, want := at(o, "order.pickup.occurred_at"), tsSeconds(start.Add(2*cadence)); got != want {
+		t.Errorf("the order's pickup at %s: occurred_at %v, want %s", h.clock.Now().Format(time.RFC3339Nano), got, want)
+	}
+	// The request picks up on its third step.
+	h.clock.Advance(cadence)
+	r := h.do("GET", "/omni/api/v1/requests/"+req, nil).obj(t)
+	if got, want := at(r, "request.order.pickup.occurred_at"), tsOffset(start.Add(3*cadence)); got != want {
+		t.Errorf("the request's pickup at %s: occurred_at %v, want %s", h.clock.Now().Format(time.RFC3339Nano), got, want)
+	}
+}
