@@ -302,8 +302,9 @@ func (s *Sandbox) scheduleLocked(due time.Time, run func(at time.Time) []notific
 	}
 }
 
-// kickDriver makes the background goroutine, when running, measure its
-// wait again (the clock jumped).
+// kickDriver makes the background goroutine, when running, run what is
+// due, deliver the outbox and measure its wait again (the clock jumped, or
+// a call caught up).
 func (s *Sandbox) kickDriver() {
 	select {
 	case s.kick <- struct{}{}:
@@ -332,6 +333,9 @@ func (s *Sandbox) drive() {
 		case <-s.ctx.Done():
 			return
 		case <-s.kick:
+			// A new event, a clock that jumped, or a call's catch-up that
+			// left notifications in the outbox.
+			s.runDue()
 		case <-t.C:
 			s.runDue()
 		}
