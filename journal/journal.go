@@ -189,7 +189,7 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.T
 		if derr := j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token}); derr != nil {
 			// Not removed (or not yet visible: an insert waiting for a
 			// synchronous standby commits when the standby answers).
-			return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s (a claim may have been written: %s): %w", k, leftInFlight(c), err)
+			return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s (a claim may have been written: if so, it stays in flight until its lease ends, then reads unknown): %w", k, err)
 		}
 		return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
