@@ -52,6 +52,13 @@
 // journal is a module of its own, so a program that does not import it
 // downloads no database driver.
 //
+// A create returns at most SettleMargin after its context ends: the
+// journal writes the outcome (and removes a claim whose insert failed)
+// past the end of the context, but not longer, even when the store stalls
+// (a synchronous standby that stopped answering). A claim it could not
+// settle in time stays in flight until its lease ends and then reads
+// unknown, for the runbook; the error says so.
+//
 // A lease is stamped and judged on the store's clock (the PostgreSQL
 // server's, the SQLite host's, the process's for MemoryStore), never on
 // the clocks of the replicas reading it, which may disagree.

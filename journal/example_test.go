@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal"
@@ -103,4 +104,37 @@ func ExampleJournal_Orders() {
 	}
 	// Output:
 	// created ord_000001
+}
+
+// stalledStore is a store whose updates wait until their context ends, as
+// one whose commits wait for a standby that stopped answering.
+type stalledStore struct{ journal.Store }
+
+func (s stalledStore) Update(ctx context.Context, _ journal.Match, _ journal.Claim) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A create returns at most SettleMargin after its context ends, even when
+// the store cannot record its outcome: the claim then stays in flight
+// until its lease ends, and reads unknown for the runbook.
+func Example_settleMargin() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	j := journal.New(stalledStore{journal.NewMemoryStore()})
+	params := rxdeliverytest.SamedayOrderParams()
+	params.ExternalReferenceNumber = "rx-2026-0043"
+
+	const budget = 500 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	start := time.Now()
+	order, err := j.Orders(srv.Client().Orders).Create(ctx, params)
+	fmt.Println("created:", order != nil)
+	fmt.Println("recorded:", !errors.Is(err, journal.ErrNotRecorded))
+	fmt.Println("returned within the context and the margin:", time.Since(start) < budget+journal.SettleMargin+time.Second)
+	// Output:
+	// created: true
+	// recorded: false
+	// returned within the context and the margin: true
 }

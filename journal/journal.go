@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
@@ -19,8 +20,19 @@ const (
 	// DefaultLease is how long a claim stays in flight before it counts as
 	// unknown; a create is given at most this long.
 	DefaultLease = 2 * time.Minute
+	// SettleMargin is how long past the end of its context (its deadline,
+	// or the moment it was cancelled) a create goes on writing its outcome
+	// to the store: the claim's settling after the call (created, unknown,
+	// or released), or the removal of a claim whose insert failed. A
+	// create therefore returns at most this long after its context ends,
+	// even when the store stalls (a synchronous standby that stopped
+	// answering, say). What was not written in time stays as it was: a
+	// claim in flight until its lease ends, then unknown, for the runbook;
+	// the error returned says so. A tracking callback's outcome is settled
+	// under the same margin.
+	SettleMargin = 2 * time.Second
 	// settleTimeout bounds the store writes that settle a claim after the
-	// call, which run even when the caller's context has ended.
+	// call when the caller's context has neither ended nor a deadline.
 	settleTimeout = 30 * time.Second
 )
 
@@ -187,8 +199,12 @@ func (j *Journal) claim(ctx context.Context, k Key) (mine Claim, deadline time.T
 		// remove it, or it would count as unknown once its lease ended.
 		sctx, cancel := settleContext(ctx)
 		defer cancel()
-		_ = j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token})
 		j.logErr(ctx, "journal: claiming failed", k, err)
+		if derr := j.store.Delete(sctx, Match{Key: k, State: StateInFlight, Token: c.Token}); derr != nil {
+			// Not removed (or not yet visible: an insert waiting for a
+			// synchronous standby commits when the standby answers).
+			return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s (a claim may have been written: if so, it stays in flight until its lease ends, then reads unknown): %w", k, err)
+		}
 		return Claim{}, time.Time{}, nil, errorf(k, "journal: claiming %s: %w", k, err)
 	}
 	if inserted {
@@ -226,8 +242,34 @@ func (j *Journal) expire(ctx context.Context, c *Claim) {
 	}
 }
 
+// settleContext returns the context of the store writes that settle a
+// claim after ctx's work: they run even when ctx has ended, until
+// SettleMargin after it ends (past its deadline, or past the moment it is
+// cancelled) and for settleTimeout at most.
 func settleContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	deadline := time.Now().Add(settleTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Add(SettleMargin).Before(deadline) {
+		deadline = d.Add(SettleMargin)
+	}
+	sctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+	// A cancellation (before or while settling) leaves the margin from
+	// its moment.
+	var timer *time.Timer
+	var mu sync.Mutex
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		timer = time.AfterFunc(SettleMargin, cancel)
+	})
+	return sctx, func() {
+		stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }
 
 // createOnce runs create under a claim on k: the shared body of
@@ -267,7 +309,7 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	case callErr == nil && v != nil && idOf(v) != "":
 		if err := j.settle(sctx, mine, StateCreated, idOf(v), ""); err != nil {
 			j.logErr(ctx, "journal: created, but the id was not recorded", k, err)
-			return v, errorf(k, "%w: %s as %s: %w", ErrNotRecorded, k, idOf(v), err)
+			return v, errorf(k, "%w: %s as %s (%s: resolve it with this id): %w", ErrNotRecorded, k, idOf(v), leftInFlight(mine), err)
 		}
 		j.log(ctx, slog.LevelDebug, "journal: created", k, slog.String("id", idOf(v)))
 		return v, nil
@@ -284,18 +326,25 @@ func createOnce[T any](ctx context.Context, j *Journal, k Key,
 	case provenNotCreated(callErr):
 		if err := j.release(sctx, mine); err != nil {
 			j.logErr(ctx, "journal: releasing failed", k, err)
-			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s: %w", k, err)))
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: releasing %s (%s: nothing was created, free it): %w", k, leftInFlight(mine), err)))
 		}
 		j.log(ctx, slog.LevelInfo, "journal: released; the response proves nothing was created", k)
 		return nil, callErr
 	default:
 		if err := j.settle(sctx, mine, StateUnknown, "", callErr.Error()); err != nil {
 			j.logErr(ctx, "journal: marking an unknown outcome failed", k, err)
-			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown: %w", k, err)))
+			return nil, redact(k, errors.Join(callErr, fmt.Errorf("journal: marking %s unknown (%s): %w", k, leftInFlight(mine), err)))
 		}
 		j.log(ctx, slog.LevelWarn, "journal: outcome unknown", k, slog.String("cause", callErr.Error()))
 		return nil, callErr
 	}
+}
+
+// leftInFlight says what becomes of claim c when the journal could not
+// settle it (within SettleMargin of the create's context): the runbook's
+// case.
+func leftInFlight(c Claim) string {
+	return "the claim stays in flight until its lease ends at " + c.LeaseUntil.Format(time.RFC3339) + ", then reads unknown"
 }
 
 // logRefused writes the refusal of a key claimed by c.

@@ -392,6 +392,9 @@ type ctlCall struct {
 	Body      json.RawMessage     `json:"body"`
 	Status    int                 `json:"status"`
 	Fault     string              `json:"fault"`
+	// ReceivedAt and SimulatedAt are Call's, in RFC 3339 with nanoseconds.
+	ReceivedAt  string `json:"received_at"`
+	SimulatedAt string `json:"simulated_at"`
 }
 
 func (s *Server) ctlCalls(w http.ResponseWriter, r *http.Request) {
@@ -401,13 +404,18 @@ func (s *Server) ctlCalls(w http.ResponseWriter, r *http.Request) {
 		if op != AnyOperation && c.Operation != op {
 			continue
 		}
-		cc := ctlCall{Operation: string(c.Operation), Method: c.Method, Path: c.Path, Query: c.Query, Status: c.Status, Fault: c.Fault}
+		cc := ctlCall{Operation: string(c.Operation), Method: c.Method, Path: c.Path, Query: c.Query, Status: c.Status, Fault: c.Fault,
+			ReceivedAt: c.ReceivedAt.UTC().Format(time.RFC3339Nano), SimulatedAt: c.SimulatedAt.UTC().Format(time.RFC3339Nano)}
 		if c.Body != nil {
 			cc.Body = json.RawMessage(c.raw)
 		}
 		out = append(out, cc)
 	}
-	ctlJSON(w, http.StatusOK, map[string]any{"calls": out})
+	counts := map[string]int{}
+	for op, n := range s.CallCounts() {
+		counts[string(op)] = n
+	}
+	ctlJSON(w, http.StatusOK, map[string]any{"calls": out, "counts": counts})
 }
 
 func (s *Server) ctlResetCalls(w http.ResponseWriter, _ *http.Request) {

@@ -160,3 +160,22 @@ func TestControlReadsAndSetsState(t *testing.T) {
 	status, _ = controlCall(t, srv, "GET", "/clock/advance", "")
 	assert.Equal(t, 405, status)
 }
+
+// TestControlCallsCarryReceiveTimes: the control API's call record carries
+// received_at and simulated_at, as Call does, and the counts of
+// CallCounts, for tests in other languages.
+func TestControlCallsCarryReceiveTimes(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	_, err := srv.Client().Orders.Create(context.Background(), rxdeliverytest.SamedayOrderParams())
+	require.NoError(t, err)
+	status, out := controlCall(t, srv, "GET", "/calls", "")
+	require.Equal(t, http.StatusOK, status)
+	calls, _ := out["calls"].([]any)
+	require.Len(t, calls, 1)
+	c, _ := calls[0].(map[string]any)
+	rec := srv.Calls()[0]
+	assert.Equal(t, rec.ReceivedAt.UTC().Format(time.RFC3339Nano), c["received_at"])
+	assert.Equal(t, rxdeliverytest.DefaultStart.Format(time.RFC3339Nano), c["simulated_at"])
+	assert.Equal(t, map[string]any{"orders.Create": float64(1)}, out["counts"], "CallCounts")
+}

@@ -41,7 +41,13 @@
 // tracking events of shipping orders (Accepted, Moving Through Network, Out
 // for Delivery, Delivered), and the tracking notifications they cause. A
 // test never sleeps and always sees the same sequence. WithRealClock runs
-// on real time instead (Advance still jumps ahead).
+// on real time instead (Advance still jumps ahead). On either clock a
+// status shows from its occurred_at on: the platform writes timestamps to
+// the second, so the first step after a create falls on the last whole
+// second before creation plus the cadence (the next ones follow at the
+// cadence), and a call shows every step that was due when it arrived.
+// With a cadence under a second the steps fall between seconds, and an
+// occurred_at may be up to a second before its step shows.
 //
 // Code that waits for a delivery (Orders.Wait, Requests.Watch, WatchMany)
 // runs on the same clock: the kit's clients wait between reads on
@@ -114,10 +120,15 @@
 //
 // Server.Calls lists what the simulator received, oldest first: the
 // operation (such as OrdersCreate), method, path (as the documents write
-// it), decoded query and body, the status answered and the fault applied.
-// No header is kept, so no credential is in it. CallsTo filters by
-// operation; ResetCalls empties the record; Call.DecodeBody decodes a body
-// into a type of yours.
+// it), decoded query and body, the status answered, the fault applied, and
+// when it arrived: ReceivedAt on the wall clock (so the real wait between a
+// 429 and its retry can be checked against the Retry-After) and
+// SimulatedAt on the simulator's clock. No header is kept, so no
+// credential is in it. CallsTo filters by operation; ResetCalls empties the
+// record; Call.DecodeBody decodes a body into a type of yours. The record
+// keeps the latest DefaultCallRecordLimit calls (WithCallRecordLimit sets
+// another bound, or none); CallCounts counts every call per operation,
+// past that bound.
 //
 // # The control API
 //
@@ -139,7 +150,7 @@
 //	PUT    /_control/quotes                 {"empty":true}
 //	POST   /_control/faults                 {"operation","times","kind","status","retry_after_seconds","stall_seconds","committed"} -> 201
 //	DELETE /_control/faults                 204
-//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}
+//	GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault,received_at,simulated_at}],"counts":{operation:n}}
 //	DELETE /_control/calls                  204
 //	GET    /_control/notifications          {"notifications":[{tracking_number,status,listener_url,status_code,error,at}]}
 //

@@ -310,3 +310,53 @@ func ExampleRateLimitedUntil() {
 	// Output:
 	// true 1h0m0s
 }
+
+// Call.ReceivedAt is real time: the gap between a 429 and its retry shows
+// whether the client waited out the Retry-After.
+func ExampleCall_ReceivedAt() {
+	srv := rxdeliverytest.NewServer()
+	defer srv.Close()
+	// The kit's client caps its waits at a few milliseconds; this one
+	// honours a Retry-After of a second.
+	client, err := srv.NewClient(rxdelivery.WithRetryWaitMax(2 * time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.RateLimited(time.Second))
+	if _, err := client.Orders.Create(context.Background(), rxdeliverytest.SamedayOrderParams()); err != nil {
+		log.Fatal(err)
+	}
+	calls := srv.CallsTo(rxdeliverytest.OrdersCreate)
+	for _, c := range calls {
+		fmt.Println(c.Status, c.SimulatedAt.Format(time.Kitchen))
+	}
+	fmt.Println("waited out the Retry-After:", calls[1].ReceivedAt.Sub(calls[0].ReceivedAt) >= time.Second)
+	// Output:
+	// 429 9:00AM
+	// 200 9:00AM
+	// waited out the Retry-After: true
+}
+
+// CallCounts counts every call per operation, the ones the record's limit
+// has dropped included.
+func ExampleServer_CallCounts() {
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCallRecordLimit(2))
+	defer srv.Close()
+	client, ctx := srv.Client(), context.Background()
+
+	order, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 5 {
+		if _, err := client.Orders.Get(ctx, order.ID); err != nil {
+			log.Fatal(err)
+		}
+	}
+	counts := srv.CallCounts()
+	fmt.Println("kept:", len(srv.Calls()))
+	fmt.Println("creates:", counts[rxdeliverytest.OrdersCreate], "reads:", counts[rxdeliverytest.OrdersGet])
+	// Output:
+	// kept: 2
+	// creates: 1 reads: 5
+}

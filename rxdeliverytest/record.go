@@ -35,6 +35,18 @@ type Call struct {
 	// Fault names the injected fault the call was answered with, as
 	// Fault.String writes it ("" when none).
 	Fault string
+	// ReceivedAt is the wall-clock time at which the simulator received
+	// the call (its headers read, its body not yet), from time.Now with
+	// its monotonic reading, on the manual clock as on the real one. The
+	// gap between two calls' ReceivedAt is the real time the client let
+	// pass between them: the measure of whether it waited out a
+	// Retry-After.
+	ReceivedAt time.Time
+	// SimulatedAt is the simulator's clock (Server.Now) at the same
+	// moment: the time its scenarios and the timestamps it writes are
+	// measured on. On the manual clock it moves only with Advance, so
+	// calls between two Advances share it.
+	SimulatedAt time.Time
 
 	raw []byte
 }
@@ -48,8 +60,9 @@ func (c Call) DecodeBody(v any) error {
 	return json.Unmarshal(c.raw, v)
 }
 
-// Calls returns the calls the simulator received, oldest first (at most
-// the latest 10,000). A call is listed as soon as the simulator has read
+// Calls returns the calls the simulator received, oldest first: the latest
+// DefaultCallRecordLimit of them, or as many as WithCallRecordLimit says
+// (CallCounts counts them all). A call is listed as soon as the simulator has read
 // its request, before any fault delays, withholds or cuts the response, so
 // a call that returned is always in the record, one the client gave up on
 // (a Stall, a timeout) included. Its Status is filled when the response's
@@ -76,8 +89,22 @@ func (s *Server) CallsTo(op Operation) []Call {
 	return out
 }
 
-// ResetCalls empties the call record and the notification record; the
-// simulator's requests, orders and subscriptions stay.
+// CallCounts returns how many calls the simulator received per operation
+// since it started or since ResetCalls: every call, the ones the record's
+// limit (WithCallRecordLimit) has dropped from Calls included. Calls that
+// matched no endpoint are counted under AnyOperation; an operation never
+// called is absent. The map is the caller's.
+func (s *Server) CallCounts() map[Operation]int {
+	counts := s.sb.CallCounts()
+	out := make(map[Operation]int, len(counts))
+	for op, n := range counts {
+		out[Operation(op)] = n
+	}
+	return out
+}
+
+// ResetCalls empties the call record, its counts and the notification
+// record; the simulator's requests, orders and subscriptions stay.
 func (s *Server) ResetCalls() { s.sb.ResetStats() }
 
 func convertCall(c sandbox.Call) Call {
@@ -87,6 +114,9 @@ func convertCall(c sandbox.Call) Call {
 		Path:      trimPrefix(c.Path),
 		Status:    c.Status,
 		raw:       c.Body,
+
+		ReceivedAt:  c.ReceivedAt,
+		SimulatedAt: c.SimulatedAt,
 	}
 	if c.Fault != "" {
 		out.Fault = faultName(c.Fault)

@@ -48,6 +48,7 @@ type config struct {
 	listenClient  *http.Client
 	listener      net.Listener
 	logger        *slog.Logger
+	callLimit     int
 }
 
 // WithCredentials sets the API key and secret the simulator accepts on all
@@ -65,7 +66,8 @@ func WithStartTime(t time.Time) Option {
 
 // WithRealClock runs the simulator on real time: scenarios and couriers
 // move by themselves, and Server.Advance still jumps ahead without
-// waiting. Tests rarely want it; standalone servers and demo programs do.
+// waiting. A call shows every step due when it arrived, so a status is
+// visible from its occurred_at on. Tests rarely want it; standalone servers and demo programs do.
 func WithRealClock() Option {
 	return func(c *config) { c.realClock = true }
 }
@@ -112,6 +114,19 @@ func WithListener(ln net.Listener) Option {
 // header.
 func WithCallLog(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
+}
+
+// DefaultCallRecordLimit is the number of calls Server.Calls keeps (the
+// latest) unless WithCallRecordLimit says otherwise.
+const DefaultCallRecordLimit = 10000
+
+// WithCallRecordLimit sets how many calls Server.Calls keeps, the latest
+// ones (DefaultCallRecordLimit otherwise); n below zero keeps every call,
+// for a test that makes more and needs each, and zero is the default. Server.CallCounts counts
+// every call whatever the limit. The limit bounds the record of
+// notifications (Server.Notifications) too.
+func WithCallRecordLimit(n int) Option {
+	return func(c *config) { c.callLimit = n }
 }
 
 // advancer is the clock of a Server.
@@ -164,7 +179,7 @@ func NewServer(opts ...Option) *Server {
 }
 
 func newServer(opts []Option) (*Server, error) {
-	cfg := config{key: DefaultKey, secret: DefaultSecret, start: DefaultStart, cadence: DefaultOrderCadence}
+	cfg := config{key: DefaultKey, secret: DefaultSecret, start: DefaultStart, cadence: DefaultOrderCadence, callLimit: DefaultCallRecordLimit}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -190,6 +205,7 @@ func newServer(opts []Option) (*Server, error) {
 		OrderCadence: cfg.cadence,
 		NotifyClient: &http.Client{Transport: s.listeners, Timeout: 10 * time.Second},
 		Logger:       cfg.logger,
+		MaxCalls:     cfg.callLimit,
 	}
 	if cfg.setPharmacies {
 		sc.Pharmacies = toSandboxPharmacies(cfg.pharmacies)

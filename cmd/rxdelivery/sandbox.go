@@ -44,7 +44,7 @@ credentials (401 without them), JSON in and out:
   PUT    /_control/quotes                 {"empty":true}: every quote responds {"quotes":[]}
   POST   /_control/faults                 {"operation":"orders.Create","times":1,"kind":"committed_then_failed"}
   DELETE /_control/faults                 clears queued faults
-  GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault}]}
+  GET    /_control/calls[?operation=]     {"calls":[{operation,method,path,query,body,status,fault,received_at,simulated_at}],"counts":{operation:n}}
   DELETE /_control/calls                  empties the call record
   GET    /_control/notifications          {"notifications":[...]}
 

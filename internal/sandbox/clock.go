@@ -13,7 +13,9 @@ import (
 // applies every transition that became due before it returns. Any other
 // Clock is assumed to move with real time; the sandbox then runs one
 // background goroutine that wakes when the next transition is due, and
-// Sandbox.Close stops it.
+// Sandbox.Close stops it. A call received on such a clock first applies
+// the transitions due at its arrival that the goroutine has not applied
+// yet, so it never shows a state older than its arrival.
 type Clock interface {
 	// Now returns the current time.
 	Now() time.Time

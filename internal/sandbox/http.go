@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/jsonx"
 )
@@ -189,6 +190,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ServeHTTP serves the four interfaces under their prefixes.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	received, simulated := time.Now(), s.now()
 	iface, rest, known := splitInterface(r.URL.EscapedPath())
 	var rt *route
 	var params map[string]string
@@ -214,8 +216,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// its response; its status follows when it is written.
 	rec := s.recordCall(Call{
 		Interface: iface, Operation: opName, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
-		Route: routeName, Fault: f.name(), Body: body,
+		Route: routeName, Fault: f.name(), Body: body, ReceivedAt: received, SimulatedAt: simulated,
 	})
+	s.catchUp(simulated)
 	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) { s.setStatus(rec, status) }}
 	defer sw.settle(0) // a handler that wrote nothing (client gone, connection dropped)
 	serve := func(w http.ResponseWriter) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -168,7 +169,11 @@ func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
 	h.do("GET", "/tracking/tracking/v1/subscriptions?tracking_number=1", nil)
 	st := h.srv.Stats()
 	require.Len(t, st.Calls, 3, "capped by MaxCalls, oldest dropped")
-	assert.Equal(t, Call{Interface: Omni, Operation: OpRequestsGet, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/:id", Status: 404}, st.Calls[0])
+	first := st.Calls[0]
+	assert.False(t, first.ReceivedAt.IsZero(), "the receive time is recorded")
+	assert.Equal(t, h.clock.Now(), first.SimulatedAt, "the sandbox clock's time is recorded")
+	first.ReceivedAt, first.SimulatedAt = time.Time{}, time.Time{}
+	assert.Equal(t, Call{Interface: Omni, Operation: OpRequestsGet, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/:id", Status: 404}, first)
 	assert.Equal(t, "/delivery/api/v1/orders/:id/prescriptions/:rx_number", st.Calls[1].Route)
 	assert.Empty(t, st.Calls[1].Operation, "no operation is GET on that route")
 	assert.Equal(t, "tracking_number=1", st.Calls[2].Query)

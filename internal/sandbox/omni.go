@@ -197,7 +197,7 @@ func (s *Sandbox) createRequest(c *call) {
 	s.stats.RequestsCreated++
 	s.recordCreateLocked(Omni, body)
 	if scenario != "" {
-		s.scheduleRequestStepLocked(req, now.Add(cadence))
+		s.scheduleRequestStepLocked(req, firstDue(now, cadence))
 	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"request": s.renderRequestLocked(req)})
 }
@@ -522,6 +522,7 @@ func (s *Sandbox) SetRequestOrderStatus(id, status string) error {
 // RequestOrderStatus returns the status of the order of omni request id
 // ("" when it has no order yet) and whether the request exists.
 func (s *Sandbox) RequestOrderStatus(id string) (string, bool) {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.requests[id]

@@ -480,7 +480,7 @@ func (s *Sandbox) createOrder(c *call) {
 	s.stats.OrdersCreated++
 	s.recordCreateLocked(Delivery, body)
 	if s.cadence > 0 {
-		s.scheduleOrderStepLocked(o, now.Add(s.cadence))
+		s.scheduleOrderStepLocked(o, firstDue(now, s.cadence))
 	}
 	full := s.renderOrderLocked(o)
 	writeJSON(c.w, http.StatusOK, map[string]any{"order": orderCreatedOut{
@@ -768,6 +768,7 @@ func (s *Sandbox) SetOrderStatus(id, status string) error {
 // OrderStatus returns the status of delivery order id as the sandbox
 // writes it, and whether the order exists.
 func (s *Sandbox) OrderStatus(id string) (string, bool) {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.orders[id]
@@ -780,6 +781,7 @@ func (s *Sandbox) OrderStatus(id string) (string, bool) {
 // OrderTrackingNumber returns the tracking number of shipping order id, and
 // whether the order exists and is a shipping order.
 func (s *Sandbox) OrderTrackingNumber(id string) (string, bool) {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.orders[id]

@@ -48,6 +48,10 @@ const (
 // Config.OrderCadence is zero.
 const DefaultCadence = 30 * time.Second
 
+// DefaultMaxCalls is the number of calls Stats().Calls keeps when
+// Config.MaxCalls is zero.
+const DefaultMaxCalls = 10000
+
 // Credentials is one API key and secret the sandbox accepts.
 type Credentials struct {
 	// Key is the API key (the Basic username).
@@ -101,8 +105,10 @@ type Config struct {
 	// Logger, when set, receives one line per call with the interface,
 	// method, route template (never the raw path or query) and status.
 	Logger *slog.Logger
-	// MaxCalls caps the number of calls kept in Stats().Calls; the oldest are
-	// dropped first. Zero means 10,000.
+	// MaxCalls caps the number of calls kept in Stats().Calls (and of
+	// notifications in Stats().Notifications); the oldest are dropped
+	// first. Zero means DefaultMaxCalls; a negative value keeps every one.
+	// Stats().CallCounts counts past the cap.
 	MaxCalls int
 }
 
@@ -135,6 +141,7 @@ type Sandbox struct {
 	wg      sync.WaitGroup
 	events  eventQueue
 	seq     uint64
+	outbox  []notification // applied by a read's catchUp, not yet delivered
 
 	requests map[string]*omniRequest
 	orders   map[string]*deliveryOrder
@@ -146,8 +153,9 @@ type Sandbox struct {
 	lookup   lookupCache
 	stats    Stats // Calls is kept in calls instead
 
-	callsMu sync.Mutex // guards calls; taken after mu, never before
-	calls   []*Call
+	callsMu    sync.Mutex // guards calls and callCounts; taken after mu, never before
+	calls      []*Call
+	callCounts map[string]int
 }
 
 // New returns a Sandbox configured by cfg.
@@ -181,8 +189,8 @@ func New(cfg Config) *Sandbox {
 	if s.notifyWait <= 0 {
 		s.notifyWait = 10 * time.Second
 	}
-	if s.maxCalls <= 0 {
-		s.maxCalls = 10000
+	if s.maxCalls == 0 {
+		s.maxCalls = DefaultMaxCalls
 	}
 	if cfg.Key != "" {
 		s.creds = append(s.creds, Credentials{Key: cfg.Key, Secret: cfg.Secret})
@@ -294,8 +302,9 @@ func (s *Sandbox) scheduleLocked(due time.Time, run func(at time.Time) []notific
 	}
 }
 
-// kickDriver makes the background goroutine, when running, measure its
-// wait again (the clock jumped).
+// kickDriver makes the background goroutine, when running, run what is
+// due, deliver the outbox and measure its wait again (the clock jumped, or
+// a call caught up).
 func (s *Sandbox) kickDriver() {
 	select {
 	case s.kick <- struct{}{}:
@@ -324,6 +333,9 @@ func (s *Sandbox) drive() {
 		case <-s.ctx.Done():
 			return
 		case <-s.kick:
+			// A new event, a clock that jumped, or a call's catch-up that
+			// left notifications in the outbox.
+			s.runDue()
 		case <-t.C:
 			s.runDue()
 		}
@@ -332,19 +344,67 @@ func (s *Sandbox) drive() {
 
 // runDue applies every event due at the clock's current time, in time
 // order (events scheduled by an event run in the same pass when they are
-// due too), then delivers the notifications they produced.
+// due too), then delivers the notifications they produced, after those a
+// read's catch-up left in the outbox.
 func (s *Sandbox) runDue() {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	now := s.clock.Now()
+	out := s.outbox
+	s.outbox = nil
+	out = append(out, s.runDueLocked(s.clock.Now())...)
+	s.mu.Unlock()
+	s.deliver(out)
+}
+
+// runDueLocked applies every event due at now, in time order, and returns
+// the notifications they produced. The caller holds s.mu.
+func (s *Sandbox) runDueLocked(now time.Time) []notification {
 	var out []notification
 	for len(s.events) > 0 && !s.events[0].due.After(now) {
 		ev := heap.Pop(&s.events).(*event)
 		out = append(out, ev.run(ev.due.UTC())...)
 	}
+	return out
+}
+
+// catchUp applies, before a call is served, the events due at now (the
+// time the call was received) that the background goroutine has not run
+// yet, so that on a real-time clock a call shows every transition due
+// when it arrived, however late the goroutine wakes. Their notifications
+// go to the outbox, which the goroutine, woken here, delivers in order.
+// A ManualClock needs none of this: Advance runs what is due before it
+// returns.
+func (s *Sandbox) catchUp(now time.Time) {
+	if s.manual {
+		return
+	}
+	s.mu.Lock()
+	if s.closed || len(s.events) == 0 || s.events[0].due.After(now) {
+		s.mu.Unlock()
+		return
+	}
+	s.outbox = append(s.outbox, s.runDueLocked(now)...)
 	s.mu.Unlock()
-	s.deliver(out)
+	s.kickDriver()
+}
+
+// firstDue is when the first scheduled step of a request or an order falls
+// for one created at now with a cadence: now+cadence moved back to the
+// whole second, unless that would be now or before (a cadence under a
+// second). The platform writes occurred_at to the second, so a step at a
+// fraction of a second would show an occurred_at up to a second before it
+// becomes visible; on a whole second the two agree. Moving back rather
+// than forward keeps "Advance by n cadences after a create applies n
+// steps" true on a real-time clock, where a create falls between seconds.
+// The steps after the first follow at the cadence, so with a cadence of
+// whole seconds every step falls on a whole second.
+func firstDue(now time.Time, cadence time.Duration) time.Time {
+	due := now.Add(cadence)
+	if t := due.Truncate(time.Second); t.After(now) {
+		return t
+	}
+	return due
 }

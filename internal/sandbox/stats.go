@@ -42,6 +42,10 @@ type Stats struct {
 	// the status is written, before any byte of the response reaches the
 	// client.
 	Calls []Call
+	// CallCounts counts the calls received per operation ("" for a call
+	// no route matched), every one of them since New or ResetStats: it
+	// keeps counting past the MaxCalls bound of Calls.
+	CallCounts map[string]int
 	// Notifications lists the tracking notification deliveries attempted,
 	// oldest first.
 	Notifications []NotificationAttempt
@@ -73,6 +77,14 @@ type Call struct {
 	// Fault names the injected fault applied ("" when none), such as
 	// "rate_limit" or "cut_after".
 	Fault string
+	// ReceivedAt is the wall-clock time (time.Now, monotonic reading
+	// included) at which the sandbox began serving the call, once its
+	// headers were read and before its body was. Durations between two
+	// calls' ReceivedAt are real elapsed time, whatever the sandbox clock.
+	ReceivedAt time.Time
+	// SimulatedAt is the sandbox clock's time (UTC) at the same moment:
+	// the time the call's timestamps and transitions are measured on.
+	SimulatedAt time.Time
 }
 
 // NotificationAttempt is one tracking notification the sandbox tried to
@@ -121,7 +133,19 @@ func (s *Sandbox) Stats() Stats {
 		st.Calls[i] = *c
 	}
 	s.callsMu.Unlock()
+	st.CallCounts = s.CallCounts()
 	return st
+}
+
+// CallCounts returns Stats().CallCounts without copying the record.
+func (s *Sandbox) CallCounts() map[string]int {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	out := make(map[string]int, len(s.callCounts))
+	for op, n := range s.callCounts {
+		out[op] = n
+	}
+	return out
 }
 
 // ResetStats zeroes the counters and empties the logs; the sandbox's
@@ -132,6 +156,7 @@ func (s *Sandbox) ResetStats() {
 	s.stats = Stats{CreateBodies: map[string]int{}}
 	s.callsMu.Lock()
 	s.calls = nil
+	s.callCounts = nil
 	s.callsMu.Unlock()
 }
 
@@ -153,8 +178,12 @@ func (s *Sandbox) recordCall(c Call) *Call {
 	rec := &c
 	s.callsMu.Lock()
 	defer s.callsMu.Unlock()
+	if s.callCounts == nil {
+		s.callCounts = map[string]int{}
+	}
+	s.callCounts[c.Operation]++
 	s.calls = append(s.calls, rec)
-	if over := len(s.calls) - s.maxCalls; over > 0 {
+	if over := len(s.calls) - s.maxCalls; s.maxCalls > 0 && over > 0 {
 		s.calls = s.calls[over:]
 	}
 	return rec
@@ -176,7 +205,7 @@ func (s *Sandbox) setStatus(rec *Call, status int) {
 // s.mu.
 func (s *Sandbox) recordNotificationLocked(a NotificationAttempt) {
 	s.stats.Notifications = append(s.stats.Notifications, a)
-	if over := len(s.stats.Notifications) - s.maxCalls; over > 0 {
+	if over := len(s.stats.Notifications) - s.maxCalls; s.maxCalls > 0 && over > 0 {
 		s.stats.Notifications = s.stats.Notifications[over:]
 	}
 }
@@ -198,6 +227,7 @@ type Resource struct {
 
 // Orders returns the delivery orders, in creation order.
 func (s *Sandbox) Orders() []Resource {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Resource, 0, len(s.orders))
@@ -217,6 +247,7 @@ func (s *Sandbox) Orders() []Resource {
 
 // Requests returns the omni requests, in creation order.
 func (s *Sandbox) Requests() []Resource {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Resource, 0, len(s.requests))

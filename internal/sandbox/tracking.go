@@ -294,6 +294,7 @@ func (s *Sandbox) post(n notification) (int, string, string) {
 // SubscriptionStatus returns the status (ENABLED or SUSPENDED) and status
 // reason of the subscription of trackingNumber, and whether it exists.
 func (s *Sandbox) SubscriptionStatus(trackingNumber string) (status, reason string, ok bool) {
+	s.catchUp(s.now())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub := s.subs[trackingNumber]

@@ -49,12 +49,25 @@
 // primary creates the order a second time. PostgreSQL streams to standbys
 // asynchronously by default, so exactly once across a failover needs
 // synchronous replication: synchronous_standby_names naming the standbys a
-// failover may promote, and synchronous_commit on (the default) or above.
-// Open checks what it can see: when standbys are attached and none is
-// synchronous (pg_stat_replication) it refuses with ErrAsyncReplication,
-// unless AllowAsyncReplication is given, which accepts the risk (a
-// deployment that never fails over, or reconciles after one); WithLogger
-// then warns of it. A standby that is not attached when Open runs, or a
+// failover may promote, and synchronous_commit on (the default),
+// remote_write or remote_apply.
+//
+// Open checks what it can see when standbys are attached
+// (pg_stat_replication): it judges the configuration first, then the
+// standbys' reported state. It refuses with an error matching
+// ErrAsyncReplication when synchronous_standby_names is empty, when
+// synchronous_commit is local or off, or when every attached standby
+// streams with a flush position reported and none is named by
+// synchronous_standby_names (sync_state sync, quorum or potential).
+// AllowAsyncReplication accepts that risk instead (a deployment that
+// never fails over, or reconciles after one), and WithLogger then warns
+// of it. A standby still attaching (state startup or catchup, or no flush
+// position reported yet) shows sync_state 'async' whatever the setting
+// says; Open does not refuse then, since every commit waits until a named
+// standby confirms it, and WithLogger says so in one Info line ("a
+// PostgreSQL standby is attaching", with counts, never a host). A role
+// without pg_read_all_stats sees no standby's state: Open then goes by the
+// setting. A standby that is not attached when Open runs, or a
 // replication managed outside PostgreSQL, cannot be seen: that is the
 // deployment's to get right.
 package pgstore
@@ -65,6 +78,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -105,13 +119,17 @@ type options struct {
 func AllowAsyncReplication() Option { return func(o *options) { o.allowAsync = true } }
 
 // WithLogger warns through l, once at Open, of a replication that exactly
-// once cannot rely on (when AllowAsyncReplication lets Open go on). The
-// line names the count of standbys, never a host or a key.
+// once cannot rely on (when AllowAsyncReplication lets Open go on), and
+// says at Info level when a synchronous standby is still attaching. The
+// lines name counts of standbys, never a host or a key.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
-// ErrAsyncReplication is the refusal of a primary with attached standbys
-// none of which is synchronous: a failover may lose claims.
-var ErrAsyncReplication = errors.New("journal: the PostgreSQL primary streams to standbys asynchronously only; a failover may lose claims and create an order twice (set synchronous_standby_names, or pass pgstore.AllowAsyncReplication)")
+// ErrAsyncReplication matches Open's refusal of a primary whose commits
+// do not wait for an attached standby, so that a failover may lose
+// claims: synchronous_standby_names empty (this error itself),
+// synchronous_commit local or off, or no attached standby named by
+// synchronous_standby_names (errors that name their cause).
+var ErrAsyncReplication = errors.New(asyncOnly + risk + " (set synchronous_standby_names, or pass pgstore.AllowAsyncReplication)")
 
 // Open connects to the PostgreSQL database at dsn (a URL or key=value
 // connection string), checks its replication (see the package
@@ -215,31 +233,104 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // Close closes the database.
 func (s *Store) Close() error { return s.DB().Close() }
 
-// checkReplication refuses a primary whose attached standbys are all
-// asynchronous, unless o allows it (then it warns through o's logger).
+// replication is what Open reads of a primary's replication: the
+// standbys attached (pg_stat_replication) and the settings that decide
+// whether a commit waits for one.
+type replication struct {
+	standbys  int // attached
+	named     int // reported sync, quorum or potential: named by synchronous_standby_names
+	hidden    int // whose state this role may not read (no pg_read_all_stats)
+	attaching int // visible, and not yet streaming with a flush position reported
+	names     string
+	commit    string // synchronous_commit
+}
+
+// replicationQuery reads a replication. A standby that has not yet
+// reported a flush position shows sync_state 'async' whatever
+// synchronous_standby_names says, so sync_state alone cannot tell an
+// attaching synchronous standby from an asynchronous one.
+const replicationQuery = `SELECT count(*),
+	count(*) FILTER (WHERE sync_state IN ('sync', 'quorum', 'potential')),
+	count(*) FILTER (WHERE sync_state IS NULL),
+	count(*) FILTER (WHERE sync_state IS NOT NULL AND (state <> 'streaming' OR flush_lsn IS NULL)),
+	current_setting('synchronous_standby_names'),
+	current_setting('synchronous_commit')
+	FROM pg_stat_replication`
+
+// judge says whether a failover may lose a claim committed on the primary
+// (a refusal naming why), or, when it may not, whether a standby is still
+// attaching (then commits wait until a synchronous standby confirms them,
+// and Open says so at Info level).
+func (r replication) judge() (refusal *asyncError, attaching bool) {
+	switch {
+	case r.standbys == 0:
+		// Nothing attached to lose claims to (or nothing this check can
+		// see): the deployment's to get right.
+		return nil, false
+	case strings.TrimSpace(r.names) == "":
+		return &asyncError{cause: asyncOnly, fix: "set synchronous_standby_names"}, false
+	case r.commit == "local" || r.commit == "off":
+		return &asyncError{cause: "journal: synchronous_commit is " + r.commit + " on the PostgreSQL primary, so commits wait for no standby",
+			fix: "set synchronous_commit to on"}, false
+	case r.named > 0, r.hidden > 0:
+		// A named standby is attached, or synchronous replication is
+		// configured and this role cannot see the standbys' state.
+		return nil, false
+	case r.attaching > 0:
+		// Synchronous replication is configured and a standby is
+		// attaching: whether it is one the setting names shows only once
+		// it reports a flush position; until a named one confirms them,
+		// commits wait.
+		return nil, true
+	default:
+		return &asyncError{cause: "journal: none of the PostgreSQL primary's " + strconv.Itoa(r.standbys) +
+			" attached standbys is named by synchronous_standby_names",
+			fix: "name there the standbys a failover may promote"}, false
+	}
+}
+
+// asyncOnly is the cause of ErrAsyncReplication.
+const asyncOnly = "journal: the PostgreSQL primary streams to standbys asynchronously only"
+
+// asyncError is a refusal of the replication: its cause and what to do
+// about it. It matches ErrAsyncReplication.
+type asyncError struct{ cause, fix string }
+
+// risk is what every refusal risks.
+const risk = "; a failover may lose claims and create an order twice"
+
+func (e *asyncError) Error() string {
+	return e.cause + risk + " (" + e.fix + ", or pass pgstore.AllowAsyncReplication)"
+}
+
+func (e *asyncError) Is(target error) bool { return target == ErrAsyncReplication }
+
+// checkReplication refuses a primary a failover from which may lose
+// claims (see replication.judge), unless o allows it (then it warns
+// through o's logger), and tells o's logger when a synchronous standby is
+// attaching.
 func checkReplication(ctx context.Context, db *sql.DB, o options) error {
-	// A role without pg_read_all_stats sees the standbys but not their
-	// sync_state; the setting then tells whether synchronous replication
-	// is configured.
-	var standbys, sync, hidden int
-	var names string
-	err := db.QueryRowContext(ctx, `SELECT count(*),
-		count(*) FILTER (WHERE sync_state IN ('sync', 'quorum')),
-		count(*) FILTER (WHERE sync_state IS NULL),
-		current_setting('synchronous_standby_names')
-		FROM pg_stat_replication`).Scan(&standbys, &sync, &hidden, &names)
+	var r replication
+	err := db.QueryRowContext(ctx, replicationQuery).Scan(&r.standbys, &r.named, &r.hidden, &r.attaching, &r.names, &r.commit)
 	if err != nil {
 		return fmt.Errorf("journal: reading the replication state: %w", err)
 	}
-	if standbys == 0 || sync > 0 || (hidden > 0 && strings.TrimSpace(names) != "") {
+	refusal, attaching := r.judge()
+	if attaching && o.logger != nil {
+		o.logger.Info("journal: a PostgreSQL standby is attaching and none named by synchronous_standby_names has confirmed yet; commits wait until one does",
+			slog.Int("standbys", r.standbys), slog.Int("attaching", r.attaching))
+	}
+	if refusal == nil {
 		return nil
 	}
 	if !o.allowAsync {
-		return ErrAsyncReplication
+		if refusal.cause == asyncOnly {
+			return ErrAsyncReplication
+		}
+		return refusal
 	}
 	if o.logger != nil {
-		o.logger.Warn("journal: the PostgreSQL primary streams to standbys asynchronously only; a failover may lose claims and create an order twice",
-			slog.Int("standbys", standbys))
+		o.logger.Warn(refusal.cause+risk, slog.Int("standbys", r.standbys))
 	}
 	return nil
 }

@@ -20,8 +20,11 @@ type Cluster struct {
 	// Dir is its data directory.
 	Dir string
 
-	t   testing.TB
-	bin string
+	t       testing.TB
+	bin     string
+	opts    string // the server options it was started with
+	running bool
+	cleanup bool // its stop at the test's end is registered
 }
 
 // PostgresBin returns the directory of the PostgreSQL server binaries
@@ -80,10 +83,43 @@ func freePort(t testing.TB) int {
 // start starts the server of c.Dir on c.Port and registers its stop.
 func (c *Cluster) start(extra ...string) {
 	c.t.Helper()
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off %s", c.Port, filepath.Dir(c.Dir), strings.Join(extra, " "))
-	c.run("pg_ctl", "-D", c.Dir, "-l", c.Dir+".log", "-w", "-t", "60", "-o", opts, "start")
-	c.t.Cleanup(func() { c.run("pg_ctl", "-D", c.Dir, "-m", "immediate", "-w", "stop") })
+	c.opts = fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off %s", c.Port, filepath.Dir(c.Dir), strings.Join(extra, " "))
+	c.Start()
 	c.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port)
+}
+
+// Start starts the server again after Stop, with the options it first
+// started with, and waits until it accepts connections (for a standby:
+// until it is consistent, which it may be before its walreceiver has
+// connected to the primary).
+func (c *Cluster) Start() {
+	c.t.Helper()
+	c.run("pg_ctl", "-D", c.Dir, "-l", c.Dir+".log", "-w", "-t", "60", "-o", c.opts, "start")
+	c.running = true
+	if !c.cleanup {
+		c.cleanup = true
+		c.t.Cleanup(func() {
+			if c.running {
+				c.run("pg_ctl", "-D", c.Dir, "-m", "immediate", "-w", "stop")
+			}
+		})
+	}
+}
+
+// StartNoWait starts the server again after Stop and returns at once,
+// for a test that watches what happens while it starts.
+func (c *Cluster) StartNoWait() {
+	c.t.Helper()
+	c.run("pg_ctl", "-D", c.Dir, "-l", c.Dir+".log", "-W", "-o", c.opts, "start")
+	c.running = true
+}
+
+// Stop stops the server (fast shutdown: its sessions end, a standby's
+// replication connection with them) and waits until it is down.
+func (c *Cluster) Stop() {
+	c.t.Helper()
+	c.run("pg_ctl", "-D", c.Dir, "-m", "fast", "-w", "stop")
+	c.running = false
 }
 
 // StartCluster initialises and starts a PostgreSQL server of t's own,
