@@ -5,7 +5,10 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Limiter is the client-side rate limit of one interface, which every
@@ -26,6 +29,14 @@ import (
 // counted on the queue and the rate in force, is refused at once; a
 // waiter whose turn moves past its deadline when the rate drops is
 // refused then.
+//
+// A Retry-After on a 429 or a 503 pauses the interface: no attempt, of
+// any call, goes before it ends (every client has a Limiter on each
+// interface for this, unlimited when no rate is set). An attempt that
+// finds a pause running waits for its end on the pause's clock, before
+// it takes its turn; when the end is later than its deadline, or further
+// off than the longest wait the client allows, it is refused at once with
+// a *PauseError, which carries the rest of the pause.
 type Limiter struct {
 	clock clock
 	// unlimited is set for a rate that is not a finite number: every
@@ -41,6 +52,23 @@ type Limiter struct {
 	last   time.Time // when tokens was counted
 	queue  []*waiter // the waiters, first come first
 	timer  stopper   // wakes the limiter at the head's turn; nil until needed
+
+	// paused is when the running pause ends, in Unix nanoseconds on
+	// pauseClock; zero when none was ever set.
+	paused atomic.Int64
+	// pauseClock is the clock pauses are counted and waited on (the
+	// client's WithClock); nil for real time. maxPause is the longest pause
+	// an attempt waits for (the client's longest retry wait); zero for no
+	// bound.
+	pauseClock option.Clock
+	maxPause   time.Duration
+}
+
+// SetPauseBounds sets the clock a Limiter's pauses are counted and waited
+// on (nil for real time) and the longest pause an attempt waits for (zero
+// for no bound). Call it before the Limiter is used.
+func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration) {
+	l.pauseClock, l.maxPause = clk, maxWait
 }
 
 // waiter is one attempt in a Limiter's queue.
@@ -93,9 +121,16 @@ func (l *Limiter) Limit() float64 {
 // would come after ctx's deadline; later, with the same error, when a drop
 // of the rate moves its turn past the deadline; and with ctx's error when
 // ctx ends first. An attempt that does not go takes no turn.
+//
+// A pause set by a Retry-After is waited for first (see PauseError).
 func (l *Limiter) Wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if l.paused.Load() != 0 {
+		if err := l.waitPause(ctx); err != nil {
+			return err
+		}
 	}
 	if l.unlimited {
 		return nil
@@ -109,7 +144,7 @@ func (l *Limiter) Wait(ctx context.Context) error {
 		return nil
 	}
 	w := &waiter{ready: make(chan struct{})}
-	if dl, ok := ctx.Deadline(); ok {
+	if dl, ok := callDeadline(ctx); ok {
 		if l.turn(now, len(l.queue)).After(dl) {
 			l.mu.Unlock()
 			return errRateWait
@@ -251,8 +286,14 @@ func (*rateWaitError) Error() string {
 }
 func (*rateWaitError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// observe adapts the rate to a response's status.
-func (l *Limiter) observe(status int) {
+// observe adapts the rate to a response's status, and pauses the
+// interface for a 429's or a 503's Retry-After.
+func (l *Limiter) observe(status int, h http.Header) {
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		if ra, ok := parseRetryAfter(h.Get("Retry-After"), l.pauseNow()); ok && ra > 0 {
+			l.pause(l.pauseNow().Add(ra))
+		}
+	}
 	if l.unlimited {
 		return
 	}
@@ -296,3 +337,121 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time                              { return time.Now() }
 func (systemClock) AfterFunc(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
+
+// pauseNow is the time on the pause's clock.
+func (l *Limiter) pauseNow() time.Time {
+	if l.pauseClock != nil {
+		return l.pauseClock.Now()
+	}
+	return time.Now()
+}
+
+// pause makes until the end of the running pause, unless one that ends
+// later runs.
+func (l *Limiter) pause(until time.Time) {
+	n := until.UnixNano()
+	for {
+		cur := l.paused.Load()
+		if cur >= n || l.paused.CompareAndSwap(cur, n) {
+			return
+		}
+	}
+}
+
+// PausedUntil returns when the running pause ends, or the zero time when
+// no pause runs.
+func (l *Limiter) PausedUntil() time.Time {
+	p := l.paused.Load()
+	if p == 0 {
+		return time.Time{}
+	}
+	until := time.Unix(0, p)
+	if !until.After(l.pauseNow()) {
+		return time.Time{}
+	}
+	return until
+}
+
+// waitPause waits for the end of the running pause, and of any that a
+// response sets meanwhile. It refuses at once a pause that ends after the
+// caller's deadline or further off than maxPause, with a *PauseError; it
+// returns ctx's error when ctx ends first.
+func (l *Limiter) waitPause(ctx context.Context) error {
+	for {
+		until := l.PausedUntil()
+		if until.IsZero() {
+			return nil
+		}
+		rest := until.Sub(l.pauseNow())
+		if l.maxPause > 0 && rest > l.maxPause {
+			return &PauseError{Rest: rest}
+		}
+		if dl, ok := callDeadline(ctx); ok && until.After(dl) {
+			return &PauseError{Rest: rest, PastDeadline: true}
+		}
+		clk := l.pauseClock
+		if clk == nil {
+			clk = realClock{}
+		}
+		if err := clk.Sleep(ctx, rest); err != nil {
+			return err
+		}
+	}
+}
+
+// PauseError is an attempt the Limiter refused because the interface is
+// paused by a Retry-After for longer than the attempt may wait: past the
+// caller's deadline, or past the client's longest retry wait.
+type PauseError struct {
+	// Rest is what was left of the pause.
+	Rest time.Duration
+	// PastDeadline is set when the caller's deadline came before the end
+	// of the pause.
+	PastDeadline bool
+}
+
+func (e *PauseError) Error() string {
+	if e.PastDeadline {
+		return "the platform's Retry-After pauses the interface past the context's deadline (retry after " + e.Rest.String() + ")"
+	}
+	return "the platform's Retry-After pauses the interface for longer than the longest retry wait (retry after " + e.Rest.String() + ")"
+}
+
+// realClock is real time, for a pause.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// LimiterState is what a Limiter holds at one moment.
+type LimiterState struct {
+	PausedUntil time.Time
+	Limited     bool
+	Rate        float64
+	Burst       int
+	Tokens      float64
+	Waiting     int
+}
+
+// State returns what the Limiter holds now.
+func (l *Limiter) State() LimiterState {
+	st := LimiterState{PausedUntil: l.PausedUntil(), Limited: !l.unlimited}
+	if l.unlimited {
+		return st
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.update(l.clock.Now())
+	st.Rate, st.Burst, st.Tokens, st.Waiting = l.rate, int(l.burst), l.tokens, len(l.queue)
+	return st
+}

@@ -197,21 +197,21 @@ func (ws *waiters) settle(n int) {
 func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
 	t.Parallel()
 	l := NewLimiter(80, 1)
-	l.observe(429)
+	l.observe(429, nil)
 	assert.InDelta(t, 40, l.Limit(), 1e-9)
-	l.observe(429)
-	l.observe(429)
+	l.observe(429, nil)
+	l.observe(429, nil)
 	assert.InDelta(t, 10, l.Limit(), 1e-9)
 	for i := 0; i < 10; i++ {
-		l.observe(429)
+		l.observe(429, nil)
 	}
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "not below a sixteenth")
-	l.observe(503)
+	l.observe(503, nil)
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "a 5xx does not speed it up")
-	l.observe(200)
+	l.observe(200, nil)
 	assert.InDelta(t, 9, l.Limit(), 1e-9, "a success gives back a twentieth")
 	for i := 0; i < 100; i++ {
-		l.observe(204)
+		l.observe(204, nil)
 	}
 	assert.InDelta(t, 80, l.Limit(), 1e-9, "not above the configured rate")
 }
@@ -339,7 +339,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 		ws.start(string(rune('a'+i)), context.Background())
 	}
 	for i := 0; i < 4; i++ {
-		l.observe(429)
+		l.observe(429, nil)
 	}
 	require.InDelta(t, 1.25, l.Limit(), 1e-9)
 	clk.advance(50 * time.Millisecond)
@@ -353,7 +353,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 	// holds 0.8125 of a turn (0.65s since 2.4s at 1.25/s), so d goes at
 	// 3.05s + 0.1875/2.25s, 83.3ms later, where at 1.25/s it would have
 	// gone at 3.2s.
-	l.observe(200)
+	l.observe(200, nil)
 	clk.advance(83 * time.Millisecond)
 	assert.Equal(t, 7, l.queued())
 	clk.advance(time.Millisecond)
@@ -387,7 +387,7 @@ func TestLimiterRefusesAgainstTheCurrentSchedule(t *testing.T) {
 
 	// At 1/s, a's turn is at 1s, past its deadline: it is refused, and
 	// b (turn at 1s) and c (2s) move up.
-	l.observe(429)
+	l.observe(429, nil)
 	ws.settle(1)
 	assert.Equal(t, []string{"a"}, ws.names(context.DeadlineExceeded))
 	assert.Equal(t, 2, l.queued())
@@ -452,7 +452,7 @@ func TestLimiterUnderLoad(t *testing.T) {
 				}
 				cancel()
 				if i%4 == 0 {
-					l.observe([]int{200, 429, 204}[g%3])
+					l.observe([]int{200, 429, 204}[g%3], nil)
 				}
 			}
 		}()
