@@ -62,13 +62,17 @@ type Limiter struct {
 	// bound.
 	pauseClock option.Clock
 	maxPause   time.Duration
+	// wallNow is the wall clock a Retry-After's HTTP date is read against
+	// (the server's dates are wall-clock time, whatever pauseClock is).
+	wallNow func() time.Time
 }
 
 // SetPauseBounds sets the clock a Limiter's pauses are counted and waited
-// on (nil for real time) and the longest pause an attempt waits for (zero
-// for no bound). Call it before the Limiter is used.
-func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration) {
-	l.pauseClock, l.maxPause = clk, maxWait
+// on (nil for real time), the longest pause an attempt waits for (zero
+// for no bound) and the wall clock a Retry-After's date is read against
+// (nil for time.Now). Call it before the Limiter is used.
+func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
+	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
 }
 
 // waiter is one attempt in a Limiter's queue.
@@ -290,7 +294,11 @@ func (*rateWaitError) Is(target error) bool { return target == context.DeadlineE
 // interface for a 429's or a 503's Retry-After.
 func (l *Limiter) observe(status int, h http.Header) {
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		if ra, ok := parseRetryAfter(h.Get("Retry-After"), l.pauseNow()); ok && ra > 0 {
+		now := time.Now
+		if l.wallNow != nil {
+			now = l.wallNow
+		}
+		if ra, ok := parseRetryAfter(h.Get("Retry-After"), now()); ok && ra > 0 {
 			l.pause(l.pauseNow().Add(ra))
 		}
 	}
@@ -386,7 +394,9 @@ func (l *Limiter) waitPause(ctx context.Context) error {
 		if l.maxPause > 0 && rest > l.maxPause {
 			return &PauseError{Rest: rest}
 		}
-		if dl, ok := callDeadline(ctx); ok && until.After(dl) {
+		// A context's deadline is wall-clock time; the pause may run on
+		// another clock: what is compared is what is left of each.
+		if dl, ok := callDeadline(ctx); ok && time.Until(dl) < rest {
 			return &PauseError{Rest: rest, PastDeadline: true}
 		}
 		clk := l.pauseClock

@@ -53,13 +53,13 @@ type retryInput struct {
 type retryWhy uint8
 
 const (
-	retryNotRetried     retryWhy = iota // the response or failure is not one the policy retries
-	retryYes                            // retried after Wait
-	retryContextEnded                   // the caller's context has ended
-	retryNoneLeft                       // the call has no retries left
-	retryAfterTooLong                   // the server's Retry-After is above the wait cap
-	retryPastDeadline                   // the wait would pass the caller's deadline
-	retryBudgetRefused                  // the client's retry budget is empty (set by the hook, not by decideRetry)
+	retryNotRetried    retryWhy = iota // the response or failure is not one the policy retries
+	retryYes                           // retried after Wait
+	retryContextEnded                  // the caller's context has ended
+	retryNoneLeft                      // the call has no retries left
+	retryAfterTooLong                  // the server's Retry-After is above the wait cap
+	retryPastDeadline                  // the wait would pass the caller's deadline
+	retryBudgetRefused                 // the client's retry budget is empty (set by the hook, not by decideRetry)
 )
 
 var retryWhyText = [...]string{

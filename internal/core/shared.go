@@ -151,7 +151,7 @@ func NewShared(cfg Config) *Shared {
 			l = NewLimiter(math.Inf(1), 1)
 			s.limiters[i] = l
 		}
-		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax)
+		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax, s.now)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
