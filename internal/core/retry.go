@@ -89,9 +89,10 @@ type retryDecision struct {
 // decideRetry is the retry decision, a pure function of the attempt that
 // ended and what is left of the call. A retry is decided only when the
 // policy retries the response or failure, the call has a retry left, the
-// context is live and the wait (the server's Retry-After, capped by
-// nothing but refused above WaitMax, or the backoff) ends before the
-// deadline; only then does it cost anything.
+// context is live and, when the server sent a Retry-After, that wait is
+// within WaitMax and ends by the deadline; only then does it cost
+// anything. A backoff wait is the SDK's own: it is slept within the
+// context, whose end ends it (and gives its cost back, see call.unspend).
 func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
@@ -114,6 +115,9 @@ func decideRetry(in retryInput) retryDecision {
 			if ra > in.WaitMax {
 				return retryDecision{Why: retryAfterTooLong, Wait: ra}
 			}
+			if in.Left > 0 && !in.Deadline.IsZero() && in.Now.Add(ra).After(in.Deadline) {
+				return retryDecision{Why: retryPastDeadline, Wait: ra}
+			}
 			wait = ra
 		} else {
 			wait = backoffWait(in.WaitMin, in.WaitMax, in.Attempt-1, in.Jitter)
@@ -121,9 +125,6 @@ func decideRetry(in retryInput) retryDecision {
 	}
 	if in.Left <= 0 {
 		return retryDecision{Why: retryNoneLeft, Wait: wait}
-	}
-	if !in.Deadline.IsZero() && in.Now.Add(wait).After(in.Deadline) {
-		return retryDecision{Why: retryPastDeadline, Wait: wait}
 	}
 	return retryDecision{Retry: true, Why: retryYes, Wait: wait, Cost: cost}
 }
@@ -210,7 +211,8 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 
 // retryableTransportError reports whether a transport failure may pass on a
 // second try: certificate problems, requests net/http refuses to write
-// (an invalid header, method or scheme) and redirect loops do not.
+// (an invalid header, method or scheme) and refused redirects (a loop the
+// caller's CheckRedirect stopped, a hop the guard refused) do not.
 func retryableTransportError(err error) bool {
 	if fateOf(err) == notSentInvalid {
 		return false
@@ -224,8 +226,12 @@ func retryableTransportError(err error) bool {
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return false
+	case isRedirectRefusal(err):
+		// The caller's CheckRedirect refused a hop (a redirect loop, a
+		// policy), or the guard did: the next try meets the same refusal.
+		return false
 	}
-	return !strings.Contains(err.Error(), "stopped after")
+	return true
 }
 
 // neverSent reports whether err proves that the platform did not act on the

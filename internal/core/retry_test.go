@@ -1,15 +1,21 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -120,9 +126,9 @@ func TestDecideRetrySaysWhy(t *testing.T) {
 		{"at the deadline", func(in *retryInput) { in.Deadline = now.Add(2 * time.Second) }, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}},
 		{"above the cap", func(in *retryInput) { in.Resp = ra("120") }, retryDecision{Why: retryAfterTooLong, Wait: 2 * time.Minute}},
 		{"not retried", func(in *retryInput) { in.Resp = &http.Response{StatusCode: 404} }, retryDecision{Why: retryNotRetried}},
-		{"backoff past the deadline", func(in *retryInput) {
+		{"backoff past the deadline: the context ends the wait", func(in *retryInput) {
 			in.Resp, in.Err, in.WaitMin, in.Deadline = nil, errors.New("connection reset by peer"), time.Second, now.Add(100*time.Millisecond)
-		}, retryDecision{Why: retryPastDeadline, Wait: 500 * time.Millisecond}},
+		}, retryDecision{Retry: true, Why: retryYes, Wait: 500 * time.Millisecond, Cost: RetryCost}},
 		{"after an attempt timeout", func(in *retryInput) { in.Resp, in.Err = nil, errAttemptTimeout },
 			retryDecision{Retry: true, Why: retryYes, Wait: 500 * time.Microsecond, Cost: TimeoutRetryCost}},
 	} {
@@ -140,4 +146,68 @@ func testCall(write bool) *call {
 	c := newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 	c.retryMax = DefaultRetryMax
 	return c
+}
+
+// testBackend is a backend of the delivery interface at url, on a client
+// with cfg (retry waits of a millisecond unless cfg sets them).
+func testBackend(t *testing.T, url string, cfg Config) *Backend {
+	t.Helper()
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, time.Millisecond
+	}
+	be, err := NewShared(cfg).NewBackend(rxtypes.InterfaceDelivery, url, Credentials{Key: "k", Secret: "s"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return be
+}
+
+// TestRedirectRefusalIsKnownByItsKindNotItsWords: a redirect the caller's
+// CheckRedirect refuses is not retried, whatever its words; a failure
+// whose words hold the server's "stopped after" is retried like any other.
+func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Redirect(w, r, "/again", http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	refuse := errors.New("too many hops for this service")
+	be := testBackend(t, srv.URL, Config{RetryMax: 3, HTTPClient: &http.Client{
+		CheckRedirect: func(*http.Request, []*http.Request) error { return refuse },
+	}})
+	_, err := be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	assert.ErrorIs(t, err, refuse, "the caller's error, as it gave it")
+	assert.Equal(t, int64(1), hits.Load(), "the first request only: its hop refused, no retry")
+
+	// A server whose header block says "stopped after": its words decide
+	// nothing, and the read is retried.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var conns atomic.Int64
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				_, _ = bufio.NewReader(conn).ReadString('\n')
+				if conns.Add(1) == 1 {
+					_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nstopped after 10 redirects\r\n\r\n")
+					return
+				}
+				_, _ = io.WriteString(conn, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+			}()
+		}
+	}()
+	be = testBackend(t, "http://"+ln.Addr().String(), Config{RetryMax: 3})
+	_, err = be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	assert.NoError(t, err)
+	assert.Equal(t, int64(2), conns.Load(), "retried once")
 }
