@@ -24,6 +24,11 @@ import (
 // write look unsent. The words are those of Go 1.23 to 1.27, whose HTTP/2
 // transport is the one bundled in net/http (moved to an internal package
 // in 1.27 with the same words) or golang.org/x/net/http2.
+// TestNetHTTPWordsCanary provokes each refusal before writing under the Go
+// that runs it, and internal/reliability's HTTP/2 server the graceful
+// GOAWAY and REFUSED_STREAM: they fail the day a release rewords one. A
+// stream error that reaches the SDK unwrapped is read by its type
+// (h2StreamError).
 
 // sendFate is what a transport error proves about the request.
 type sendFate uint8
