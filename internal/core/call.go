@@ -60,16 +60,19 @@ type call struct {
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
-	// tries counts the attempts of go-retryablehttp's loop, from 1;
-	// decided is the attempt whose retry decision is decision.
-	tries    int
-	decided  int
-	decision retryDecision
-	// spent is what the call's retries took from the retry budget, and
-	// pending the cost of a retry decided and not yet started;
-	// budgetRefused is set when the budget refused a retry.
-	spent, pending int64
-	budgetRefused  bool
+	// spent is what the call's retries took from the retry budget.
+	spent int64
+	// retryWait is the wait before the retry decided after attempt
+	// decided; retrying is set from that decision until the retry starts,
+	// and retryCost is what it took of the budget meanwhile (given back
+	// if it never starts). budgetRefused is set when the budget refused a
+	// retry. (Small fields, kept together: the call is allocated once per
+	// call.)
+	retryWait     time.Duration
+	decided       int32
+	retrying      bool
+	retryCost     uint8
+	budgetRefused bool
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -88,7 +91,7 @@ func callOf(ctx context.Context) *call {
 // response goes; prepare reads the rest.
 func newCall(b *Backend, r *Request) *call {
 	ep := r.Endpoint
-	c := &call{b: b, ep: ep, out: r.Out, outStatus: r.Status, start: time.Now(), tries: 1}
+	c := &call{b: b, ep: ep, out: r.Out, outStatus: r.Status, start: time.Now()}
 	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
 	return c
 }
@@ -178,16 +181,17 @@ func requestID(h http.Header) string {
 // response handler (with the handler's error), so a decision already made
 // for the attempt is given again rather than made, and spent, twice.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if c.decided == c.tries && err == nil {
+	if int(c.decided) == c.attempts && err == nil {
 		// The second call around the response handler, which read the
 		// response without failing: the decision stands.
-		return c.decision.Retry, nil
+		return c.retrying, nil
 	}
 	s := c.b.s
 	in := retryInput{
 		Write:   c.ep.Write,
-		Attempt: c.tries,
-		Left:    c.retryMax - (c.tries - 1),
+		// The attempt transport counts every attempt of the loop.
+		Attempt: c.attempts,
+		Left:    c.retryMax - (c.attempts - 1),
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
@@ -203,7 +207,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	if d.Retry && !c.spend(d.Cost) {
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
-	c.decided, c.decision = c.tries, d
+	c.decided, c.retrying, c.retryWait = int32(c.attempts), d.Retry, d.Wait
 	// Not an error: go-retryablehttp would return it bare, and a bare
 	// context error is how Execute tells an end during a wait (nothing in
 	// flight) from an end during an attempt (wrapped in *url.Error).
@@ -237,16 +241,16 @@ func (c *call) spend(cost int64) bool {
 		c.budgetRefused = true
 		return false
 	}
-	c.pending = cost
+	c.retryCost = uint8(cost)
 	return true
 }
 
 // unspend gives back the cost of a retry decided but never made: the
 // context ended during its wait.
 func (c *call) unspend() {
-	if c.pending > 0 {
-		c.b.s.budget.give(c.pending)
-		c.pending = 0
+	if c.retrying {
+		c.b.s.budget.give(int64(c.retryCost))
+		c.retrying = false
 	}
 }
 
@@ -263,7 +267,7 @@ func (c *call) refill() {
 // backoff is go-retryablehttp's Backoff, which it calls once before each
 // retry: the wait checkRetry decided.
 func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return c.decision.Wait
+	return c.retryWait
 }
 
 func minDuration(a, b time.Duration) time.Duration {
@@ -277,9 +281,8 @@ func minDuration(a, b time.Duration) time.Duration {
 // before a retry. The retry is made: its cost is spent for good. It logs
 // the retry.
 func (c *call) prepareRetry(req *http.Request) error {
-	c.tries++
-	c.spent += c.pending
-	c.pending = 0
+	c.spent += int64(c.retryCost)
+	c.retrying = false
 	l := c.b.s.logger
 	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
