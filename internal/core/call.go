@@ -188,7 +188,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	}
 	s := c.b.s
 	in := retryInput{
-		Write:   c.ep.Write,
+		Write: c.ep.Write,
 		// The attempt transport counts every attempt of the loop.
 		Attempt: c.attempts,
 		Left:    c.retryMax - (c.attempts - 1),
