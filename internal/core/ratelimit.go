@@ -58,8 +58,8 @@ type Limiter struct {
 	paused atomic.Int64
 	// pauseClock is the clock pauses are counted and waited on (the
 	// client's WithClock); nil for real time. maxPause is the longest pause
-	// an attempt waits for (the client's longest retry wait); zero for no
-	// bound.
+	// an attempt waits for (the client's longest retry wait): with zero,
+	// an attempt waits for none.
 	pauseClock option.Clock
 	maxPause   time.Duration
 	// wallNow is the wall clock a Retry-After's HTTP date is read against
@@ -68,8 +68,9 @@ type Limiter struct {
 }
 
 // SetPauseBounds sets the clock a Limiter's pauses are counted and waited
-// on (nil for real time), the longest pause an attempt waits for (zero
-// for no bound) and the wall clock a Retry-After's date is read against
+// on (nil for real time), the longest pause an attempt waits for (with
+// zero, none is waited for: as the retry policy, with a zero longest
+// wait, waits for no Retry-After) and the wall clock a Retry-After's date is read against
 // (nil for time.Now). Call it before the Limiter is used.
 func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
 	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
@@ -391,7 +392,7 @@ func (l *Limiter) waitPause(ctx context.Context) error {
 			return nil
 		}
 		rest := until.Sub(l.pauseNow())
-		if l.maxPause > 0 && rest > l.maxPause {
+		if rest > l.maxPause {
 			return &PauseError{Rest: rest}
 		}
 		// A context's deadline is wall-clock time; the pause may run on
