@@ -112,3 +112,57 @@ func TestWriteGraceStopsWhatWasNotSent(t *testing.T) {
 	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 	assert.True(t, md.GraceUsed)
 }
+
+// TestWriteGraceKeepsTheCallersDeadline: a grace lets a write in flight
+// outlive its caller's context, and nothing else. A Retry-After or a rate
+// limiter's turn past the caller's deadline is refused at once, as without
+// a grace, and a call the caller's deadline ended says so
+// (context.DeadlineExceeded, never context.Canceled).
+func TestWriteGraceKeepsTheCallersDeadline(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	client, err := srv.NewClient(rxdelivery.WithRetryWaitMax(5 * time.Second))
+	require.NoError(t, err)
+	create := func(timeout time.Duration, opts ...rxdelivery.CallOption) (rxdelivery.Metadata, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		var md rxdelivery.Metadata
+		_, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams(), append(opts, rxdelivery.WithMetadata(&md))...)
+		return md, err
+	}
+
+	// A 503 whose Retry-After (2 s) outlasts the caller's 200 ms: the
+	// platform's answer, at once, with or without a grace.
+	for _, grace := range []time.Duration{0, 5 * time.Second} {
+		srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Unavailable(2*time.Second))
+		md, err := create(200*time.Millisecond, rxdelivery.WithWriteGrace(grace))
+		var apiErr *rxdelivery.APIError
+		require.ErrorAs(t, err, &apiErr, "grace %v", grace)
+		assert.Equal(t, 503, apiErr.StatusCode)
+		assert.Equal(t, 2*time.Second, apiErr.RetryAfter)
+		assert.NotErrorIs(t, err, context.Canceled, "grace %v", grace)
+		assert.Equal(t, 1, md.Attempts)
+		srv.Advance(3 * time.Second) // past the pause the Retry-After set
+	}
+
+	// A write in flight when the caller's deadline passes goes on for the
+	// grace; when the grace runs out too, the deadline ended it.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(2*time.Second)))
+	md, err := create(100*time.Millisecond, rxdelivery.WithWriteGrace(50*time.Millisecond))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.NotErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.True(t, md.GraceUsed)
+
+	// The rate limiter's turn is judged against the caller's deadline.
+	slow, err := srv.NewClient(rxdelivery.WithRateLimit(rxdelivery.Delivery, 0.05, 1)) // one every 20 s
+	require.NoError(t, err)
+	_, err = slow.Orders.Get(context.Background(), "ord_missing")
+	require.ErrorIs(t, err, rxdelivery.ErrNotFound, "the burst")
+	client = slow
+	md, err = create(5*time.Second, rxdelivery.WithWriteGrace(time.Minute))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorContains(t, err, "wait would pass the context's deadline", "refused at once by the limiter")
+	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+	assert.Equal(t, 1, md.Attempts)
+}

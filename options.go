@@ -215,8 +215,12 @@ func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 // caller's context by up to d, waiting for its response (see the README's
 // "Stopping without leaving unknown outcomes"): a service stopped for a
 // deploy then finishes the creates it has in flight instead of leaving
-// each with an unknown outcome. A write not yet sent stops at once. Zero,
-// the default, turns it off.
+// each with an unknown outcome. A write not yet sent stops at once. The
+// caller's deadline still bounds everything but the write in flight: a
+// Retry-After or a rate limiter's turn past it is refused at once, as
+// without a grace, and a call that the caller's deadline ended (its grace
+// run out) matches context.DeadlineExceeded, one its cancellation ended
+// context.Canceled. Zero, the default, turns it off.
 func WithWriteGrace(d time.Duration) CallOption { return option.WithWriteGrace(d) }
 
 // WithHeader sends an extra header on every attempt: of every call when
@@ -268,6 +272,14 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 // sixteenth) and comes back by a twentieth with each response that is not
 // a 429 or a 5xx; a change applies at once to the attempts already
 // waiting. A perSecond of zero or less removes the limit.
+//
+// With or without a limit, a 429 or a 503 with a Retry-After pauses the
+// interface: no attempt of any call of the client goes to it before the
+// Retry-After ends. An attempt waits for the end of the pause within its
+// context; when the end comes after the context's deadline, or further off
+// than WithRetryWaitMax, the call fails at once, with nothing sent, with a
+// 429 *APIError whose RetryAfter is the rest of the pause.
+// Client.LimiterState shows the pause and the limit.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {
@@ -286,10 +298,14 @@ func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 const DefaultRetryBudget = 100
 
 // WithRetryBudget sizes the client's retry budget: how many retries the
-// client may make beyond what its calls give back. Every retry spends one
-// (a retry after an attempt timeout two); a call that succeeds on its
-// first attempt gives back a tenth, and one that succeeds after retries
-// gives back what they spent. When the budget is empty a failing call is
+// client may make beyond what its calls give back. Every retry made
+// spends one (a retry after an attempt timeout two); a retry not made (the
+// call has no retries left, a Retry-After would outlast the deadline, the
+// context ended during the wait) spends nothing. A call that succeeds on
+// its first attempt gives back a tenth, one that succeeds after retries
+// gives back what they spent, and time gives back one retry a second, up
+// to the size, so that a client that calls seldom is never left without
+// retries. When the budget is empty a failing call is
 // not retried: it returns its error at once, and its Metadata says
 // RetryBudgetExhausted. First attempts never wait for the budget, so when
 // the platform is down a busy service sends about one attempt per call
@@ -314,7 +330,10 @@ func WithRetryWaitMin(d time.Duration) Option {
 // WithRetryWaitMax caps any one wait between attempts (default 30s). When
 // the platform asks, through Retry-After, for a longer wait than the cap, or
 // one past the context's deadline, the call is not retried: it returns at
-// once with an *APIError whose RetryAfter holds the platform's value.
+// once with an *APIError whose RetryAfter holds the platform's value. The
+// same bound holds for the pause a Retry-After sets on the interface (see
+// WithRateLimit): a call that would wait longer for its end returns at once
+// with a 429 *APIError whose RetryAfter is the rest of the pause.
 func WithRetryWaitMax(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {

@@ -13,8 +13,11 @@ type Clock = option.Clock
 // WithClock makes the client's watches wait on c between reads instead of
 // in real time. The test kit's clients (rxdeliverytest) have one that
 // moves the simulator's manual clock forward instead of sleeping; a
-// program seldom needs it. A nil c keeps real time. It changes nothing
-// else: calls, retries and their waits keep real time.
+// program seldom needs it. A nil c keeps real time. The pause a
+// Retry-After sets on an interface (see Client.LimiterState) is counted
+// and waited on c too, so that a test on a manual clock sees it end when
+// its clock passes it. Nothing else changes: calls, the rate limit,
+// retries and their backoff waits keep real time.
 func WithClock(c Clock) Option {
 	return clientOpt(func(s *settings) { s.clock = c })
 }

@@ -113,8 +113,11 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // deploy does not abandon creates in flight and leave their outcome
 // unknown. A write whose context ends before it was sent (waiting for a
 // connection, the rate limiter or a retry) stops at once, and no retry
-// starts after the context ended. When the grace runs out the write ends
-// as before, its outcome unknown. Metadata.GraceUsed says when a call went
+// starts after the context ended. The context's deadline still judges the
+// waits (a Retry-After or a rate limiter's turn past it is refused at
+// once), and the error says which end of the context ended the call:
+// context.DeadlineExceeded or context.Canceled. When the grace runs out
+// the write ends as before, its outcome unknown. Metadata.GraceUsed says when a call went
 // on after its context ended. Zero (the default) turns it off; reads never
 // use it.
 func WithWriteGrace(d time.Duration) CallOption {

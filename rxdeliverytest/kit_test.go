@@ -253,6 +253,9 @@ func TestFaults(t *testing.T) {
 			require.NotEmpty(t, calls)
 			assert.Equal(t, tc.fault.String(), calls[0].Fault)
 			srv.ClearFaults()
+			// A Retry-After pauses the client's calls to the interface
+			// until it ends, on the server's clock.
+			srv.Advance(2 * time.Hour)
 			assert.NoError(t, quote(t, srv), "cleared")
 		})
 	}

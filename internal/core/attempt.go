@@ -115,7 +115,7 @@ func (c *call) attemptEnded(resp *http.Response, err error) {
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
 		if lim := c.limiter(); lim != nil {
-			lim.observe(resp.StatusCode)
+			lim.observe(resp.StatusCode, resp.Header)
 		}
 	}
 }

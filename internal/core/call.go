@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -15,7 +14,6 @@ import (
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // call is the state of one call, made by Execute and shared by its
@@ -62,9 +60,18 @@ type call struct {
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
-	// spent is what the call's retries took from the retry budget;
-	// budgetRefused is set when the budget refused a retry.
-	spent         int64
+	// spent is what the call's retries took from the retry budget.
+	spent int64
+	// retryWait is the wait before the retry decided after attempt
+	// decided; retrying is set from that decision until the retry starts,
+	// and retryCost is what it took of the budget meanwhile (given back
+	// if it never starts). budgetRefused is set when the budget refused a
+	// retry. (Small fields, kept together: the call is allocated once per
+	// call.)
+	retryWait     time.Duration
+	decided       int32
+	retrying      bool
+	retryCost     uint8
 	budgetRefused bool
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
@@ -166,51 +173,85 @@ func requestID(h http.Header) string {
 	return ""
 }
 
-// checkRetry is go-retryablehttp's CheckRetry: the retry policy (retry.go)
-// for this call's class. It is given the request's context, so it can
-// refuse a Retry-After wait that would outlive the deadline; a wait
-// longer than the cap is refused too, and the caller gets the final
-// response with its Retry-After.
+// checkRetry is go-retryablehttp's CheckRetry. It reads the attempt that
+// ended into decideRetry (retry.go), the one place the retry decision is
+// made, and spends the retry budget when, and only when, the decision is a
+// retry: the loop checks the attempts left after CheckRetry, so the call
+// counts them itself, and it calls CheckRetry a second time around the
+// response handler (with the handler's error), so a decision already made
+// for the attempt is given again rather than made, and spent, twice.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil) {
-		// Not ctx.Err(): go-retryablehttp would return that bare, and a bare
-		// context error is how Execute tells an end during a wait (nothing
-		// in flight) from an end during an attempt (wrapped in *url.Error).
-		return false, nil
+	if int(c.decided) == c.attempts && err == nil {
+		// The second call around the response handler, which read the
+		// response without failing: the decision stands.
+		return c.retrying, nil
 	}
-	if err != nil {
-		if !retryAfterError(ctx, c.ep.Write, err) {
-			return false, nil
-		}
-		cost := int64(RetryCost)
-		if errors.Is(asAttemptTimeout(ctx, err), rxtypes.ErrAttemptTimeout) {
-			cost = TimeoutRetryCost
-		}
-		return c.spend(cost), nil
+	s := c.b.s
+	in := retryInput{
+		Write: c.ep.Write,
+		// The attempt transport counts every attempt of the loop.
+		Attempt: c.attempts,
+		Left:    c.retryMax - (c.attempts - 1),
+		Resp:    resp,
+		// A timeout of the attempt's own (not the caller's context, which
+		// is live when it is read) may pass on a second try.
+		Err:     asAttemptTimeout(ctx, err),
+		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
+		Now:     s.now(),
+		WaitMin: s.waitMin,
+		WaitMax: s.waitMax,
+		Jitter:  rand.Float64(),
 	}
-	if !retryStatus(resp.StatusCode, c.ep.Write) {
-		return false, nil
+	in.Deadline, _ = c.deadline(ctx)
+	d := decideRetry(in)
+	if d.Retry && !c.spend(d.Cost) {
+		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
-	if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.b.s.now()); ok {
-		if wait > c.b.s.waitMax {
-			return false, nil
-		}
-		if dl, has := ctx.Deadline(); has && c.b.s.now().Add(wait).After(dl) {
-			return false, nil
-		}
+	c.decided, c.retrying, c.retryWait = int32(c.attempts), d.Retry, d.Wait
+	// Not an error: go-retryablehttp would return it bare, and a bare
+	// context error is how Execute tells an end during a wait (nothing in
+	// flight) from an end during an attempt (wrapped in *url.Error).
+	return d.Retry, nil
+}
+
+// deadline is the caller's deadline: that of ctx, or, for a write with a
+// grace (whose exchange runs on a context without the caller's end), that
+// of the caller's context.
+func (c *call) deadline(ctx context.Context) (time.Time, bool) {
+	if c.caller != nil {
+		return c.caller.Deadline()
 	}
-	return c.spend(RetryCost), nil
+	return ctx.Deadline()
+}
+
+// callDeadline is the caller's deadline of the call whose exchange runs on
+// ctx (see call.deadline), or ctx's own.
+func callDeadline(ctx context.Context) (time.Time, bool) {
+	if c := callOf(ctx); c != nil {
+		return c.deadline(ctx)
+	}
+	return ctx.Deadline()
 }
 
 // spend takes a retry's cost from the client's retry budget, and reports
-// whether the retry may go.
+// whether the retry may go. The cost is pending until the retry starts
+// (prepareRetry): a wait the context ends gives it back (unspend).
 func (c *call) spend(cost int64) bool {
 	if !c.b.s.budget.take(cost) {
 		c.budgetRefused = true
 		return false
 	}
-	c.spent += cost
+	c.retryCost = uint8(cost)
 	return true
+}
+
+// unspend gives back the cost of a retry decided but never made: the
+// context ended during its wait.
+func (c *call) unspend() {
+	if c.retrying {
+		c.b.s.budget.give(int64(c.retryCost))
+		c.retrying = false
+	}
 }
 
 // refill gives the retry budget back what a call that succeeded is worth:
@@ -223,26 +264,10 @@ func (c *call) refill() {
 	c.b.s.budget.give(SuccessRefill)
 }
 
-// backoff is go-retryablehttp's Backoff: the server's Retry-After when it
-// gave one (checkRetry has already refused one above the cap), otherwise
-// an exponential wait from min, doubled per attempt, capped at max, with
-// the upper half jittered so that clients do not retry in step.
-func (c *call) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.b.s.now()); ok {
-			return minDuration(wait, max)
-		}
-	}
-	wait := min
-	for i := 0; i < attempt && wait < max; i++ {
-		wait *= 2
-	}
-	wait = minDuration(wait, max)
-	if wait <= 0 {
-		return 0
-	}
-	half := wait / 2
-	return half + rand.N(wait-half+1)
+// backoff is go-retryablehttp's Backoff, which it calls once before each
+// retry: the wait checkRetry decided.
+func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
+	return c.retryWait
 }
 
 func minDuration(a, b time.Duration) time.Duration {
@@ -253,8 +278,11 @@ func minDuration(a, b time.Duration) time.Duration {
 }
 
 // prepareRetry is go-retryablehttp's PrepareRetry: it runs after the wait,
-// before a retry, and logs the retry.
+// before a retry. The retry is made: its cost is spent for good. It logs
+// the retry.
 func (c *call) prepareRetry(req *http.Request) error {
+	c.spent += int64(c.retryCost)
+	c.retrying = false
 	l := c.b.s.logger
 	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
@@ -362,9 +390,18 @@ func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != wa
 // write stops at once unless an attempt is with the transport and may have
 // been sent; then it goes on for the grace, and stops when that runs out.
 // The returned func releases the context; call it when the exchange ends.
+//
+// The caller's deadline still holds where the call decides something
+// against it (call.deadline: a Retry-After or a backoff wait, the rate
+// limiter's turn), and once the caller's context has ended the context's
+// Err is the caller's: a call the caller's deadline ended reports
+// context.DeadlineExceeded, one its cancellation ended context.Canceled.
+// An attempt in flight ends, at the latest, when the grace after the
+// caller's end runs out.
 func (c *call) withGrace(caller context.Context) (context.Context, func()) {
 	c.caller = caller
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(caller))
+	inner, cancel := context.WithCancelCause(context.WithoutCancel(caller))
+	ctx := &graceContext{Context: inner, caller: caller}
 	var mu sync.Mutex
 	var timer *time.Timer
 	stop := context.AfterFunc(caller, func() {
@@ -386,4 +423,24 @@ func (c *call) withGrace(caller context.Context) (context.Context, func()) {
 		mu.Unlock()
 		cancel(nil)
 	}
+}
+
+// graceContext is the context of a write with a grace: it ends when
+// withGrace cancels it, and then its Err is the caller's (so that the end
+// of a wait says which end of the caller's it was). Contexts derived from
+// it end with it; net/http reports their cause, which is the caller's.
+type graceContext struct {
+	context.Context
+	caller context.Context
+}
+
+func (g *graceContext) Err() error {
+	err := g.Context.Err()
+	if err == nil {
+		return nil
+	}
+	if cerr := g.caller.Err(); cerr != nil {
+		return cerr
+	}
+	return err
 }

@@ -5,7 +5,10 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // Limiter is the client-side rate limit of one interface, which every
@@ -26,6 +29,14 @@ import (
 // counted on the queue and the rate in force, is refused at once; a
 // waiter whose turn moves past its deadline when the rate drops is
 // refused then.
+//
+// A Retry-After on a 429 or a 503 pauses the interface: no attempt, of
+// any call, goes before it ends (every client has a Limiter on each
+// interface for this, unlimited when no rate is set). An attempt that
+// finds a pause running waits for its end on the pause's clock, before
+// it takes its turn; when the end is later than its deadline, or further
+// off than the longest wait the client allows, it is refused at once with
+// a *PauseError, which carries the rest of the pause.
 type Limiter struct {
 	clock clock
 	// unlimited is set for a rate that is not a finite number: every
@@ -41,6 +52,28 @@ type Limiter struct {
 	last   time.Time // when tokens was counted
 	queue  []*waiter // the waiters, first come first
 	timer  stopper   // wakes the limiter at the head's turn; nil until needed
+
+	// paused is when the running pause ends, in Unix nanoseconds on
+	// pauseClock; zero when none was ever set.
+	paused atomic.Int64
+	// pauseClock is the clock pauses are counted and waited on (the
+	// client's WithClock); nil for real time. maxPause is the longest pause
+	// an attempt waits for (the client's longest retry wait): with zero,
+	// an attempt waits for none.
+	pauseClock option.Clock
+	maxPause   time.Duration
+	// wallNow is the wall clock a Retry-After's HTTP date is read against
+	// (the server's dates are wall-clock time, whatever pauseClock is).
+	wallNow func() time.Time
+}
+
+// SetPauseBounds sets the clock a Limiter's pauses are counted and waited
+// on (nil for real time), the longest pause an attempt waits for (with
+// zero, none is waited for: as the retry policy, with a zero longest
+// wait, waits for no Retry-After) and the wall clock a Retry-After's date is read against
+// (nil for time.Now). Call it before the Limiter is used.
+func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
+	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
 }
 
 // waiter is one attempt in a Limiter's queue.
@@ -93,9 +126,16 @@ func (l *Limiter) Limit() float64 {
 // would come after ctx's deadline; later, with the same error, when a drop
 // of the rate moves its turn past the deadline; and with ctx's error when
 // ctx ends first. An attempt that does not go takes no turn.
+//
+// A pause set by a Retry-After is waited for first (see PauseError).
 func (l *Limiter) Wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if l.paused.Load() != 0 {
+		if err := l.waitPause(ctx); err != nil {
+			return err
+		}
 	}
 	if l.unlimited {
 		return nil
@@ -109,7 +149,7 @@ func (l *Limiter) Wait(ctx context.Context) error {
 		return nil
 	}
 	w := &waiter{ready: make(chan struct{})}
-	if dl, ok := ctx.Deadline(); ok {
+	if dl, ok := callDeadline(ctx); ok {
 		if l.turn(now, len(l.queue)).After(dl) {
 			l.mu.Unlock()
 			return errRateWait
@@ -251,8 +291,18 @@ func (*rateWaitError) Error() string {
 }
 func (*rateWaitError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// observe adapts the rate to a response's status.
-func (l *Limiter) observe(status int) {
+// observe adapts the rate to a response's status, and pauses the
+// interface for a 429's or a 503's Retry-After.
+func (l *Limiter) observe(status int, h http.Header) {
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		now := time.Now
+		if l.wallNow != nil {
+			now = l.wallNow
+		}
+		if ra, ok := parseRetryAfter(h.Get("Retry-After"), now()); ok && ra > 0 {
+			l.pause(l.pauseNow().Add(ra))
+		}
+	}
 	if l.unlimited {
 		return
 	}
@@ -296,3 +346,123 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time                              { return time.Now() }
 func (systemClock) AfterFunc(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
+
+// pauseNow is the time on the pause's clock.
+func (l *Limiter) pauseNow() time.Time {
+	if l.pauseClock != nil {
+		return l.pauseClock.Now()
+	}
+	return time.Now()
+}
+
+// pause makes until the end of the running pause, unless one that ends
+// later runs.
+func (l *Limiter) pause(until time.Time) {
+	n := until.UnixNano()
+	for {
+		cur := l.paused.Load()
+		if cur >= n || l.paused.CompareAndSwap(cur, n) {
+			return
+		}
+	}
+}
+
+// PausedUntil returns when the running pause ends, or the zero time when
+// no pause runs.
+func (l *Limiter) PausedUntil() time.Time {
+	p := l.paused.Load()
+	if p == 0 {
+		return time.Time{}
+	}
+	until := time.Unix(0, p)
+	if !until.After(l.pauseNow()) {
+		return time.Time{}
+	}
+	return until
+}
+
+// waitPause waits for the end of the running pause, and of any that a
+// response sets meanwhile. It refuses at once a pause that ends after the
+// caller's deadline or further off than maxPause, with a *PauseError; it
+// returns ctx's error when ctx ends first.
+func (l *Limiter) waitPause(ctx context.Context) error {
+	for {
+		until := l.PausedUntil()
+		if until.IsZero() {
+			return nil
+		}
+		rest := until.Sub(l.pauseNow())
+		if rest > l.maxPause {
+			return &PauseError{Rest: rest}
+		}
+		// A context's deadline is wall-clock time; the pause may run on
+		// another clock: what is compared is what is left of each.
+		if dl, ok := callDeadline(ctx); ok && time.Until(dl) < rest {
+			return &PauseError{Rest: rest, PastDeadline: true}
+		}
+		clk := l.pauseClock
+		if clk == nil {
+			clk = realClock{}
+		}
+		if err := clk.Sleep(ctx, rest); err != nil {
+			return err
+		}
+	}
+}
+
+// PauseError is an attempt the Limiter refused because the interface is
+// paused by a Retry-After for longer than the attempt may wait: past the
+// caller's deadline, or past the client's longest retry wait.
+type PauseError struct {
+	// Rest is what was left of the pause.
+	Rest time.Duration
+	// PastDeadline is set when the caller's deadline came before the end
+	// of the pause.
+	PastDeadline bool
+}
+
+func (e *PauseError) Error() string {
+	if e.PastDeadline {
+		return "the platform's Retry-After pauses the interface past the context's deadline (retry after " + e.Rest.String() + ")"
+	}
+	return "the platform's Retry-After pauses the interface for longer than the longest retry wait (retry after " + e.Rest.String() + ")"
+}
+
+// realClock is real time, for a pause.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// LimiterState is what a Limiter holds at one moment.
+type LimiterState struct {
+	PausedUntil time.Time
+	Limited     bool
+	Rate        float64
+	Burst       int
+	Tokens      float64
+	Waiting     int
+}
+
+// State returns what the Limiter holds now.
+func (l *Limiter) State() LimiterState {
+	st := LimiterState{PausedUntil: l.PausedUntil(), Limited: !l.unlimited}
+	if l.unlimited {
+		return st
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.update(l.clock.Now())
+	st.Rate, st.Burst, st.Tokens, st.Waiting = l.rate, int(l.burst), l.tokens, len(l.queue)
+	return st
+}

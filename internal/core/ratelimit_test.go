@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"errors"
+	"math"
+	"net/http"
 	"runtime"
 	"sort"
 	"sync"
@@ -197,21 +199,21 @@ func (ws *waiters) settle(n int) {
 func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
 	t.Parallel()
 	l := NewLimiter(80, 1)
-	l.observe(429)
+	l.observe(429, nil)
 	assert.InDelta(t, 40, l.Limit(), 1e-9)
-	l.observe(429)
-	l.observe(429)
+	l.observe(429, nil)
+	l.observe(429, nil)
 	assert.InDelta(t, 10, l.Limit(), 1e-9)
 	for i := 0; i < 10; i++ {
-		l.observe(429)
+		l.observe(429, nil)
 	}
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "not below a sixteenth")
-	l.observe(503)
+	l.observe(503, nil)
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "a 5xx does not speed it up")
-	l.observe(200)
+	l.observe(200, nil)
 	assert.InDelta(t, 9, l.Limit(), 1e-9, "a success gives back a twentieth")
 	for i := 0; i < 100; i++ {
-		l.observe(204)
+		l.observe(204, nil)
 	}
 	assert.InDelta(t, 80, l.Limit(), 1e-9, "not above the configured rate")
 }
@@ -339,7 +341,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 		ws.start(string(rune('a'+i)), context.Background())
 	}
 	for i := 0; i < 4; i++ {
-		l.observe(429)
+		l.observe(429, nil)
 	}
 	require.InDelta(t, 1.25, l.Limit(), 1e-9)
 	clk.advance(50 * time.Millisecond)
@@ -353,7 +355,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 	// holds 0.8125 of a turn (0.65s since 2.4s at 1.25/s), so d goes at
 	// 3.05s + 0.1875/2.25s, 83.3ms later, where at 1.25/s it would have
 	// gone at 3.2s.
-	l.observe(200)
+	l.observe(200, nil)
 	clk.advance(83 * time.Millisecond)
 	assert.Equal(t, 7, l.queued())
 	clk.advance(time.Millisecond)
@@ -387,7 +389,7 @@ func TestLimiterRefusesAgainstTheCurrentSchedule(t *testing.T) {
 
 	// At 1/s, a's turn is at 1s, past its deadline: it is refused, and
 	// b (turn at 1s) and c (2s) move up.
-	l.observe(429)
+	l.observe(429, nil)
 	ws.settle(1)
 	assert.Equal(t, []string{"a"}, ws.names(context.DeadlineExceeded))
 	assert.Equal(t, 2, l.queued())
@@ -452,7 +454,7 @@ func TestLimiterUnderLoad(t *testing.T) {
 				}
 				cancel()
 				if i%4 == 0 {
-					l.observe([]int{200, 429, 204}[g%3])
+					l.observe([]int{200, 429, 204}[g%3], nil)
 				}
 			}
 		}()
@@ -485,4 +487,84 @@ func BenchmarkLimiterWait(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// pauseClock is the fake clock as the option.Clock a Limiter's pauses run
+// on, counting the sleeps in progress.
+type pauseClock struct {
+	*fakeClock
+	sleeping atomic.Int32
+}
+
+func (c *pauseClock) Sleep(ctx context.Context, d time.Duration) error {
+	done := make(chan struct{})
+	t := c.AfterFunc(d, func() { close(done) })
+	c.sleeping.Add(1)
+	defer c.sleeping.Add(-1)
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		t.Stop()
+		return ctx.Err()
+	}
+}
+
+// TestRetryAfterPausesEveryWaiter: a 429's Retry-After holds every
+// attempt on the interface, of any caller, until it ends; a later one that
+// ends later holds them longer; a pause past a caller's deadline, or
+// longer than the longest wait, is refused at once with the rest of it.
+func TestRetryAfterPausesEveryWaiter(t *testing.T) {
+	t.Parallel()
+	clk := &pauseClock{fakeClock: newFakeClock()}
+	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
+	l.SetPauseBounds(clk, 10*time.Second, clk.Now)
+	ra := func(v string) http.Header { return http.Header{"Retry-After": {v}} }
+
+	l.observe(429, nil)
+	l.observe(200, ra("5"))
+	assert.True(t, l.PausedUntil().IsZero(), "a 429 without Retry-After, or a 200, pauses nothing")
+	start := clk.Now().Round(0)
+	l.observe(429, ra("2"))
+	assert.True(t, start.Add(2*time.Second).Equal(l.PausedUntil()))
+	assert.True(t, start.Add(2*time.Second).Equal(l.State().PausedUntil))
+
+	const callers = 8
+	var returned atomic.Int32
+	errs := make(chan error, callers)
+	for range callers {
+		go func() {
+			err := l.Wait(context.Background())
+			returned.Add(1)
+			errs <- err
+		}()
+	}
+	eventually(t, func() bool { return clk.sleeping.Load() == callers }, "every caller waits out the pause")
+	clk.advance(time.Second)
+	l.observe(503, ra("3")) // ends at start+4s
+	l.observe(429, ra("1")) // ends earlier: the longer pause holds
+	assert.True(t, start.Add(4*time.Second).Equal(l.PausedUntil()), "the later end holds")
+	clk.advance(time.Second) // start+2s: the first pause is over
+	eventually(t, func() bool { return clk.sleeping.Load() == callers }, "every caller waits out the second pause")
+	assert.Zero(t, returned.Load(), "no attempt goes inside a pause")
+
+	// A pause past a caller's deadline, or above the longest wait, is
+	// refused at once with what is left of it.
+	err := l.Wait(deadlineCtx{context.Background(), time.Now().Add(time.Second)})
+	var pe *PauseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, PauseError{Rest: 2 * time.Second, PastDeadline: true}, *pe)
+	l.observe(429, ra("60"))
+	require.ErrorAs(t, l.Wait(context.Background()), &pe)
+	assert.Equal(t, PauseError{Rest: time.Minute}, *pe)
+	assert.Zero(t, returned.Load())
+
+	// The clock passes the end before the waiters wake, so that none reads
+	// it midway.
+	clk.jump(time.Minute)
+	clk.advance(0)
+	for range callers {
+		assert.NoError(t, <-errs)
+	}
+	assert.True(t, l.PausedUntil().IsZero())
 }

@@ -39,7 +39,27 @@ func callerCheck(caller func(*http.Request, []*http.Request) error, req *http.Re
 	}()
 	err := caller(req, via)
 	returned = true
-	return err
+	if err == nil || err == http.ErrUseLastResponse {
+		// net/http compares ErrUseLastResponse by identity.
+		return err
+	}
+	return &redirectRefusedError{err: err}
+}
+
+// redirectRefusedError is a refusal of the caller's CheckRedirect (such as
+// net/http's "stopped after 10 redirects"), marked so that the retry
+// policy knows it without reading its words, which are the caller's. It
+// reads and unwraps as the caller's error.
+type redirectRefusedError struct{ err error }
+
+func (e *redirectRefusedError) Error() string { return e.err.Error() }
+func (e *redirectRefusedError) Unwrap() error { return e.err }
+
+// isRedirectRefusal reports whether err is a redirect hop refused by the
+// caller's CheckRedirect or by the guard (redirectHop).
+func isRedirectRefusal(err error) bool {
+	var r *redirectRefusedError
+	return errors.As(err, &r) || errors.Is(err, errWriteRedirect) || errors.Is(err, errPlainRedirect)
 }
 
 // Errors of the guard. They reach the caller as the cause of a

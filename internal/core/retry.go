@@ -24,11 +24,134 @@ import (
 // other failure of a write is returned at once and marked as an unknown
 // outcome.
 
+// retryInput is what the retry decision is made on: the attempt that
+// just ended and what is left of the call.
+type retryInput struct {
+	// Write marks a side-effecting write.
+	Write bool
+	// Attempt is the number of the attempt that ended, from 1; Left is
+	// how many retries the call may still make after it.
+	Attempt, Left int
+	// Resp is the attempt's response, nil when it failed with Err. Err is
+	// its failure, read as an attempt timeout where it is one (timeout.go).
+	Resp *http.Response
+	Err  error
+	// Ended is set when the caller's context (or the exchange's) has
+	// ended: nothing is retried.
+	Ended bool
+	// Now is the time of the decision and Deadline the caller's deadline
+	// (zero for none).
+	Now, Deadline time.Time
+	// WaitMin and WaitMax are the backoff's first wait and its cap (a
+	// Retry-After above the cap is not waited for).
+	WaitMin, WaitMax time.Duration
+	// Jitter, in [0, 1), spreads a backoff wait over its upper half.
+	Jitter float64
+}
+
+// retryWhy says why a retry is made or not.
+type retryWhy uint8
+
+const (
+	retryNotRetried    retryWhy = iota // the response or failure is not one the policy retries
+	retryYes                           // retried after Wait
+	retryContextEnded                  // the caller's context has ended
+	retryNoneLeft                      // the call has no retries left
+	retryAfterTooLong                  // the server's Retry-After is above the wait cap
+	retryPastDeadline                  // the wait would pass the caller's deadline
+	retryBudgetRefused                 // the client's retry budget is empty (set by the hook, not by decideRetry)
+)
+
+var retryWhyText = [...]string{
+	retryNotRetried:    "not retried by the policy",
+	retryYes:           "retried",
+	retryContextEnded:  "the context ended",
+	retryNoneLeft:      "no retries left",
+	retryAfterTooLong:  "Retry-After above the longest wait",
+	retryPastDeadline:  "the wait would pass the deadline",
+	retryBudgetRefused: "the retry budget is empty",
+}
+
+func (w retryWhy) String() string { return retryWhyText[w] }
+
+// retryDecision is the retry decision: whether the call sends again, why,
+// after what wait, and what the retry costs of the retry budget.
+type retryDecision struct {
+	Retry bool
+	Why   retryWhy
+	// Wait is the wait before the retry: the server's Retry-After when it
+	// sent one, otherwise the backoff's.
+	Wait time.Duration
+	// Cost is what the retry spends of the budget (budget.go).
+	Cost int64
+}
+
+// decideRetry is the retry decision, a pure function of the attempt that
+// ended and what is left of the call. A retry is decided only when the
+// policy retries the response or failure, the call has a retry left, the
+// context is live and, when the server sent a Retry-After, that wait is
+// within WaitMax and ends by the deadline; only then does it cost
+// anything. A backoff wait is the SDK's own: it is slept within the
+// context, whose end ends it (and gives its cost back, see call.unspend).
+func decideRetry(in retryInput) retryDecision {
+	if in.Ended {
+		return retryDecision{Why: retryContextEnded}
+	}
+	cost := int64(RetryCost)
+	var wait time.Duration
+	if in.Err != nil {
+		if !retryAfterError(in.Write, in.Err) {
+			return retryDecision{Why: retryNotRetried}
+		}
+		if errors.Is(in.Err, rxtypes.ErrAttemptTimeout) {
+			cost = TimeoutRetryCost
+		}
+		wait = backoffWait(in.WaitMin, in.WaitMax, in.Attempt-1, in.Jitter)
+	} else {
+		if in.Resp == nil || !retryStatus(in.Resp.StatusCode, in.Write) {
+			return retryDecision{Why: retryNotRetried}
+		}
+		if ra, ok := parseRetryAfter(in.Resp.Header.Get("Retry-After"), in.Now); ok {
+			if ra > in.WaitMax {
+				return retryDecision{Why: retryAfterTooLong, Wait: ra}
+			}
+			if in.Left > 0 && !in.Deadline.IsZero() && in.Now.Add(ra).After(in.Deadline) {
+				return retryDecision{Why: retryPastDeadline, Wait: ra}
+			}
+			wait = ra
+		} else {
+			wait = backoffWait(in.WaitMin, in.WaitMax, in.Attempt-1, in.Jitter)
+		}
+	}
+	if in.Left <= 0 {
+		return retryDecision{Why: retryNoneLeft, Wait: wait}
+	}
+	return retryDecision{Retry: true, Why: retryYes, Wait: wait, Cost: cost}
+}
+
+// backoffWait is the exponential backoff's wait after the attempt of
+// index attempt (0 for the first): min doubled per attempt, capped at max,
+// its upper half spread by jitter (in [0, 1)) so that clients do not
+// retry in step.
+func backoffWait(min, max time.Duration, attempt int, jitter float64) time.Duration {
+	wait := min
+	for i := 0; i < attempt && wait < max; i++ {
+		wait *= 2
+	}
+	wait = minDuration(wait, max)
+	if wait <= 0 {
+		return 0
+	}
+	half := wait / 2
+	return half + time.Duration(jitter*float64(wait-half+1))
+}
+
 // retryAfterError reports whether an attempt that failed with err (no
 // response, or a 2xx body cut short) may be retried: for a safe call when
 // a second try may pass; for a write only when the request provably did
-// not leave.
-func retryAfterError(ctx context.Context, write bool, err error) bool {
+// not leave. A timeout of the attempt's own is read as one by the caller
+// (asAttemptTimeout), while the caller's context is live.
+func retryAfterError(write bool, err error) bool {
 	var ns *rxtypes.NotSentError
 	if errors.As(err, &ns) {
 		// Stopped before sending, by the rate limit's wait or a hook.
@@ -40,9 +163,6 @@ func retryAfterError(ctx context.Context, write bool, err error) bool {
 		// been applied and is not.
 		return !write
 	}
-	// A timeout of the attempt's own (not the caller's context, which is
-	// live here) may pass on a second try.
-	err = asAttemptTimeout(ctx, err)
 	if !retryableTransportError(err) {
 		return false
 	}
@@ -91,7 +211,8 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 
 // retryableTransportError reports whether a transport failure may pass on a
 // second try: certificate problems, requests net/http refuses to write
-// (an invalid header, method or scheme) and redirect loops do not.
+// (an invalid header, method or scheme) and refused redirects (a loop the
+// caller's CheckRedirect stopped, a hop the guard refused) do not.
 func retryableTransportError(err error) bool {
 	if fateOf(err) == notSentInvalid {
 		return false
@@ -105,8 +226,12 @@ func retryableTransportError(err error) bool {
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return false
+	case isRedirectRefusal(err):
+		// The caller's CheckRedirect refused a hop (a redirect loop, a
+		// policy), or the guard did: the next try meets the same refusal.
+		return false
 	}
-	return !strings.Contains(err.Error(), "stopped after")
+	return true
 }
 
 // neverSent reports whether err proves that the platform did not act on the

@@ -1,15 +1,21 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -44,67 +50,164 @@ func TestParseRetryAfter(t *testing.T) {
 
 func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
 	t.Parallel()
-	p := testCall(false)
 	min, max := 100*time.Millisecond, 1600*time.Millisecond
 	for attempt := 0; attempt < 8; attempt++ {
 		base := min << attempt
 		if base > max {
 			base = max
 		}
-		for i := 0; i < 50; i++ {
-			w := p.backoff(min, max, attempt, nil)
+		for _, j := range []float64{0, 0.25, 0.5, 0.999999} {
+			w := backoffWait(min, max, attempt, j)
 			assert.GreaterOrEqual(t, w, base/2, "attempt %d", attempt)
 			assert.LessOrEqual(t, w, base, "attempt %d", attempt)
 		}
 	}
-	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"2"}}}
-	assert.Equal(t, 2*time.Second, p.backoff(min, 10*time.Second, 0, resp))
-	assert.Equal(t, time.Second, p.backoff(min, time.Second, 0, resp), "never above the cap")
-	assert.Equal(t, time.Duration(0), p.backoff(0, 0, 3, nil))
+	assert.Equal(t, time.Duration(0), backoffWait(0, 0, 3, 0.5))
+	// A Retry-After is the wait, whatever the backoff; one above the cap
+	// is not waited for.
+	in := retryInput{Attempt: 1, Left: 3, Now: time.Now(), WaitMin: min, WaitMax: 10 * time.Second,
+		Resp: &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"2"}}}}
+	assert.Equal(t, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}, decideRetry(in))
+	in.WaitMax = time.Second
+	assert.Equal(t, retryDecision{Why: retryAfterTooLong, Wait: 2 * time.Second}, decideRetry(in), "never above the cap")
 }
 
 func TestCheckRetryPolicy(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	resp := func(code int) *http.Response { return &http.Response{StatusCode: code, Header: http.Header{}} }
-	safe, write := testCall(false), testCall(true)
+	decide := func(write bool, r *http.Response, err error) bool {
+		return decideRetry(retryInput{Write: write, Attempt: 1, Left: 3, Resp: r, Err: err, Now: time.Now(), WaitMax: time.Minute}).Retry
+	}
 	for code, want := range map[int][2]bool{ // {safe, write}
 		200: {false, false}, 400: {false, false}, 404: {false, false}, 409: {false, false},
 		429: {true, true}, 503: {true, true},
 		500: {true, false}, 502: {true, false}, 504: {true, false},
 	} {
-		got, err := safe.checkRetry(ctx, resp(code), nil)
-		assert.NoError(t, err)
-		assert.Equal(t, want[0], got, "safe %d", code)
-		got, _ = write.checkRetry(ctx, resp(code), nil)
-		assert.Equal(t, want[1], got, "write %d", code)
+		assert.Equal(t, want[0], decide(false, resp(code), nil), "safe %d", code)
+		assert.Equal(t, want[1], decide(true, resp(code), nil), "write %d", code)
 	}
 	reset := errors.New("connection reset by peer")
 	dial := &net.OpError{Op: "dial", Err: errors.New("refused")}
 	dns := &net.DNSError{Err: "no such host", Name: "x"}
-	got, _ := safe.checkRetry(ctx, nil, reset)
-	assert.True(t, got)
-	got, _ = write.checkRetry(ctx, nil, reset)
-	assert.False(t, got, "a write whose request may have left is not retried")
-	got, _ = write.checkRetry(ctx, nil, dial)
-	assert.True(t, got)
-	got, _ = write.checkRetry(ctx, nil, dns)
-	assert.True(t, got)
-	got, _ = safe.checkRetry(ctx, nil, x509.UnknownAuthorityError{})
-	assert.False(t, got, "certificate problems do not pass on a second try")
-	got, _ = safe.checkRetry(ctx, nil, errors.New(`unsupported protocol scheme "ftp"`))
-	assert.False(t, got)
+	assert.True(t, decide(false, nil, reset))
+	assert.False(t, decide(true, nil, reset), "a write whose request may have left is not retried")
+	assert.True(t, decide(true, nil, dial))
+	assert.True(t, decide(true, nil, dns))
+	assert.False(t, decide(false, nil, x509.UnknownAuthorityError{}), "certificate problems do not pass on a second try")
+	assert.False(t, decide(false, nil, errors.New(`unsupported protocol scheme "ftp"`)))
 
-	cancelled, cancel := context.WithCancel(ctx)
+	// The hook reads a context that ended as the end of the call.
+	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	got, err := safe.checkRetry(cancelled, resp(503), nil)
+	got, err := testCall(false).checkRetry(cancelled, resp(503), nil)
 	assert.False(t, got)
 	assert.NoError(t, err)
+}
+
+// TestDecideRetrySaysWhy: the decision is a retry only with a retry left,
+// a live context and a wait that ends before the deadline; each refusal
+// says which, and only a retry costs anything.
+func TestDecideRetrySaysWhy(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	ra := func(v string) *http.Response {
+		return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {v}}}
+	}
+	base := retryInput{Attempt: 1, Left: 1, Now: now, WaitMin: time.Millisecond, WaitMax: time.Minute, Resp: ra("2")}
+	for _, tc := range []struct {
+		name string
+		edit func(*retryInput)
+		want retryDecision
+	}{
+		{"retried", func(*retryInput) {}, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}},
+		{"no retry left", func(in *retryInput) { in.Left = 0 }, retryDecision{Why: retryNoneLeft, Wait: 2 * time.Second}},
+		{"context ended", func(in *retryInput) { in.Ended = true }, retryDecision{Why: retryContextEnded}},
+		{"past the deadline", func(in *retryInput) { in.Deadline = now.Add(time.Second) }, retryDecision{Why: retryPastDeadline, Wait: 2 * time.Second}},
+		{"at the deadline", func(in *retryInput) { in.Deadline = now.Add(2 * time.Second) }, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}},
+		{"above the cap", func(in *retryInput) { in.Resp = ra("120") }, retryDecision{Why: retryAfterTooLong, Wait: 2 * time.Minute}},
+		{"not retried", func(in *retryInput) { in.Resp = &http.Response{StatusCode: 404} }, retryDecision{Why: retryNotRetried}},
+		{"backoff past the deadline: the context ends the wait", func(in *retryInput) {
+			in.Resp, in.Err, in.WaitMin, in.Deadline = nil, errors.New("connection reset by peer"), time.Second, now.Add(100*time.Millisecond)
+		}, retryDecision{Retry: true, Why: retryYes, Wait: 500 * time.Millisecond, Cost: RetryCost}},
+		{"after an attempt timeout", func(in *retryInput) { in.Resp, in.Err = nil, errAttemptTimeout },
+			retryDecision{Retry: true, Why: retryYes, Wait: 500 * time.Microsecond, Cost: TimeoutRetryCost}},
+	} {
+		in := base
+		tc.edit(&in)
+		assert.Equal(t, tc.want, decideRetry(in), tc.name)
+	}
+	assert.Equal(t, "no retries left", retryNoneLeft.String())
 }
 
 // testCall is a call of a read, or of a write, on a client whose longest
 // wait is a minute.
 func testCall(write bool) *call {
 	b := &Backend{s: &Shared{waitMax: time.Minute, now: time.Now}}
-	return newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
+	c := newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
+	c.retryMax = DefaultRetryMax
+	return c
+}
+
+// testBackend is a backend of the delivery interface at url, on a client
+// with cfg (retry waits of a millisecond unless cfg sets them).
+func testBackend(t *testing.T, url string, cfg Config) *Backend {
+	t.Helper()
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, time.Millisecond
+	}
+	be, err := NewShared(cfg).NewBackend(rxtypes.InterfaceDelivery, url, Credentials{Key: "k", Secret: "s"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return be
+}
+
+// TestRedirectRefusalIsKnownByItsKindNotItsWords: a redirect the caller's
+// CheckRedirect refuses is not retried, whatever its words; a failure
+// whose words hold the server's "stopped after" is retried like any other.
+func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Redirect(w, r, "/again", http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	refuse := errors.New("too many hops for this service")
+	be := testBackend(t, srv.URL, Config{RetryMax: 3, HTTPClient: &http.Client{
+		CheckRedirect: func(*http.Request, []*http.Request) error { return refuse },
+	}})
+	_, err := be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	assert.ErrorIs(t, err, refuse, "the caller's error, as it gave it")
+	assert.Equal(t, int64(1), hits.Load(), "the first request only: its hop refused, no retry")
+
+	// A server whose header block says "stopped after": its words decide
+	// nothing, and the read is retried.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var conns atomic.Int64
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				_, _ = bufio.NewReader(conn).ReadString('\n')
+				if conns.Add(1) == 1 {
+					_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nstopped after 10 redirects\r\n\r\n")
+					return
+				}
+				_, _ = io.WriteString(conn, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+			}()
+		}
+	}()
+	be = testBackend(t, "http://"+ln.Addr().String(), Config{RetryMax: 3})
+	_, err = be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
+	assert.NoError(t, err)
+	assert.Equal(t, int64(2), conns.Load(), "retried once")
 }

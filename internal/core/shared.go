@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/base64"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -143,6 +144,15 @@ func NewShared(cfg Config) *Shared {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	// Every interface has a Limiter, unlimited where no rate is set: it
+	// is where a Retry-After pauses the interface for every call.
+	for i, l := range s.limiters {
+		if l == nil {
+			l = NewLimiter(math.Inf(1), 1)
+			s.limiters[i] = l
+		}
+		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax, s.now)
+	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
 	if cfg.HTTPClient != nil {
@@ -182,6 +192,11 @@ func (s *Shared) CloseIdleConnections() {
 
 // Sandbox reports whether the client is in sandbox mode.
 func (s *Shared) Sandbox() bool { return s.sandbox }
+
+// LimiterState returns what the limiter of iface holds now.
+func (s *Shared) LimiterState(iface rxtypes.Interface) LimiterState {
+	return s.limiters[iface].State()
+}
 
 // Backend is one interface's view of the shared state: its base URL and
 // its Authorization header, both fixed at construction.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -23,6 +24,11 @@ import (
 // write look unsent. The words are those of Go 1.23 to 1.27, whose HTTP/2
 // transport is the one bundled in net/http (moved to an internal package
 // in 1.27 with the same words) or golang.org/x/net/http2.
+// TestNetHTTPWordsCanary provokes each refusal before writing under the Go
+// that runs it, and internal/reliability's HTTP/2 server the graceful
+// GOAWAY and REFUSED_STREAM: they fail the day a release rewords one. A
+// stream error that reaches the SDK unwrapped is read by its type
+// (h2StreamError).
 
 // sendFate is what a transport error proves about the request.
 type sendFate uint8
@@ -115,9 +121,29 @@ var invalidRequestPrefixes = [...]string{
 	"Request.URI is nil",
 }
 
+// h2StreamError has the shape of net/http's HTTP/2 stream error, whose As
+// method fills any struct of that shape: a stream error that reaches the
+// SDK unwrapped is read by its code, not its words. (One the HTTP/2
+// transport wraps in its "cannot retry" text, with %v, is read by words.)
+type h2StreamError struct {
+	StreamID uint32
+	Code     uint32
+	Cause    error
+}
+
+func (e h2StreamError) Error() string { return "http2 stream error" }
+
+// h2RefusedStream is REFUSED_STREAM's error code (RFC 9113, section 7).
+const h2RefusedStream = 0x7
+
 // fateOf returns what err, an attempt's failure, proves about the request:
-// the first link of its chain that proves something decides.
+// a stream refused with REFUSED_STREAM, by its type, else the first link
+// of its chain whose words prove something.
 func fateOf(err error) sendFate {
+	var se h2StreamError
+	if err != nil && errors.As(err, &se) && se.Code == h2RefusedStream {
+		return notProcessedReplay
+	}
 	for _, link := range chain(err, nil) {
 		if f := linkFate(link.Error()); f != mayHaveActed {
 			return f

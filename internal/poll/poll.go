@@ -146,7 +146,10 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 // passing (yielded once), or when ctx ends. A resource with a status the
 // documents do not list, or one the response leaves out, is yielded with a
 // *rxtypes.WatchError and dropped; the others go on. Ids are read in the
-// order given, each once.
+// order given, each once a round. A batch that fails for a passing reason
+// is read again next round; when the failure asks to slow down (a 429, a
+// Retry-After) the round stops there, and the next one, after the wait
+// (never shorter than the Retry-After), starts with the batches not read.
 func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, readMany func(context.Context, []string) ([]T, error), yield func(T, error) bool) {
 	var zero T
 	open := make([]string, 0, len(ids))
@@ -163,6 +166,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 		changed := false
 		var failed error
 		closed := map[string]bool{}
+		carry := -1
 		for start := 0; start < len(open); start += w.BatchSize {
 			batch := open[start:min(start+w.BatchSize, len(open))]
 			list, err := readMany(ctx, batch)
@@ -172,6 +176,12 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 					return
 				}
 				failed = err
+				if throttled(err) {
+					// The platform asked to slow down: the rest of the
+					// round waits for the next one, which starts with it.
+					carry = start
+					break
+				}
 				continue
 			}
 			got := make(map[string]bool, len(list))
@@ -207,6 +217,11 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 				}
 			}
 		}
+		if carry > 0 {
+			// Those not read this round are read first in the next; the
+			// ids read keep their order after them.
+			open = append(append(make([]string, 0, len(open)), open[carry:]...), open[:carry]...)
+		}
 		if len(closed) > 0 {
 			keep := open[:0]
 			for _, id := range open {
@@ -229,6 +244,14 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 			return
 		}
 	}
+}
+
+// throttled reports whether a read's failure asks the caller to slow
+// down: a 429, or a response with a Retry-After (a 503 with one, or a call
+// the client did not send because a Retry-After pauses the interface).
+func throttled(err error) bool {
+	var ae *rxtypes.APIError
+	return errors.As(err, &ae) && (ae.StatusCode == 429 || ae.RetryAfter > 0)
 }
 
 func inBatch(batch []string, id string) bool {

@@ -125,3 +125,56 @@ func TestRealClockSleepEndsWithTheContext(t *testing.T) {
 	assert.ErrorIs(t, RealClock{}.Sleep(ctx, time.Hour), context.Canceled)
 	assert.NoError(t, RealClock{}.Sleep(context.Background(), time.Millisecond))
 }
+
+// recordClock records the waits of a watch without waiting.
+type recordClock struct{ log *[]string }
+
+func (recordClock) Now() time.Time { return time.Time{} }
+func (c recordClock) Sleep(_ context.Context, d time.Duration) error {
+	*c.log = append(*c.log, "wait "+d.String())
+	return nil
+}
+
+// TestManyCarriesAThrottledRoundOver: a batch answered 429 ends the round;
+// the batches after it are not read until the wait (no shorter than the
+// Retry-After), and the next round starts with them. A 503 without one
+// lets the round go on.
+func TestManyCarriesAThrottledRoundOver(t *testing.T) {
+	t.Parallel()
+	type item struct{ id, state string }
+	r := Resource[item]{
+		Op:      "test.WatchMany",
+		ID:      func(v item) string { return v.id },
+		State:   func(v item) string { return v.state },
+		Unknown: func(item) (string, bool) { return "", false },
+		Final:   func(v item) bool { return v.state == "done" },
+	}
+	run := func(fail error) []string {
+		var log []string
+		reads := 0
+		w := Watch{Clock: recordClock{&log}, Interval: time.Second, MaxInterval: time.Second, BatchSize: 1, Rand: func() float64 { return 0.5 }}
+		read := func(_ context.Context, ids []string) ([]item, error) {
+			reads++
+			log = append(log, "read "+ids[0])
+			if reads == 2 {
+				return nil, fail
+			}
+			state := "open"
+			if reads > 3 {
+				state = "done"
+			}
+			return []item{{ids[0], state}}, nil
+		}
+		Many(context.Background(), w, r, []string{"a", "b", "c"}, read, func(item, error) bool { return true })
+		return log
+	}
+	assert.Equal(t, []string{
+		"read a", "read b", "wait 5s", // the Retry-After, before anything else
+		"read b", "read c", "read a", // the next round starts with what was left
+		"wait 1s", "read b",
+	}, run(&rxtypes.APIError{StatusCode: 429, RetryAfter: 5 * time.Second}))
+	assert.Equal(t, []string{
+		"read a", "read b", "read c", "wait 1s",
+		"read a", "read b", "read c",
+	}, run(&rxtypes.APIError{StatusCode: 503}))
+}
