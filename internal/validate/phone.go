@@ -153,7 +153,7 @@ func (c *Collector) Phone(path, s string) {
 // OptionalPhone checks the phone number at path like Phone, but lets an
 // empty string pass: for fields the documents mark optional.
 func (c *Collector) OptionalPhone(path, s string) {
-	if s != "" {
+	if s != "" && c.Text(path, s) {
 		c.phone(path, s)
 	}
 }
