@@ -32,6 +32,10 @@ func (c *Collector) Text(path, s string) bool {
 	return true
 }
 
+// HasControl reports whether s holds a character the text rule refuses in
+// a single-line field, for callers outside a Collector.
+func HasControl(s string) bool { return badText(s, false) }
+
 // NoteMaxLen checks free text written to a person, such as delivery notes:
 // tabs and line breaks are allowed, other control characters and the
 // bidirectional overrides are not, and s has at most n characters.

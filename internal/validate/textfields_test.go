@@ -2,6 +2,11 @@ package validate_test
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -274,5 +279,60 @@ func TestEveryTextFieldRefusesControlCharacters(t *testing.T) {
 				t.Errorf("string fields empty in every base, so never checked: %s; set them in a base", strings.Join(missed, ", "))
 			}
 		})
+	}
+}
+
+// TestEveryParamsTypeIsWalked finds every type of the module's public
+// packages with a Validate method and requires it in paramsTypes, so that
+// a new params type cannot skip the text rule's test.
+func TestEveryParamsTypeIsWalked(t *testing.T) {
+	t.Parallel()
+	listed := map[string]bool{}
+	for _, pt := range paramsTypes {
+		listed[pt.name] = true
+	}
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "internal", "cmd", "journal", "otel", "examples", "testdata", ".git", ".ci":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Name.Name != "Validate" || len(fn.Recv.List) != 1 {
+				continue
+			}
+			recv := fn.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			if id, ok := recv.(*ast.Ident); ok {
+				name := f.Name.Name + "." + id.Name
+				if !listed[name] {
+					t.Errorf("%s has a Validate method but no entry in paramsTypes: add one with a base that sets every string field", name)
+				}
+				delete(listed, name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range listed {
+		t.Errorf("paramsTypes lists %s, which has no Validate method in the module's public packages", name)
 	}
 }
