@@ -288,3 +288,47 @@ func TestBusyNotificationIsAnswered503AndLoggedAsBusy(t *testing.T) {
 		})
 	}
 }
+
+// TestTrackingHandlerOrderAfterAFailedCallback pins the README's ordering
+// sentence across replicas: the calls that succeed for a tracking number
+// come in increasing status_occurred_at, and after a failed call an older
+// notification, delivered to the other replica before the failed one's
+// redelivery, reaches the callback (the failed call processed nothing).
+func TestTrackingHandlerOrderAfterAFailedCallback(t *testing.T) {
+	t.Parallel()
+	store := journal.NewMemoryStore()
+	var mu sync.Mutex
+	var calls, successes []string
+	cb := func(_ context.Context, n *tracking.Notification) error {
+		mu.Lock()
+		defer mu.Unlock()
+		m := n.StatusOccurredAt.Format("15:04")
+		calls = append(calls, m)
+		if m == "09:30" && len(calls) == 2 {
+			return errors.New("database down")
+		}
+		successes = append(successes, m)
+		return nil
+	}
+	a := journal.New(store, journal.WithHolder("a")).TrackingHandler(cb)
+	b := journal.New(store, journal.WithHolder("b")).TrackingHandler(cb)
+	const tn = "9400100000000000000901"
+	for _, d := range []struct {
+		h    http.Handler
+		at   string
+		code int
+	}{
+		{a, "09:10", http.StatusNoContent},
+		{a, "09:30", http.StatusInternalServerError},
+		{b, "09:20", http.StatusNoContent},
+		{b, "09:30", http.StatusNoContent},
+		{a, "09:20", http.StatusNoContent}, // stale now
+	} {
+		if code := deliver(d.h, notificationBody(tn, "Moving Through Network", "2026-03-02T"+d.at+":00Z")); code != d.code {
+			t.Fatalf("%s answered %d; want %d", d.at, code, d.code)
+		}
+	}
+	if fmt.Sprint(calls) != "[09:10 09:30 09:20 09:30]" || fmt.Sprint(successes) != "[09:10 09:20 09:30]" {
+		t.Fatalf("calls %v, successes %v; want [09:10 09:30 09:20 09:30] and [09:10 09:20 09:30]", calls, successes)
+	}
+}
