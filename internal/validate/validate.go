@@ -175,11 +175,19 @@ func Index(path string, i int) string {
 // bidirectional override (Text). It reports whether s is present and
 // passed the text rule, so a check that follows sees printable text.
 func (c *Collector) Required(path, s string) bool {
+	return c.present(path, s) && c.Text(path, s)
+}
+
+// present records "is required" at path when s is empty or only spaces,
+// and reports whether s is present, without the text rule: for the checks
+// of codes (State, ZIP, NDC, NPI, NCPDP, Phone) that pass only digits or
+// letters at once, and apply the text rule before any other refusal.
+func (c *Collector) present(path, s string) bool {
 	if blank(s) {
 		c.Add(path, "is required")
 		return false
 	}
-	return c.Text(path, s)
+	return true
 }
 
 // blank reports whether s is empty or white space only (as
