@@ -73,8 +73,8 @@
 // around a tracking.NewHandler callback, it lets each (tracking number,
 // status, status_occurred_at) reach the callback once across replicas.
 // Journal.TrackingHandler also orders them: a tracking number's
-// notifications reach the callback one at a time across replicas, in
-// increasing status_occurred_at, the stale ones acknowledged without it
+// notifications reach the callback one at a time across replicas, the
+// calls that succeed in increasing status_occurred_at, the stale ones acknowledged without it
 // (marks in the store, one conditional write per notification; see
 // MarkStore). Journal.Marks gives tracking.WithOrdering the same marks
 // without Once.

@@ -69,13 +69,6 @@ type MarkStore interface {
 	DeleteMarks(ctx context.Context, cutoff, now time.Time) (int, error)
 }
 
-// ErrTrackingBusy is the response of a Journal.TrackingHandler to a
-// notification whose tracking number has a notification being handled by
-// another process (or by this one through another handler): it is
-// answered 500, so that the platform delivers it again once that one is
-// done.
-var ErrTrackingBusy = errors.New("journal: another notification of this tracking number is being handled elsewhere; the platform delivers this one again")
-
 // markStore returns the journal's store as a MarkStore, panicking when it
 // keeps no marks: a program wiring a custom Store that cannot order
 // notifications fails at start, not at its first notification.
@@ -148,15 +141,18 @@ func (m *plainMarks) Retreat(ctx context.Context, tn string, at, prev time.Time)
 //     that one is handled (stale, or already handled: Handler.Stale counts
 //     both, and WithStaleDelivery hands them to fn with Notification.Stale
 //     set);
-//   - 500 (ErrTrackingBusy) while another notification of the tracking
-//     number is being handled, so the platform delivers it again later;
+//   - 503 with Retry-After (ErrTrackingBusy, which matches
+//     tracking.ErrBusy) while another notification of the tracking number
+//     is being handled, so the platform delivers it again later;
 //   - after fn: 204 when fn returns nil (the lease ends: a second write),
 //     500 when it fails (the mark moves back, so the redelivery is
 //     handled).
 //
 // So the callbacks of a tracking number run one at a time across
-// processes, in increasing status_occurred_at, each notification reaches
-// fn at most once when fn succeeds, and a notification newer than every
+// processes, those that succeed in increasing status_occurred_at (after a
+// failed call, an older notification may reach fn before the failed one's
+// redelivery: see tracking.WithOrdering), each notification reaches fn at
+// most once when fn succeeds, and a notification newer than every
 // one before it is never lost: when a process dies while fn runs, the
 // next delivery after the lease ends takes the notification over (fn may
 // then see it twice, as with Once). fn is given at most the lease. A

@@ -304,7 +304,7 @@ func TestTrackingHandlerOnceAndInOrder(t *testing.T) {
 }
 
 // TestTrackingHandlerSerialisesReplicas: while one replica's callback runs
-// for a tracking number, the other answers 500 to its notifications (the
+// for a tracking number, the other answers 503 to its notifications (the
 // platform delivers them again), and handles them once it is done.
 func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
 	t.Parallel()
@@ -320,8 +320,8 @@ func TestTrackingHandlerSerialisesReplicas(t *testing.T) {
 			const tn = "9400100000000000000501"
 			release := holdCallback(journal.New(sa, journal.WithHolder("a")), &calls, tn)
 			for _, when := range []int{10, 20} {
-				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
-					t.Fatalf("minute %d while the other replica handles minute 10: %d; want 500", when, code)
+				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusServiceUnavailable {
+					t.Fatalf("minute %d while the other replica handles minute 10: %d; want 503", when, code)
 				}
 			}
 			if code := deliver(b, notificationAt(tn, at(5))); code != http.StatusNoContent {
@@ -368,8 +368,8 @@ func TestTrackingHandlerTakesOverAfterAReplicaDied(t *testing.T) {
 				calls.Add(1)
 				return nil
 			})
-			if code := deliver(h, notificationAt("9400100000000000000601", at(10))); code != http.StatusInternalServerError {
-				t.Fatalf("during the dead replica's lease: %d; want 500", code)
+			if code := deliver(h, notificationAt("9400100000000000000601", at(10))); code != http.StatusServiceUnavailable {
+				t.Fatalf("during the dead replica's lease: %d; want 503", code)
 			}
 			for range 2 {
 				if code := deliver(h, notificationAt("9400100000000000000602", at(10))); code != http.StatusNoContent {
@@ -515,8 +515,9 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 	}
 	var replicas []*tracking.Handler
 	var urls []string
+	levels := &levelCounts{}
 	for _, holder := range []string{"replica-a", "replica-b"} {
-		h := journal.New(testdb.OpenPostgres(t, dsn), journal.WithHolder(holder)).TrackingHandler(cb)
+		h := journal.New(testdb.OpenPostgres(t, dsn), journal.WithHolder(holder)).TrackingHandler(cb, tracking.WithErrorLogger(slog.New(levels)))
 		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
 		replicas = append(replicas, h)
@@ -535,10 +536,10 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 	rng.Shuffle(len(work), func(i, j int) { work[i], work[j] = work[j], work[i] })
 
 	var (
-		next            atomic.Int64
-		stop            atomic.Bool
-		sent, redeliver atomic.Int64
-		wg              sync.WaitGroup
+		next                  atomic.Int64
+		stop                  atomic.Bool
+		sent, redeliver, busy atomic.Int64
+		wg                    sync.WaitGroup
 	)
 	client := &http.Client{}
 	for w := range senders {
@@ -561,12 +562,19 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 					if resp.StatusCode == http.StatusNoContent {
 						break
 					}
-					if resp.StatusCode != http.StatusInternalServerError {
+					switch resp.StatusCode {
+					case http.StatusServiceUnavailable:
+						busy.Add(1)
+						if resp.Header.Get("Retry-After") == "" {
+							t.Error("a busy notification was answered 503 without a Retry-After")
+						}
+					case http.StatusInternalServerError:
+					default:
 						t.Errorf("answered %d", resp.StatusCode)
 						return
 					}
 					if try == maxTries {
-						t.Errorf("a notification was answered 500 %d times in a row", maxTries)
+						t.Errorf("a notification was refused %d times in a row", maxTries)
 						stop.Store(true)
 						return
 					}
@@ -603,8 +611,12 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 		}
 	}
 	stale := replicas[0].Stale() + replicas[1].Stale()
-	t.Logf("%d notifications, %d deliveries (%d sent, %d answered 500 and sent again): %d callback calls, %d successful, %d injected failures, %d stale acknowledged, %d overlapping calls, %d order violations, %d duplicates, %d tracking numbers whose newest was lost",
-		numbers*perNum, len(work), sent.Load(), redeliver.Load(), calls.Load(), successes, failed, stale, overlaps, violations, duplicates, lost)
+	errorLines, infoBusy := levels.count(slog.LevelError, ""), levels.count(slog.LevelInfo, "busy")
+	t.Logf("%d notifications, %d deliveries (%d sent, %d refused and sent again, %d of them busy: 503): %d callback calls, %d successful, %d injected failures, %d stale acknowledged, %d overlapping calls, %d order violations, %d duplicates, %d tracking numbers whose newest was lost; handler log: %d error lines, %d info lines saying busy",
+		numbers*perNum, len(work), sent.Load(), redeliver.Load(), busy.Load(), calls.Load(), successes, failed, stale, overlaps, violations, duplicates, lost, errorLines, infoBusy)
+	if errorLines != failed || infoBusy != int(busy.Load()) {
+		t.Errorf("the handlers logged %d error lines for %d failed callbacks and %d busy lines for %d busy answers; want them equal", errorLines, failed, infoBusy, busy.Load())
+	}
 	if overlaps != 0 || violations != 0 || duplicates != 0 {
 		t.Fatalf("%d overlapping calls, %d order violations, %d duplicates; want none", overlaps, violations, duplicates)
 	}
@@ -615,6 +627,40 @@ func TestTrackingHandlerAcrossReplicasOnPostgres(t *testing.T) {
 	if int64(successes)+stale != int64(len(work)) {
 		t.Fatalf("%d handled + %d stale = %d; want every delivery (%d) answered once with 204", successes, stale, int64(successes)+stale, len(work))
 	}
+}
+
+// levelCounts is a slog.Handler that counts the lines logged at each level
+// by message.
+type levelCounts struct {
+	mu    sync.Mutex
+	lines map[slog.Level][]string
+}
+
+func (l *levelCounts) Enabled(context.Context, slog.Level) bool { return true }
+func (l *levelCounts) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.lines == nil {
+		l.lines = map[slog.Level][]string{}
+	}
+	l.lines[r.Level] = append(l.lines[r.Level], r.Message)
+	return nil
+}
+func (l *levelCounts) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *levelCounts) WithGroup(string) slog.Handler      { return l }
+
+// count returns how many lines were logged at level with sub in their
+// message.
+func (l *levelCounts) count(level slog.Level, sub string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.lines[level] {
+		if strings.Contains(m, sub) {
+			n++
+		}
+	}
+	return n
 }
 
 func contains(s []int, v int) bool {
@@ -664,7 +710,7 @@ func TestTrackingHandlerThroughPgBouncerTransactionMode(t *testing.T) {
 			body := notificationAt(fmt.Sprintf("94002%017d", d.num), at(d.seq))
 			for try := 0; deliver(replicas[(i+try)%2], body) != http.StatusNoContent; try++ {
 				if try == 1000 {
-					t.Error("a notification was answered 500 1000 times in a row")
+					t.Error("a notification was refused 1000 times in a row")
 					return
 				}
 			}
@@ -689,12 +735,12 @@ func TestTrackingHandlerThroughPgBouncerTransactionMode(t *testing.T) {
 	}
 }
 
-// errorLog keeps the first line a handler logs that is not about a busy
-// tracking number.
+// errorLog keeps the first line a handler logs at error level (a busy
+// tracking number is logged at info level).
 type errorLog struct{ first *atomic.Value }
 
 func (e errorLog) Write(p []byte) (int, error) {
-	if line := string(p); !strings.Contains(line, "handled elsewhere") && strings.Contains(line, "level=ERROR") {
+	if line := string(p); strings.Contains(line, "level=ERROR") {
 		e.first.CompareAndSwap(nil, line)
 	}
 	return len(p), nil
@@ -849,8 +895,8 @@ func TestTrackingHandlerUnderClockSkew(t *testing.T) {
 			const tn = "9400100000000000001001"
 			release := holdCallback(journal.New(sa, journal.WithHolder("a")), &held, tn)
 			for _, when := range []int{10, 20} {
-				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusInternalServerError {
-					t.Errorf("minute %d from the replica a day ahead: %d; want 500 (the lease runs on the store's clock)", when, code)
+				if code := deliver(b, notificationAt(tn, at(when))); code != http.StatusServiceUnavailable {
+					t.Errorf("minute %d from the replica a day ahead: %d; want 503 (the lease runs on the store's clock)", when, code)
 				}
 			}
 			if code := release(); code != http.StatusNoContent {
@@ -899,8 +945,8 @@ func TestTrackingHandlerLogs(t *testing.T) {
 		done := make(chan int)
 		go func() { done <- deliver(a, body) }()
 		<-entered
-		if code := deliver(b, body); code != http.StatusInternalServerError {
-			t.Fatalf("while a handles it: %d; want 500", code)
+		if code := deliver(b, body); code != http.StatusServiceUnavailable {
+			t.Fatalf("while a handles it: %d; want 503", code)
 		}
 		close(release)
 		if code := <-done; code != http.StatusNoContent {

@@ -10,6 +10,32 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// ErrTrackingBusy is the response of a Journal.TrackingHandler to a
+// notification whose tracking number has a notification being handled by
+// another process (or by this one through another handler). It matches
+// tracking.ErrBusy, so the handler answers 503 with a Retry-After
+// (tracking.BusyRetryAfter) and logs it at info level: the platform
+// delivers the notification again once that one is done.
+var ErrTrackingBusy error = &trackingBusyError{}
+
+type trackingBusyError struct{}
+
+func (*trackingBusyError) Error() string {
+	return "journal: another notification of this tracking number is being handled elsewhere; the platform delivers this one again"
+}
+
+// Is matches tracking.ErrBusy.
+func (*trackingBusyError) Is(target error) bool { return target == tracking.ErrBusy }
+
+// busyNotificationError is Once's refusal of a notification another
+// process is handling: the *ClaimedError of its claim, which also matches
+// tracking.ErrBusy (the handler answers 503 with a Retry-After).
+type busyNotificationError struct{ claimed *ClaimedError }
+
+func (e *busyNotificationError) Error() string        { return e.claimed.Error() }
+func (e *busyNotificationError) Unwrap() error        { return e.claimed }
+func (e *busyNotificationError) Is(target error) bool { return target == tracking.ErrBusy }
+
 // NotificationKey is the key under which Once records a notification: its
 // tracking number, status and status time (the instant in RFC 3339 UTC
 // when it parsed, else the text as sent), each quoted.
@@ -28,9 +54,10 @@ func NotificationKey(n *tracking.Notification) Key {
 // delivers it:
 //   - a notification already handled (fn returned nil for its key) is
 //     acknowledged without calling fn;
-//   - while another process runs fn for the key, Once returns a
-//     *ClaimedError, so the handler responds 500 and the platform delivers
-//     again later;
+//   - while another process runs fn for the key, Once returns an error
+//     that is a *ClaimedError (errors.As) and matches tracking.ErrBusy, so
+//     the handler responds 503 with a Retry-After and the platform
+//     delivers again later;
 //   - when fn fails, the key is released, so the next delivery calls fn
 //     again.
 //
@@ -55,10 +82,15 @@ func (j *Journal) Once(fn func(context.Context, *tracking.Notification) error) f
 				j.logRefused(ctx, *other)
 				shown := *other
 				shown.Token = ""
-				return &ClaimedError{Claim: shown}
+				return &busyNotificationError{&ClaimedError{Claim: shown}}
 			}
 			// Unknown: its holder died while fn ran. Take the key over.
 			if mine, deadline, err = j.takeOver(ctx, *other); err != nil {
+				var ce *ClaimedError
+				if errors.As(err, &ce) {
+					// Another process took it over first.
+					return &busyNotificationError{ce}
+				}
 				return err
 			}
 		}

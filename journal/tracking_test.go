@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,7 +84,7 @@ func TestOnceAcrossReplicas(t *testing.T) {
 			}
 			wg.Wait()
 			// Deliveries refused while another replica ran the callback
-			// (500) are delivered again by the platform: do that.
+			// (503) are delivered again by the platform: do that.
 			for _, b := range bodies {
 				for _, h := range replicas {
 					if code := deliver(h, b); code != http.StatusNoContent {
@@ -100,7 +101,7 @@ func TestOnceAcrossReplicas(t *testing.T) {
 				}
 			}
 			codes.Range(func(k, v any) bool {
-				if k != http.StatusNoContent && k != http.StatusInternalServerError {
+				if k != http.StatusNoContent && k != http.StatusServiceUnavailable {
 					t.Errorf("a delivery was answered %v", k)
 				}
 				return true
@@ -192,5 +193,142 @@ func TestOnceWithTheSimulator(t *testing.T) {
 	srv.Track(tn, tracking.TrackingMovingThroughNetwork)
 	if n := calls.Load(); n != 2 {
 		t.Fatalf("callback ran %d times after a new status; want 2", n)
+	}
+}
+
+// busyLog records the handler's log lines (WithErrorLogger) at every level.
+type busyLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (b *busyLog) Enabled(context.Context, slog.Level) bool { return true }
+func (b *busyLog) Handle(_ context.Context, r slog.Record) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lines = append(b.lines, r.Level.String()+" "+r.Message)
+	return nil
+}
+func (b *busyLog) WithAttrs([]slog.Attr) slog.Handler { return b }
+func (b *busyLog) WithGroup(string) slog.Handler      { return b }
+
+func (b *busyLog) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(b.lines, "\n")
+}
+
+// TestBusyNotificationIsAnswered503AndLoggedAsBusy: a notification whose
+// tracking number another replica is handling (TrackingHandler), or that
+// another replica is handling itself (Once), never reaches the callback; the
+// handler answers 503 with a Retry-After and logs it at info level as
+// busy, not at error level as a failed callback.
+func TestBusyNotificationIsAnswered503AndLoggedAsBusy(t *testing.T) {
+	t.Parallel()
+	const tn = "9400100000000000000801"
+	held := func(t *testing.T, h http.Handler, entered chan struct{}, body string) func() {
+		done := make(chan int)
+		go func() { done <- deliver(h, body) }()
+		<-entered
+		return func() {
+			if code := <-done; code != http.StatusNoContent {
+				t.Errorf("the replica holding the number answered %d; want 204", code)
+			}
+		}
+	}
+	for _, kind := range []string{"TrackingHandler", "Once"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			store := journal.NewMemoryStore()
+			entered, release := make(chan struct{}), make(chan struct{})
+			var calls atomic.Int32
+			hold := func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				close(entered)
+				<-release
+				return nil
+			}
+			count := func(context.Context, *tracking.Notification) error {
+				calls.Add(1)
+				return nil
+			}
+			logs := &busyLog{}
+			logger := tracking.WithErrorLogger(slog.New(logs))
+			a, b := journal.New(store, journal.WithHolder("a")), journal.New(store, journal.WithHolder("b"))
+			var ha, hb http.Handler
+			first, second := notificationAt(tn, at(10)), notificationAt(tn, at(20))
+			if kind == "Once" {
+				ha, hb = tracking.NewHandler(a.Once(hold)), tracking.NewHandler(b.Once(count), logger)
+				second = first // Once refuses the very notification in flight elsewhere
+			} else {
+				ha, hb = a.TrackingHandler(hold), b.TrackingHandler(count, logger)
+			}
+			wait := held(t, ha, entered, first)
+			req := httptest.NewRequest(http.MethodPost, "/hooks/tracking", strings.NewReader(second))
+			rec := httptest.NewRecorder()
+			hb.ServeHTTP(rec, req)
+			close(release)
+			wait()
+			if rec.Code != http.StatusServiceUnavailable {
+				t.Errorf("busy notification answered %d; want 503", rec.Code)
+			}
+			if got := rec.Header().Get("Retry-After"); got != "1" {
+				t.Errorf("Retry-After %q; want \"1\"", got)
+			}
+			if n := calls.Load(); n != 1 {
+				t.Errorf("callbacks ran %d times; want 1 (the held one)", n)
+			}
+			out := logs.String()
+			if strings.Contains(out, "ERROR") || strings.Contains(out, "callback failed") {
+				t.Errorf("a busy notification was logged as a failure:\n%s", out)
+			}
+			if !strings.Contains(out, "INFO rxdelivery: tracking notification busy") {
+				t.Errorf("no info line saying busy:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestTrackingHandlerOrderAfterAFailedCallback pins the README's ordering
+// sentence across replicas: the calls that succeed for a tracking number
+// come in increasing status_occurred_at, and after a failed call an older
+// notification, delivered to the other replica before the failed one's
+// redelivery, reaches the callback (the failed call processed nothing).
+func TestTrackingHandlerOrderAfterAFailedCallback(t *testing.T) {
+	t.Parallel()
+	store := journal.NewMemoryStore()
+	var mu sync.Mutex
+	var calls, successes []string
+	cb := func(_ context.Context, n *tracking.Notification) error {
+		mu.Lock()
+		defer mu.Unlock()
+		m := n.StatusOccurredAt.Format("15:04")
+		calls = append(calls, m)
+		if m == "09:30" && len(calls) == 2 {
+			return errors.New("database down")
+		}
+		successes = append(successes, m)
+		return nil
+	}
+	a := journal.New(store, journal.WithHolder("a")).TrackingHandler(cb)
+	b := journal.New(store, journal.WithHolder("b")).TrackingHandler(cb)
+	const tn = "9400100000000000000901"
+	for _, d := range []struct {
+		h    http.Handler
+		at   string
+		code int
+	}{
+		{a, "09:10", http.StatusNoContent},
+		{a, "09:30", http.StatusInternalServerError},
+		{b, "09:20", http.StatusNoContent},
+		{b, "09:30", http.StatusNoContent},
+		{a, "09:20", http.StatusNoContent}, // stale now
+	} {
+		if code := deliver(d.h, notificationBody(tn, "Moving Through Network", "2026-03-02T"+d.at+":00Z")); code != d.code {
+			t.Fatalf("%s answered %d; want %d", d.at, code, d.code)
+		}
+	}
+	if fmt.Sprint(calls) != "[09:10 09:30 09:20 09:30]" || fmt.Sprint(successes) != "[09:10 09:20 09:30]" {
+		t.Fatalf("calls %v, successes %v; want [09:10 09:30 09:20 09:30] and [09:10 09:20 09:30]", calls, successes)
 	}
 }

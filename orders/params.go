@@ -317,7 +317,8 @@ func (p *CreateParams) check(c *validate.Collector) {
 			c.Add("photo_id_required", "is accepted for same-day orders only")
 		}
 	}
-	c.MaxLen("delivery_notes", p.DeliveryNotes, 280)
+	// Notes to the courier are free text: line breaks are theirs.
+	c.NoteMaxLen("delivery_notes", p.DeliveryNotes, 280)
 	c.MaxLen("external_reference_number", p.ExternalReferenceNumber, 255)
 
 	c.NPI("pharmacy.npi", p.Pharmacy.NPI)
@@ -390,6 +391,7 @@ func (p *Prescription) check(c *validate.Collector) {
 		c.NonNegative("patient_pay", p.PatientPay)
 	}
 	validate.In(c, "prescriber", &p.Prescriber, (*Prescriber).check)
+	c.Text("date_of_service", p.DateOfService)
 	validate.Each(c, "payers", p.Payers, (*Payer).check)
 }
 

@@ -41,6 +41,7 @@ func (p *SearchParams) validate(o validate.Options) error {
 	if p.OriginAddress == "" && p.PlaceID == "" {
 		c.Add("origin_address", "is required unless place_id is given")
 	}
+	c.Text("origin_address", p.OriginAddress)
 	c.MaxLen("place_id", p.PlaceID, 255)
 	if p.Page < 0 {
 		c.Add("page", "must be at least 1 (or 0 for the first page)")
@@ -82,6 +83,10 @@ func (p *DeliveryInfoParams) validate(o validate.Options) error {
 	c.RequiredMaxLen("city", a.City, 255)
 	c.State("state", a.State)
 	c.ZIP("zipcode", a.Zipcode)
+	c.Pop()
+	c.Pop()
+	c.Text("POD", p.POD)
+	c.Text("package", p.Package)
 	return c.Err()
 }
 

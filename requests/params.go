@@ -280,6 +280,8 @@ func (p *CreateParams) validate(o validate.Options) error {
 	}
 	if strings.TrimSpace(p.NDC) == "" && strings.TrimSpace(p.NameOfPickup) == "" {
 		c.Add("name_of_pickup", "is required when ndc is not given")
+	} else {
+		c.Text("name_of_pickup", p.NameOfPickup)
 	}
 	c.NCPDP("pharmacy.ncpdp", p.Pharmacy.NCPDP)
 	validate.In(&c, "pickup", p.Pickup, (*PickupParams).check)

@@ -5,9 +5,35 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
+
+// ErrBusy is matched (errors.Is) by an error saying that the notification
+// was not handled because another notification of its tracking number is
+// being handled elsewhere: by another replica sharing the marks, or by
+// another handler of this process. The journal module's ErrTrackingBusy
+// (Journal.TrackingHandler) and Once's refusal of a notification another
+// replica is handling match it. When Marks.Advance or the callback
+// returns an error matching ErrBusy, the handler answers 503 Service
+// Unavailable with Retry-After: BusyRetryAfter (in seconds), so the
+// platform delivers the notification again, and logs it at info level as
+// busy, not as a failure. A callback may return one too (for example when
+// a lock of its own is held elsewhere), having done nothing.
+var ErrBusy = errors.New("tracking: another notification of this tracking number is being handled")
+
+// BusyRetryAfter is the Retry-After (1 second) of the handler's 503 to a
+// busy notification (ErrBusy). The notification in flight elsewhere holds
+// its tracking number only while its callback runs, usually milliseconds
+// (a write to the application's database); the journal's lease (2 minutes
+// by default) bounds only a replica that died mid-callback. A redelivery
+// that comes while the number is still busy costs one conditional write
+// and another 503; one that waits for the lease would delay every busy
+// notification by minutes. The platform's documents say nothing of
+// redelivery, so the header is a hint the platform may not follow.
+const BusyRetryAfter = time.Second
 
 // HandlerOption configures NewHandler.
 type HandlerOption func(*Handler)
@@ -24,8 +50,9 @@ func WithMaxBodyBytes(n int64) HandlerOption {
 }
 
 // WithErrorLogger logs every refused request (at warning level, with the
-// status and the reason) and every callback failure (at error level, with
-// the callback's error). It logs the method only: never the path (which
+// status and the reason), every busy notification (ErrBusy: at info level,
+// without an error, since nothing failed) and every callback failure (at
+// error level, with the callback's error). It logs the method only: never the path (which
 // may hold a token the listener URL uses as a secret), a query string, a
 // header or a body.
 func WithErrorLogger(l *slog.Logger) HandlerOption {
@@ -60,7 +87,12 @@ type Handler struct {
 //     Content-Type header says (it is not looked at: a valid notification
 //     is accepted with any);
 //   - 204 No Content when fn returns nil;
-//   - 500 when fn returns an error, so the platform may deliver again.
+//   - 503 Service Unavailable with Retry-After: 1 (BusyRetryAfter) when
+//     another notification of the tracking number is being handled
+//     elsewhere (an error matching ErrBusy, from the marks or from fn), so
+//     the platform delivers it again;
+//   - 500 when fn returns any other error, so the platform may deliver
+//     again.
 //
 // fn is never called for a refused request. The platform may deliver the
 // same notification more than once and out of order: WithOrdering drops
@@ -119,7 +151,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.handle(r.Context(), n); err != nil {
-		h.log(r, slog.LevelError, "rxdelivery: tracking notification callback failed", http.StatusInternalServerError, err)
+		if errors.Is(err, ErrBusy) {
+			h.log(r, slog.LevelInfo, "rxdelivery: tracking notification busy; another of its tracking number is being handled, redelivery asked", http.StatusServiceUnavailable, nil)
+			w.Header().Set("Retry-After", strconv.Itoa(int(BusyRetryAfter/time.Second)))
+			http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
+			return
+		}
+		msg := "rxdelivery: tracking notification callback failed"
+		var me *marksError
+		if errors.As(err, &me) {
+			msg = "rxdelivery: tracking notification not ordered; the marks failed and the callback did not run"
+		}
+		h.log(r, slog.LevelError, msg, http.StatusInternalServerError, err)
 		http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
 		return
 	}
@@ -143,7 +186,7 @@ func (h *Handler) handle(ctx context.Context, n *Notification) error {
 	}
 	moved, prev, err := h.marks.Advance(ctx, n.TrackingNumber, at)
 	if err != nil {
-		return err
+		return &marksError{err}
 	}
 	if !moved {
 		h.stale.Add(1)
@@ -159,22 +202,39 @@ func (h *Handler) handle(ctx context.Context, n *Notification) error {
 	}
 	if err := h.fn(ctx, n); err != nil {
 		if rerr := h.marks.Retreat(ctx, n.TrackingNumber, at, prev); rerr != nil {
-			return errors.Join(err, rerr)
+			// The mark stays moved, so the redelivery may be taken for
+			// stale: a failure, whatever fn said.
+			return &retreatError{err, rerr}
 		}
 		return err
 	}
 	return nil
 }
 
-// log writes one line without path, body, query or headers.
+// marksError is a failure of Marks.Advance: the callback did not run.
+type marksError struct{ err error }
+
+func (e *marksError) Error() string { return e.err.Error() }
+func (e *marksError) Unwrap() error { return e.err }
+
+// retreatError is a callback's failure whose mark did not move back. It
+// unwraps to the Retreat's error alone, so that it never matches ErrBusy.
+type retreatError struct{ fn, retreat error }
+
+func (e *retreatError) Error() string { return e.fn.Error() + "\n" + e.retreat.Error() }
+func (e *retreatError) Unwrap() error { return e.retreat }
+
+// log writes one line without path, body, query or headers, and with
+// err's text when err is not nil.
 func (h *Handler) log(r *http.Request, level slog.Level, msg string, status int, err error) {
 	if h.logger == nil || !h.logger.Enabled(r.Context(), level) {
 		return
 	}
-	h.logger.LogAttrs(r.Context(), level, msg,
-		slog.String("method", r.Method),
-		slog.Int("status", status),
-		slog.String("error", err.Error()))
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.Int("status", status)}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	h.logger.LogAttrs(r.Context(), level, msg, attrs...)
 }
 
 // numberLocker is Marks that serialise the notifications of a tracking

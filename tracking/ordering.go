@@ -83,10 +83,16 @@ func (m *memoryMarks) Retreat(_ context.Context, n string, at, prev time.Time) e
 // fails, so a notification whose callback failed is processed when the
 // platform delivers it again, and a notification newer than every one
 // before it is never lost. In one process the notifications of a tracking
-// number are handled one at a time, so its callback calls come in
-// increasing status_occurred_at; across replicas sharing marks, the mark's
-// atomic move decides which notification is stale. A notification whose status_occurred_at does
-// not parse is not ordered: it reaches the callback as without this option.
+// number are handled one at a time, so the callbacks that succeed for it
+// do so in increasing status_occurred_at. A failed callback processed
+// nothing: an older notification that arrives before the platform
+// delivers the failed one again is not stale, and reaches the callback
+// (calls at 10:00, 10:30 failing, 10:20, then 10:30 again succeed at
+// 10:00, 10:20, 10:30), so a callback should keep no change of a call it
+// fails. Across replicas sharing marks, the mark's atomic move decides
+// which notification is stale. A notification whose status_occurred_at
+// does not parse is not ordered: it reaches the callback as without this
+// option.
 func WithOrdering(marks Marks) HandlerOption {
 	return func(h *Handler) { h.marks = marks }
 }

@@ -31,6 +31,7 @@ func (p *SubscribeParams) validate(o validate.Options) error {
 			c.Add("listener_url", msg)
 		}
 	}
+	c.Text("reference_id", p.ReferenceID)
 	return c.Err()
 }
 

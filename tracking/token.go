@@ -54,7 +54,10 @@ func (h *Handler) tokenMatches(r *http.Request) bool {
 // (32 random bytes, base64url) appended as its last path segment, and the
 // token: subscribe with the URL (SubscribeParams.ListenerURL), serve it
 // with NewHandler(fn, WithPathToken(token)), and keep the token as a
-// secret.
+// secret. The handler never logs the path, but anything else that logs
+// request paths records the token: a reverse proxy's access log (log the
+// listener's location without the request line) or a middleware that
+// logs r.URL.
 func NewListenerURL(base string) (listenerURL, token string, err error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {

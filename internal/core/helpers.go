@@ -49,7 +49,10 @@ func Query(v any) (string, error) {
 }
 
 // CheckID refuses an identifier that would not name one resource in a
-// path: empty, blank, "." or "..". Services run it whatever the validation
+// path: empty, blank, "." or "..", or holding a character no text the SDK
+// sends may carry (a control character or a bidirectional override:
+// validate's text rule; no identifier the platform mints or a pharmacy
+// writes holds one). Services run it whatever the validation
 // setting, since a request with such an id would address another endpoint.
 // path is the JSON path reported, such as "id" or "ids[2]".
 func CheckID(path, id string) error {
@@ -95,7 +98,7 @@ func checkPathValues(e *Endpoint, values []string) error {
 		if open < 0 || end < open {
 			break
 		}
-		if v == "" || v == "." || v == ".." || strings.TrimSpace(v) == "" {
+		if v == "" || v == "." || v == ".." || strings.TrimSpace(v) == "" || validate.HasControl(v) {
 			if c == nil {
 				c = new(validate.Collector)
 			}

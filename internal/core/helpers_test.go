@@ -66,11 +66,16 @@ func TestQueryAndIDs(t *testing.T) {
 	assert.Error(t, err)
 
 	assert.NoError(t, CheckID("id", "ord_1"))
-	for _, bad := range []string{"", "  ", ".", ".."} {
+	for _, bad := range []string{"", "  ", ".", "..", "ord\x1b[2J1", "ord_1\n", "\u202eord_1"} {
 		var ve *rxtypes.ValidationError
 		require.ErrorAs(t, CheckID("ids[1]", bad), &ve, "%q", bad)
 		assert.Equal(t, "ids[1]", ve.Problems[0].Path)
+		// A path value is refused the same way, at its placeholder.
+		err := checkPathValues(OrdersRemovePrescription, []string{"ord_1", bad})
+		require.ErrorAs(t, err, &ve, "%q", bad)
+		assert.Equal(t, "rx_number", ve.Problems[0].Path)
 	}
+	assert.NoError(t, checkPathValues(OrdersRemovePrescription, []string{"ord_1", "RX 100-1"}))
 
 	c := newCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
 	err = c.decodeError(200, Missing("order"), false)

@@ -69,11 +69,10 @@ func NormalizeNDC(s string) (string, error) {
 // that says so; an unhyphenated 10-digit code gets the reason it cannot be
 // converted.
 func (c *Collector) NDC(path, s string) {
-	if !c.Required(path, s) {
+	if !c.present(path, s) || Digits(s, 11) || !c.Text(path, s) {
 		return
 	}
 	switch {
-	case Digits(s, 11):
 	case isNormalizable(NormalizeNDC, s):
 		if strings.Contains(s, "-") {
 			c.Add(path, "must be 11 digits without hyphens; NormalizeNDC converts this form")

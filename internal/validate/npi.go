@@ -74,19 +74,25 @@ func CheckNCPDP(s string) error {
 // NPI checks the npi at path: present and 10 digits, and also ending in a
 // valid check digit when c.Options.NPICheckDigit is set.
 func (c *Collector) NPI(path, s string) {
-	if !c.Required(path, s) {
+	if !c.present(path, s) {
 		return
 	}
+	check := CheckNPI
 	if c.Options.NPICheckDigit {
-		c.AddErr(path, CheckNPIWithCheckDigit(s))
-		return
+		check = CheckNPIWithCheckDigit
 	}
-	c.AddErr(path, CheckNPI(s))
+	// Ten digits hold no control character: only a refusal needs the
+	// text rule.
+	if err := check(s); err != nil && c.Text(path, s) {
+		c.AddErr(path, err)
+	}
 }
 
 // NCPDP checks the ncpdp at path: present and 7 digits.
 func (c *Collector) NCPDP(path, s string) {
-	if c.Required(path, s) {
-		c.AddErr(path, CheckNCPDP(s))
+	if c.present(path, s) {
+		if err := CheckNCPDP(s); err != nil && c.Text(path, s) {
+			c.AddErr(path, err)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func plainSep(sep string) bool {
 // as the platform takes it. A number that NormalizePhone would convert
 // gets a message that says so.
 func (c *Collector) Phone(path, s string) {
-	if c.Required(path, s) {
+	if c.present(path, s) {
 		c.phone(path, s)
 	}
 }
@@ -158,10 +158,12 @@ func (c *Collector) OptionalPhone(path, s string) {
 	}
 }
 
-// phone records a problem when s is not exactly 10 digits.
+// phone records a problem when s is not exactly 10 digits, the text
+// rule's first (ten digits hold no control character).
 func (c *Collector) phone(path, s string) {
 	switch {
 	case Digits(s, 10):
+	case !c.Text(path, s):
 	case isNormalizable(NormalizePhone, s):
 		c.Add(path, "must be 10 digits without separators or country code; NormalizePhone converts this form")
 	default:

@@ -170,9 +170,19 @@ func Index(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
 }
 
-// Required records "is required" at path when s is empty or only spaces.
-// It reports whether s is present.
+// Required records "is required" at path when s is empty or only spaces,
+// and the text rule's problem when s holds a control character or a
+// bidirectional override (Text). It reports whether s is present and
+// passed the text rule, so a check that follows sees printable text.
 func (c *Collector) Required(path, s string) bool {
+	return c.present(path, s) && c.Text(path, s)
+}
+
+// present records "is required" at path when s is empty or only spaces,
+// and reports whether s is present, without the text rule: for the checks
+// of codes (State, ZIP, NDC, NPI, NCPDP, Phone) that pass only digits or
+// letters at once, and apply the text rule before any other refusal.
+func (c *Collector) present(path, s string) bool {
 	if blank(s) {
 		c.Add(path, "is required")
 		return false
@@ -191,8 +201,16 @@ func blank(s string) bool {
 	return strings.TrimSpace(s) == ""
 }
 
-// MaxLen records a problem when s has more than n characters.
+// MaxLen records a problem when s holds a control character or a
+// bidirectional override (Text), or has more than n characters.
 func (c *Collector) MaxLen(path, s string, n int) {
+	if c.Text(path, s) {
+		c.maxLen(path, s, n)
+	}
+}
+
+// maxLen records a problem when s has more than n characters.
+func (c *Collector) maxLen(path, s string, n int) {
 	// A string of at most n bytes has at most n characters.
 	if len(s) > n && utf8.RuneCountInString(s) > n {
 		c.Add(path, "must be at most "+strconv.Itoa(n)+" characters")
@@ -202,7 +220,7 @@ func (c *Collector) MaxLen(path, s string, n int) {
 // RequiredMaxLen checks that s is present and at most n characters long.
 func (c *Collector) RequiredMaxLen(path, s string, n int) {
 	if c.Required(path, s) {
-		c.MaxLen(path, s, n)
+		c.maxLen(path, s, n)
 	}
 }
 

@@ -174,19 +174,20 @@ func TestEachChecksEveryElementAtItsIndex(t *testing.T) {
 
 // TestRequiredAndMaxLenAgreeWithTheirDefinitions: Required refuses exactly
 // what strings.TrimSpace empties, and MaxLen counts characters, whatever
-// shortcut either takes.
+// shortcut either takes; both refuse what the text rule refuses.
 func TestRequiredAndMaxLenAgreeWithTheirDefinitions(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{
 		"", " ", "\t\n\v\f\r ", "\u0085", "\u00a0", "\u3000 \u2028", "a", " a", "a ", "\x7f", "\xff", "\u00a0x", "é",
 	} {
+		// Both apply the text rule too (refusedText, in text_test.go).
 		var c Collector
 		got := c.Required("p", s)
-		assert.Equal(t, strings.TrimSpace(s) != "", got, "%q", s)
+		assert.Equal(t, strings.TrimSpace(s) != "" && !refusedText(s, false), got, "%q", s)
 		for n := 0; n <= 8; n++ {
 			var m Collector
 			m.MaxLen("p", s, n)
-			assert.Equal(t, utf8.RuneCountInString(s) > n, m.Err() != nil, "%q at most %d", s, n)
+			assert.Equal(t, refusedText(s, false) || utf8.RuneCountInString(s) > n, m.Err() != nil, "%q at most %d", s, n)
 		}
 	}
 }
