@@ -36,7 +36,7 @@ func (c *call) transcribeRequest(w io.Writer, r *http.Request, attempt int) {
 		if k == "Authorization" || k == "Proxy-Authorization" || k == "Cookie" {
 			return "[credentials]"
 		}
-		return c.sc.scrub(v)
+		return c.sc.sent(v)
 	})
 	if len(c.body) > 0 {
 		b.WriteString(">\n> ")
@@ -58,13 +58,13 @@ func (c *call) transcribeResponse(w io.Writer, req *http.Request, resp *http.Res
 	}
 	fmt.Fprintf(&b, "< %d %s\n", resp.StatusCode, http.StatusText(resp.StatusCode))
 	if id := requestID(resp.Header); id != "" {
-		fmt.Fprintf(&b, "< request id: %s\n", c.sc.scrub(id))
+		fmt.Fprintf(&b, "< request id: %s\n", c.sc.sent(id))
 	}
 	writeHeaders(&b, "< ", resp.Header, func(k, v string) string {
 		if k == "Set-Cookie" {
 			return "[cookie]"
 		}
-		return c.sc.scrub(v)
+		return c.sc.sent(v)
 	})
 	data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxTranscriptBody+1))
 	rest := resp.Body
@@ -110,7 +110,7 @@ func writeHeaders(b *strings.Builder, prefix string, h http.Header, show func(k,
 // sentValues returns a test of whether a response value echoes a value
 // the call sent (its body, query, hidden path values, credentials).
 func (c *call) sentValues() func(string) bool {
-	return func(v string) bool { return c.sc.scrub(v) != v }
+	return func(v string) bool { return c.sc.sent(v) != v }
 }
 
 // placeholderJSON returns data (valid JSON) with its values replaced: every
