@@ -2,6 +2,7 @@ package rxtypes
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -326,5 +327,105 @@ func (e *ValidationError) Has(path string) bool {
 // this way has a known outcome: not applied.
 type NotSentError struct{ Err error }
 
-func (e *NotSentError) Error() string { return "not sent: " + e.Err.Error() }
+func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
 func (e *NotSentError) Unwrap() error { return e.Err }
+
+// Renderings of the error types. Every verb and flag renders an error's
+// Error text (%v, %+v, %s; %q quoted; %x and %X its hex), so that no
+// format reaches a field Error leaves out: %#v names the type and the
+// fields Error is made of, and never APIError.Body or Header, nor the
+// inner fields of a cause.
+
+// formatText writes text for verb with f's flags and width (%v and %+v
+// as %s).
+func formatText(f fmt.State, verb rune, text string) {
+	if verb == 'v' {
+		verb = 's'
+	}
+	switch verb {
+	case 's', 'q', 'x', 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), text)
+	default:
+		fmt.Fprintf(f, "%%!%c(%s)", verb, text)
+	}
+}
+
+// goSyntax writes %#v of an error: its type and Error text.
+func goSyntax(f fmt.State, typ, text string) {
+	fmt.Fprintf(f, "&rxtypes.%s{%s}", typ, strconv.Quote(text))
+}
+
+// causeText is the Error text of a cause, or "<nil>".
+func causeText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// Format renders e for every verb and flag without Body or Header: %v,
+// %+v and %s give Error, %q quotes it, %x and %X give its hex, and %#v
+// names the fields Error is made of (Body and Header by their size only).
+func (e *APIError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		if e == nil {
+			fmt.Fprint(f, "(*rxtypes.APIError)(nil)")
+			return
+		}
+		fmt.Fprintf(f, "&rxtypes.APIError{StatusCode:%d, Method:%q, Path:%q, Interface:%q, ID:%q, Type:%q, Code:%q, Message:%q, RetryAfter:%d, Body:<%d bytes not shown>, Header:<%d keys not shown>, Location:%q, UnknownOutcome:%t}",
+			e.StatusCode, e.Method, e.Path, e.Interface.String(), e.ID, e.Type, e.Code, e.Message, int64(e.RetryAfter),
+			len(e.Body), len(e.Header), e.Location, e.UnknownOutcome)
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *TransportError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "TransportError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *DecodeError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "DecodeError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *ConfigError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "ConfigError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text).
+func (e *ValidationError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "ValidationError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *NotSentError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "NotSentError", "not sent: "+causeText(e.Err))
+		return
+	}
+	formatText(f, verb, "not sent: "+causeText(e.Err))
+}
