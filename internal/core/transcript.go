@@ -76,7 +76,12 @@ func (c *call) transcribeResponse(w io.Writer, req *http.Request, resp *http.Res
 		}
 		b.WriteString("<\n< ")
 		if json.Valid(shown) {
-			b.Write(placeholderJSON(shown, c.sentValues()))
+			echoed := c.sentValues()
+			if resp.StatusCode < 200 || resp.StatusCode > 299 {
+				// An error's words: only safe text is shown.
+				echoed = func(v string) bool { return c.sc.scrub(v) != v }
+			}
+			b.Write(placeholderJSON(shown, echoed))
 		} else {
 			b.WriteString(c.sc.scrub(string(shown)))
 		}
