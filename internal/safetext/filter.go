@@ -238,7 +238,7 @@ func unBackslash(s string) string {
 
 // literals are chunks of the SDK's and Go's words that hold digits in a
 // shape the number rule refuses.
-var literals = []string{"HTTP/1.0", "HTTP/1.1", "HTTP/2.0", "HTTP/2", "ISO 8601", "x509", "http2", "YYYY-MM-DD"}
+var literals = []string{"HTTP/1.0", "HTTP/1.1", "HTTP/2.0", "HTTP/2", "ISO 8601", "x509", "http2", "YYYY-MM-DD", "http(s)"}
 
 // pathRE matches a JSON path: names joined by dots, each with optional
 // indexes ("prescriptions[0].payers[1].bin", "ids[]").

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -197,4 +198,80 @@ func FuzzText(f *testing.F) {
 			t.Fatalf("not stable: %q", out)
 		}
 	})
+}
+
+// TestSDKMessagesPass: every message literal of the SDK's packages (the
+// strings of its errors.New, fmt.Errorf and Missing calls, and of its
+// error types' Error methods), which may become the cause of a
+// TransportError or a DecodeError, passes unchanged once its format verbs
+// are removed.
+func TestSDKMessagesPass(t *testing.T) {
+	t.Parallel()
+	verb := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+	n := 0
+	for _, dir := range []string{"../core", "../jsonx", "../poll", "../..", "../../orders", "../../requests",
+		"../../pharmacies", "../../tracking", "../../pricing", "../../rxtypes"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		fset := token.NewFileSet()
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			require.NoError(t, err)
+			check := func(node ast.Node) {
+				ast.Inspect(node, func(node ast.Node) bool {
+					lit, ok := node.(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						return true
+					}
+					s, err := strconv.Unquote(lit.Value)
+					if err != nil {
+						return true
+					}
+					s = strings.TrimSpace(verb.ReplaceAllString(s, " "))
+					if s == "" {
+						return true
+					}
+					n++
+					assert.Equal(t, s, (*Filter)(nil).Text(s), "%s", fset.Position(lit.Pos()))
+					return true
+				})
+			}
+			ast.Inspect(f, func(node ast.Node) bool {
+				switch node := node.(type) {
+				case *ast.CallExpr:
+					name := ""
+					switch fn := node.Fun.(type) {
+					case *ast.SelectorExpr:
+						name = fn.Sel.Name
+					case *ast.Ident:
+						name = fn.Name
+					}
+					if (name == "New" || name == "Errorf" || name == "Missing") && !isPkg(node, "rxtypes") {
+						check(node)
+						return false
+					}
+				case *ast.FuncDecl:
+					if node.Name.Name == "Error" && node.Recv != nil && dir != "../../rxtypes" {
+						check(node.Body)
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	assert.Greater(t, n, 20, "the SDK's messages were found")
+}
+
+// isPkg reports whether call is pkg.Something(...).
+func isPkg(call *ast.CallExpr, pkg string) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && id.Name == pkg
 }

@@ -186,7 +186,8 @@ var machine = []string{
 	"bool", "map", "slice", "pointer", "interface", "escape", "escaped", "quoted", "quote", "within",
 	"syntax", "duplicate", "name", "names", "invalid", "token", "begin", "object", "key", "value", "text",
 	"user", "agent", "status", "line", "lines", "chunked", "encoding", "gzip", "length", "truncated",
-	"body", "request", "too", "large", "limit", "decimal", "cents", "amount", "whole", "fit",
+	"body", "request", "too", "large", "limit", "decimal", "cents", "amount", "whole", "fit", "want",
+	"fixed", "point", "form", "limited", "outcome", "configured", "mode", "document", "documents",
 }
 
 // vocab is the set of lower-case words the five lists hold.
