@@ -32,9 +32,10 @@ import (
 // known safe, and for a value the call sent or a credential.
 const Redacted = safetext.Redacted
 
-// scrubber judges the platform's words for one call. Its filter is built
-// on first use (only an error or a log line needs it) and may be used from
-// several goroutines.
+// scrubber judges the platform's words for one call. What it judges by is
+// built on first use (only an error, a log line or a transcript needs it)
+// and may be used from several goroutines; a successful call without a
+// transcript never builds it, and costs no more than the fields below.
 type scrubber struct {
 	once   sync.Once
 	body   []byte
@@ -42,10 +43,13 @@ type scrubber struct {
 	shown  string   // the path as errors show it
 	hidden []string // path segments shown as placeholders
 	creds  []string
+	built  *scrubbed
+}
+
+// scrubbed is what a scrubber judges by, built once.
+type scrubbed struct {
 	filter *safetext.Filter
-	// sentOnce builds values, every value the call sent, for sent.
-	sentOnce sync.Once
-	values   []string
+	values []string // every value the call sent, for sent; longest first
 }
 
 // newScrubber returns the scrubber of a call to path (shown as shownPath,
@@ -101,7 +105,7 @@ func (sc *scrubber) build() {
 			}
 		}
 	}
-	sc.filter = safetext.New(sent)
+	sc.built = &scrubbed{filter: safetext.New(sent), values: sc.sentValues()}
 }
 
 // walkValues calls add with every string and number of a decoded JSON
@@ -148,8 +152,8 @@ func (sc *scrubber) sent(s string) string {
 	if sc == nil || s == "" {
 		return s
 	}
-	sc.sentOnce.Do(sc.buildSent)
-	for _, v := range sc.values {
+	sc.once.Do(sc.build)
+	for _, v := range sc.built.values {
 		s = replaceFold(s, v, len(v) < minSubstring)
 	}
 	return s
@@ -172,13 +176,14 @@ func (sc *scrubber) get() *safetext.Filter {
 		return nil
 	}
 	sc.once.Do(sc.build)
-	return sc.filter
+	return sc.built.filter
 }
 
-// buildSent collects every value the call sent (of any field), its hidden
+// sentValues collects every value the call sent (of any field), its hidden
 // path segments and the credentials, in every form a platform may echo
 // them, longest first.
-func (sc *scrubber) buildSent() {
+func (sc *scrubber) sentValues() []string {
+	var values []string
 	seen := map[string]bool{}
 	add := func(v string) {
 		v = strings.TrimSpace(v)
@@ -186,11 +191,11 @@ func (sc *scrubber) buildSent() {
 			return
 		}
 		seen[strings.ToLower(v)] = true
-		sc.values = append(sc.values, v)
+		values = append(values, v)
 		for _, f := range [...]string{url.QueryEscape(v), url.PathEscape(v)} {
 			if f != v && !seen[strings.ToLower(f)] {
 				seen[strings.ToLower(f)] = true
-				sc.values = append(sc.values, f)
+				values = append(values, f)
 			}
 		}
 	}
@@ -217,7 +222,8 @@ func (sc *scrubber) buildSent() {
 			}
 		}
 	}
-	slices.SortStableFunc(sc.values, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(values, func(a, b string) int { return len(b) - len(a) })
+	return values
 }
 
 // replaceFold replaces every case-insensitive occurrence of v in s with
