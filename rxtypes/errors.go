@@ -64,13 +64,21 @@ var (
 //
 // Its Error string holds the method, the path (never the query string), the
 // status and the platform's code, type and message; never a credential or a
-// request body. Platforms echo what they were sent, so every value the call
-// sent (each string and number of its body, each query value, a path
-// segment errors show as a placeholder) and every credential is replaced by
-// "[redacted]" in ID, Type, Code, Message and Location, and hence in the
-// Error string. Values shorter than three characters are left, and those
-// of three only as whole words. Body alone keeps the platform's raw words:
-// it may hold patient data, so never log it.
+// request body. Platforms echo what they were sent, in any form (a surname
+// inside a sentence, a truncated note, a date in another layout, an escaped
+// name), so the SDK keeps of the platform's words only those known safe:
+// Message keeps the words of an allowlist (the platform's documented
+// messages, field names and JSON paths, status and enum names, English
+// function words and common words of validation messages, ids the call's
+// path names, lone numbers of at most three digits; escapes decoded first)
+// and every other word becomes "[redacted]"; Type and Code keep only
+// enum-like words of the allowlist; ID is kept only when the call's path
+// names it. As a second line, the values the call sent in patient fields,
+// a path segment errors show as a placeholder and the credentials are
+// removed even where they are words of the allowlist. Location keeps the
+// redirect's scheme and host, less any value the call sent. Body alone
+// keeps the platform's raw words: it may hold patient data, so never log
+// it; no rendering of an APIError (Error, %v, %+v, %#v, %q, %x) prints it.
 type APIError struct {
 	// StatusCode is the HTTP status of the response.
 	StatusCode int
@@ -92,9 +100,9 @@ type APIError struct {
 	// (seconds or HTTP date); zero when absent.
 	RetryAfter time.Duration
 	// Body is a copy of the start of the raw response (at most 4 KiB), for
-	// diagnosis. It is not part of the Error string and is not scrubbed:
-	// it is the one field that holds the platform's raw words, which may
-	// repeat patient data the call sent. Never log it.
+	// diagnosis. It is the one raw field: not part of the Error string or
+	// of any fmt rendering, and not filtered, it holds the platform's raw
+	// words, which may repeat patient data. Never log it.
 	Body []byte
 	// Header holds the response's headers.
 	Header http.Header
@@ -190,8 +198,9 @@ type TransportError struct {
 }
 
 // Error returns "rxdelivery: METHOD PATH: cause". The SDK sets Err to a
-// cause whose words have every value the call sent, and every credential,
-// removed (a broken server's status line may echo them).
+// cause whose text passes through the same allowlist as APIError.Message
+// (a broken server's status line may echo patient data); the SDK's own
+// refusals keep their words.
 func (e *TransportError) Error() string {
 	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + e.Err.Error()
 	if e.UnknownOutcome {
