@@ -358,8 +358,10 @@ func hexDecode(s string) ([]byte, error) {
 // characters of one of its words and no digit group of three digits
 // survives in Error(), in any fmt verb of the error or of a link of its
 // Unwrap chain, in slog output at debug, or in the call's transcript.
+//
+// It runs alone (not in parallel): it allocates much, and TestHugeBodies
+// measures the allocations of the whole process.
 func TestEchoedPatientValuesInEveryForm(t *testing.T) {
-	t.Parallel()
 	forms := echoForms()
 	require.GreaterOrEqual(t, len(forms), 30)
 	var status, current atomic.Int64

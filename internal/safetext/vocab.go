@@ -143,7 +143,8 @@ var common = []string{
 	"completed", "complete", "incomplete", "ready", "busy", "available", "unavailable", "temporarily",
 	"try", "again", "later", "retry", "retried", "shortly", "wait", "seconds", "second", "minutes", "minute",
 	"hours", "hour", "days", "day", "phone", "zip", "code", "codes", "note", "notes", "first", "last",
-	"birth", "email", "city", "state", "street", "name", "names", "description", "size",
+	"birth", "email", "city", "state", "street", "name", "names", "description", "size", "area",
+	"radius", "deliverable", "region", "distance", "outside",
 	// Words of the platform's resources and of HTTP.
 	"request", "requests", "order", "orders", "prescription", "prescriptions", "pharmacy", "pharmacies",
 	"patient", "recipient", "prescriber", "payer", "payers", "payment", "payments", "pickup", "dropoff",
