@@ -2,6 +2,7 @@ package rxtypes
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -63,13 +64,21 @@ var (
 //
 // Its Error string holds the method, the path (never the query string), the
 // status and the platform's code, type and message; never a credential or a
-// request body. Platforms echo what they were sent, so every value the call
-// sent (each string and number of its body, each query value, a path
-// segment errors show as a placeholder) and every credential is replaced by
-// "[redacted]" in ID, Type, Code, Message and Location, and hence in the
-// Error string. Values shorter than three characters are left, and those
-// of three only as whole words. Body alone keeps the platform's raw words:
-// it may hold patient data, so never log it.
+// request body. Platforms echo what they were sent, in any form (a surname
+// inside a sentence, a truncated note, a date in another layout, an escaped
+// name), so the SDK keeps of the platform's words only those known safe:
+// Message keeps the words of an allowlist (the platform's documented
+// messages, field names and JSON paths, status and enum names, English
+// function words and common words of validation messages, ids the call's
+// path names, lone numbers of at most three digits; escapes decoded first)
+// and every other word becomes "[redacted]"; Type and Code keep only
+// enum-like words of the allowlist; ID is kept only when the call's path
+// names it. As a second line, the values the call sent in patient fields,
+// a path segment errors show as a placeholder and the credentials are
+// removed even where they are words of the allowlist. Location keeps the
+// redirect's scheme and host, less any value the call sent. Body alone
+// keeps the platform's raw words: it may hold patient data, so never log
+// it; no rendering of an APIError (Error, %v, %+v, %#v, %q, %x) prints it.
 type APIError struct {
 	// StatusCode is the HTTP status of the response.
 	StatusCode int
@@ -91,9 +100,9 @@ type APIError struct {
 	// (seconds or HTTP date); zero when absent.
 	RetryAfter time.Duration
 	// Body is a copy of the start of the raw response (at most 4 KiB), for
-	// diagnosis. It is not part of the Error string and is not scrubbed:
-	// it is the one field that holds the platform's raw words, which may
-	// repeat patient data the call sent. Never log it.
+	// diagnosis. It is the one raw field: not part of the Error string or
+	// of any fmt rendering, and not filtered, it holds the platform's raw
+	// words, which may repeat patient data. Never log it.
 	Body []byte
 	// Header holds the response's headers.
 	Header http.Header
@@ -189,8 +198,9 @@ type TransportError struct {
 }
 
 // Error returns "rxdelivery: METHOD PATH: cause". The SDK sets Err to a
-// cause whose words have every value the call sent, and every credential,
-// removed (a broken server's status line may echo them).
+// cause whose text passes through the same allowlist as APIError.Message
+// (a broken server's status line may echo patient data); the SDK's own
+// refusals keep their words.
 func (e *TransportError) Error() string {
 	s := "rxdelivery: " + e.Method + " " + e.Path + ": " + e.Err.Error()
 	if e.UnknownOutcome {
@@ -326,5 +336,105 @@ func (e *ValidationError) Has(path string) bool {
 // this way has a known outcome: not applied.
 type NotSentError struct{ Err error }
 
-func (e *NotSentError) Error() string { return "not sent: " + e.Err.Error() }
+func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
 func (e *NotSentError) Unwrap() error { return e.Err }
+
+// Renderings of the error types. Every verb and flag renders an error's
+// Error text (%v, %+v, %s; %q quoted; %x and %X its hex), so that no
+// format reaches a field Error leaves out: %#v names the type and the
+// fields Error is made of, and never APIError.Body or Header, nor the
+// inner fields of a cause.
+
+// formatText writes text for verb with f's flags and width (%v and %+v
+// as %s).
+func formatText(f fmt.State, verb rune, text string) {
+	if verb == 'v' {
+		verb = 's'
+	}
+	switch verb {
+	case 's', 'q', 'x', 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), text)
+	default:
+		fmt.Fprintf(f, "%%!%c(%s)", verb, text)
+	}
+}
+
+// goSyntax writes %#v of an error: its type and Error text.
+func goSyntax(f fmt.State, typ, text string) {
+	fmt.Fprintf(f, "&rxtypes.%s{%s}", typ, strconv.Quote(text))
+}
+
+// causeText is the Error text of a cause, or "<nil>".
+func causeText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// Format renders e for every verb and flag without Body or Header: %v,
+// %+v and %s give Error, %q quotes it, %x and %X give its hex, and %#v
+// names the fields Error is made of (Body and Header by their size only).
+func (e *APIError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		if e == nil {
+			fmt.Fprint(f, "(*rxtypes.APIError)(nil)")
+			return
+		}
+		fmt.Fprintf(f, "&rxtypes.APIError{StatusCode:%d, Method:%q, Path:%q, Interface:%q, ID:%q, Type:%q, Code:%q, Message:%q, RetryAfter:%d, Body:<%d bytes not shown>, Header:<%d keys not shown>, Location:%q, UnknownOutcome:%t}",
+			e.StatusCode, e.Method, e.Path, e.Interface.String(), e.ID, e.Type, e.Code, e.Message, int64(e.RetryAfter),
+			len(e.Body), len(e.Header), e.Location, e.UnknownOutcome)
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *TransportError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "TransportError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *DecodeError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "DecodeError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *ConfigError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "ConfigError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text).
+func (e *ValidationError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "ValidationError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), never the fields of its cause.
+func (e *NotSentError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "NotSentError", "not sent: "+causeText(e.Err))
+		return
+	}
+	formatText(f, verb, "not sent: "+causeText(e.Err))
+}

@@ -2,7 +2,10 @@ package rxtypes
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/safetext"
 )
 
 // ErrUnknownStatus matches a *WatchError for a resource whose status is
@@ -16,8 +19,10 @@ var ErrUnknownStatus = errors.New("rxdelivery: status not in the documents")
 // missing from a get-many response that was asked for it. A resource
 // whose own read responds 404 ends its watch with that *APIError instead.
 //
-// Its Error string names the operation, the id and the status; no patient
-// data.
+// Its Error string names the operation, the id and the status (as the
+// platform's words are shown: an enum-like word of the platform's
+// vocabulary, "[redacted]" otherwise, since a status field may carry
+// anything); no patient data. Status itself is the value read, raw.
 type WatchError struct {
 	// Op is the watch: "orders.Watch", "requests.WatchMany", ...
 	Op string
@@ -38,6 +43,9 @@ func (e *WatchError) Error() string {
 	if len(st) > maxStatusShown {
 		st = st[:maxStatusShown] + "..."
 	}
+	// The status is the platform's word: shown when it is an enum-like
+	// word of the platform's vocabulary, "[redacted]" otherwise.
+	st = (*safetext.Filter)(nil).Code(st)
 	return "rxdelivery: " + e.Op + " " + e.ID + ": status " + strconv.Quote(st) + " is not in the documents; whether it is final is unknown"
 }
 
@@ -53,4 +61,14 @@ func (e *WatchError) Is(target error) bool {
 		return target == ErrNotFound
 	}
 	return target == ErrUnknownStatus
+}
+
+// Format renders e's Error text for every verb and flag (%#v as the type
+// and that text), so that no format shows Status raw.
+func (e *WatchError) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, "WatchError", e.Error())
+		return
+	}
+	formatText(f, verb, e.Error())
 }

@@ -2,6 +2,7 @@ package rxtypes
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,7 +12,11 @@ import (
 func TestWatchError(t *testing.T) {
 	t.Parallel()
 	unknown := &WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported"}
-	assert.Equal(t, `rxdelivery: orders.Watch ord_1: status "teleported" is not in the documents; whether it is final is unknown`, unknown.Error())
+	assert.Equal(t, `rxdelivery: orders.Watch ord_1: status "[redacted]" is not in the documents; whether it is final is unknown`, unknown.Error())
+	odd := &WatchError{Op: "orders.Watch", ID: "ord_1", Status: "on_hold Philomena Vandersloot"}
+	assert.NotContains(t, odd.Error(), "Philomena", "a status is the platform's word: only the allowlist's words show")
+	assert.NotContains(t, fmt.Sprintf("%#v", odd), "Philomena")
+	assert.Contains(t, (&WatchError{Op: "orders.Watch", ID: "ord_1", Status: "submitted to courier"}).Error(), `status "submitted to courier"`)
 	assert.True(t, errors.Is(unknown, ErrUnknownStatus))
 	assert.False(t, errors.Is(unknown, ErrNotFound))
 

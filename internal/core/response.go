@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -232,7 +234,7 @@ func setRedirect(e *rxtypes.APIError, resp *http.Response, sc *scrubber) {
 			u = resp.Request.URL.ResolveReference(u)
 		}
 		if u.Scheme != "" && u.Host != "" {
-			e.Location = sc.scrub(u.Scheme + "://" + u.Host)
+			e.Location = sc.sent(u.Scheme + "://" + u.Host)
 		}
 	}
 	e.Header = e.Header.Clone()
@@ -257,10 +259,12 @@ type errorDetail struct {
 	Message string          `json:"message"`
 }
 
-// scrubAPIError removes the call's values and the credentials from the
-// platform's words e keeps as strings; Body keeps them raw.
+// scrubAPIError keeps of the platform's words e holds as strings only
+// those known safe: ID only when the call's path names it, Type and Code
+// only their enum-like words of the vocabulary, Message its words of the
+// allowlist. Body keeps them raw.
 func scrubAPIError(e *rxtypes.APIError, sc *scrubber) {
-	e.ID, e.Type, e.Code, e.Message = sc.scrub(e.ID), sc.scrub(e.Type), sc.scrub(e.Code), sc.scrub(e.Message)
+	e.ID, e.Type, e.Code, e.Message = sc.id(e.ID), sc.code(e.Type), sc.code(e.Code), sc.scrub(e.Message)
 }
 
 // newAPIError builds an APIError from a bounded read of an error response.
@@ -314,9 +318,10 @@ func scalarText(raw json.RawMessage) string {
 }
 
 // redactedCause is the cause of a TransportError or a DecodeError: its
-// text has every value the call sent, and every credential, removed (a
-// broken server's status line may echo them, and net/http quotes it).
-// Unwrap gives the cause itself, so errors.Is and errors.As see through.
+// text is the safe text of the cause's (a broken server's status line may
+// echo what the call sent, and net/http quotes it; a JSON decoder may
+// quote the body). Unwrap gives the cause itself, so errors.Is and
+// errors.As see through; its own renderings (%v, %+v, %#v) are Error's.
 type redactedCause struct {
 	err error
 	sc  *scrubber
@@ -325,12 +330,39 @@ type redactedCause struct {
 func (e *redactedCause) Error() string { return e.sc.scrub(e.err.Error()) }
 func (e *redactedCause) Unwrap() error { return e.err }
 
-// redact returns err as a redactedCause of sc; nil stays nil.
+// Format renders the safe text for every verb, so that %#v does not show
+// the cause's fields.
+func (e *redactedCause) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprint(f, strconv.Quote(e.Error()))
+		return
+	}
+	_, _ = io.WriteString(f, e.Error())
+}
+
+// redact returns err as a redactedCause of sc; nil stays nil, and so does
+// a cause whose words are all the SDK's own (a refusal of the loopback
+// rule, of a redirect, of the rate limiter's wait, the attempt timeout):
+// they hold nothing of the platform's or of the call's values.
 func redact(err error, sc *scrubber) error {
-	if err == nil || sc == nil {
+	if err == nil || ownWords(err) {
 		return err
 	}
 	return &redactedCause{err: err, sc: sc}
+}
+
+// ownWords reports whether err's text is all the SDK's: one of its fixed
+// refusals, bare or as the cause of a NotSentError.
+func ownWords(err error) bool {
+	if ns, ok := err.(*rxtypes.NotSentError); ok {
+		err = ns.Err
+	}
+	switch err {
+	case errNotLoopback, errWriteRedirect, errPlainRedirect, errBodyTooLarge, errCalledTwice, ErrHookRefused,
+		error(errAttemptTimeout), error(errRateWait):
+		return true
+	}
+	return false
 }
 
 // apiError builds the *APIError of a response with a status outside 2xx

@@ -9,46 +9,53 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/fields"
+	"github.com/rxdelivery/rxdelivery-go/internal/safetext"
 )
 
-// Platforms echo what they were sent: a 422 may repeat a patient's name or
-// street, a 403 the key, and a broken server anything at all in a status
-// line. The SDK knows every value a call sent (in its body, its query and
-// the path segments errors do not show) and the credentials, so it removes
-// each from every string it formats of the platform's words: the fields
-// of an APIError, the causes of a TransportError and a DecodeError, and
-// attempt log lines. APIError.Body alone keeps the raw response.
+// Platforms echo what they were sent, and rarely verbatim: a 422 may
+// repeat a patient's surname inside a sentence, a truncated note, a date
+// of birth in another layout; a 403 the key; a broken server anything at
+// all in a status line. So every string the SDK formats of the platform's
+// words (the fields of an APIError, the causes of a TransportError and a
+// DecodeError, error messages in transcripts) passes through the
+// allowlist of package safetext: words of the platform's documented
+// messages, field names and paths, enum names, function words, ids the
+// call's path names and lone small numbers pass; every other token becomes
+// "[redacted]". The values the call sent in patient fields, its hidden
+// path segments and the credentials are removed as a second line, even
+// where they are words of the vocabulary. APIError.Body alone keeps the
+// raw response.
 
-// Redacted is what stands for a value the call sent, or a credential, in
-// the platform's words.
-const Redacted = "[redacted]"
+// Redacted is what stands for the words of the platform's that are not
+// known safe, and for a value the call sent or a credential.
+const Redacted = safetext.Redacted
 
-// minSubstring is the shortest value removed wherever it appears; a
-// shorter one (a three-letter name) is removed only as a whole word, so
-// that "Doe" does not cut "Does". Values shorter than minValue (a state
-// code, a quantity, a fill number) carry nothing that identifies a
-// patient and are left alone, so that "0" does not cut "127.0.0.1".
-const (
-	minSubstring = 4
-	minValue     = 3
-)
-
-// scrubber removes a call's values from strings. Its list is built on
-// first use (only an error or a log line needs it) and may be used from
-// several goroutines.
+// scrubber judges the platform's words for one call. What it judges by is
+// built on first use (only an error, a log line or a transcript needs it)
+// and may be used from several goroutines; a successful call without a
+// transcript never builds it, and costs no more than the fields below.
 type scrubber struct {
 	once   sync.Once
 	body   []byte
 	query  string
+	shown  string   // the path as errors show it
 	hidden []string // path segments shown as placeholders
 	creds  []string
-	values []string // longest first
+	built  *scrubbed
+}
+
+// scrubbed is what a scrubber judges by, built once.
+type scrubbed struct {
+	filter *safetext.Filter
+	values []string // every value the call sent, for sent; longest first
 }
 
 // newScrubber returns the scrubber of a call to path (shown as shownPath,
 // with its hidden values as placeholders) with query and the encoded body.
 func (b *Backend) newScrubber(path, shownPath, query string, body []byte) *scrubber {
-	sc := &scrubber{body: body, query: query, creds: b.secrets}
+	sc := &scrubber{body: body, query: query, shown: shownPath, creds: b.secrets}
 	if shownPath != path {
 		shown := strings.Split(shownPath, "/")
 		for i, seg := range strings.Split(path, "/") {
@@ -63,8 +70,120 @@ func (b *Backend) newScrubber(path, shownPath, query string, body []byte) *scrub
 	return sc
 }
 
-// build collects the values, in every form a platform may echo them.
+// build makes the call's filter: the ids its shown path names, the values
+// it sent in patient fields (of its body and its query), its hidden path
+// segments and the credentials.
 func (sc *scrubber) build() {
+	var sent safetext.Sent
+	for _, seg := range strings.Split(sc.shown, "/") {
+		if seg != "" && !strings.HasPrefix(seg, ":") {
+			if v, err := url.PathUnescape(seg); err == nil {
+				sent.IDs = append(sent.IDs, v)
+			}
+		}
+	}
+	sent.Secret = append(append(sent.Secret, sc.creds...), sc.hidden...)
+	add := func(key, v string) {
+		if fields.Of(key) == fields.Patient {
+			sent.Patient = append(sent.Patient, v)
+		}
+	}
+	if len(sc.body) > 0 {
+		d := json.NewDecoder(bytes.NewReader(sc.body))
+		d.UseNumber()
+		var doc any
+		if d.Decode(&doc) == nil {
+			walkValues("", doc, add)
+		}
+	}
+	if sc.query != "" {
+		if q, err := url.ParseQuery(sc.query); err == nil {
+			for k, vs := range q {
+				for _, v := range vs {
+					add(k, v)
+				}
+			}
+		}
+	}
+	sc.built = &scrubbed{filter: safetext.New(sent), values: sc.sentValues()}
+}
+
+// walkValues calls add with every string and number of a decoded JSON
+// document and the key of the member that holds it (for a list's
+// elements, the list's key).
+func walkValues(key string, v any, add func(key, v string)) {
+	switch v := v.(type) {
+	case string:
+		add(key, v)
+	case json.Number:
+		add(key, v.String())
+	case []any:
+		for _, e := range v {
+			walkValues(key, e, add)
+		}
+	case map[string]any:
+		for k, e := range v {
+			walkValues(k, e, add)
+		}
+	}
+}
+
+// scrub returns the safe text of s, one of the platform's strings: every
+// token outside the allowlist and every value of the second line replaced
+// by Redacted. A nil scrubber judges by the allowlist alone.
+func (sc *scrubber) scrub(s string) string {
+	return sc.get().Text(s)
+}
+
+// code returns the safe form of an error type or code: enum-like words of
+// the vocabulary only.
+func (sc *scrubber) code(s string) string { return sc.get().Code(s) }
+
+// id returns s when the call's shown path names it, Redacted otherwise.
+func (sc *scrubber) id(s string) string { return sc.get().ID(s) }
+
+// sent returns s with every value the call sent (in any field, in its
+// escaped forms), its hidden path segments and the credentials replaced
+// by Redacted, and nothing else: for text that is not the platform's
+// words (a redirect's scheme and host) and for telling whether a value in
+// a transcript echoes one the call sent. Values shorter than minValue are
+// left, and those shorter than minSubstring are matched as whole words.
+func (sc *scrubber) sent(s string) string {
+	if sc == nil || s == "" {
+		return s
+	}
+	sc.once.Do(sc.build)
+	for _, v := range sc.built.values {
+		s = replaceFold(s, v, len(v) < minSubstring)
+	}
+	return s
+}
+
+// minSubstring is the shortest value sent removes wherever it appears; a
+// shorter one (a three-letter name) is removed only as a whole word, so
+// that "Doe" does not cut "Does". Values shorter than minValue (a state
+// code, a quantity, a fill number) are left alone, so that "0" does not
+// cut "127.0.0.1".
+const (
+	minSubstring = 4
+	minValue     = 3
+)
+
+// get returns the call's filter, built on first use; nil for a nil
+// scrubber.
+func (sc *scrubber) get() *safetext.Filter {
+	if sc == nil {
+		return nil
+	}
+	sc.once.Do(sc.build)
+	return sc.built.filter
+}
+
+// sentValues collects every value the call sent (of any field), its hidden
+// path segments and the credentials, in every form a platform may echo
+// them, longest first.
+func (sc *scrubber) sentValues() []string {
+	var values []string
 	seen := map[string]bool{}
 	add := func(v string) {
 		v = strings.TrimSpace(v)
@@ -72,11 +191,11 @@ func (sc *scrubber) build() {
 			return
 		}
 		seen[strings.ToLower(v)] = true
-		sc.values = append(sc.values, v)
+		values = append(values, v)
 		for _, f := range [...]string{url.QueryEscape(v), url.PathEscape(v)} {
 			if f != v && !seen[strings.ToLower(f)] {
 				seen[strings.ToLower(f)] = true
-				sc.values = append(sc.values, f)
+				values = append(values, f)
 			}
 		}
 	}
@@ -91,7 +210,7 @@ func (sc *scrubber) build() {
 		d.UseNumber()
 		var doc any
 		if d.Decode(&doc) == nil {
-			walkValues(doc, add)
+			walkValues("", doc, func(_, v string) { add(v) })
 		}
 	}
 	if sc.query != "" {
@@ -103,39 +222,8 @@ func (sc *scrubber) build() {
 			}
 		}
 	}
-	slices.SortStableFunc(sc.values, func(a, b string) int { return len(b) - len(a) })
-}
-
-// walkValues calls add with every string and number of a decoded JSON
-// document (not its keys).
-func walkValues(v any, add func(string)) {
-	switch v := v.(type) {
-	case string:
-		add(v)
-	case json.Number:
-		add(v.String())
-	case []any:
-		for _, e := range v {
-			walkValues(e, add)
-		}
-	case map[string]any:
-		for _, e := range v {
-			walkValues(e, add)
-		}
-	}
-}
-
-// scrub returns s with every value of the call replaced by Redacted. A nil
-// scrubber returns s unchanged.
-func (sc *scrubber) scrub(s string) string {
-	if sc == nil || s == "" {
-		return s
-	}
-	sc.once.Do(sc.build)
-	for _, v := range sc.values {
-		s = replaceFold(s, v, len(v) < minSubstring)
-	}
-	return s
+	slices.SortStableFunc(values, func(a, b string) int { return len(b) - len(a) })
+	return values
 }
 
 // replaceFold replaces every case-insensitive occurrence of v in s with

@@ -53,8 +53,8 @@ func (c *call) transcribeRequest(w io.Writer, r *http.Request, attempt int) {
 			return "[credentials]"
 		case "Accept", "Accept-Encoding", "Content-Type", "Content-Length", "User-Agent", "Traceparent":
 			// The SDK's own headers, the caller's product name and the
-			// trace context.
-			return c.sc.scrub(v)
+			// trace context: shown unless they carry a value the call sent.
+			return c.sc.sent(v)
 		}
 		// A header the caller added (WithHeader): its name only.
 		return stringPlaceholder(v)
@@ -224,6 +224,19 @@ func (c *call) showValue(parent, key string, v any, response bool) any {
 		return x
 	}
 	kind := fields.OfIn(parent, key)
+	if response && parent == "error" {
+		// The error object's words, as the call's APIError shows them: its
+		// id only when the call's path names it, its type and code as
+		// documented words.
+		if x, ok := v.(string); ok {
+			switch key {
+			case "id":
+				return c.sc.id(x)
+			case "type", "code":
+				return c.sc.code(x)
+			}
+		}
+	}
 	if !response {
 		// A request body: the SDK's own encoding of the caller's params.
 		switch x := v.(type) {
@@ -313,7 +326,7 @@ func (c *call) showScalar(kind fields.Kind, v any) any {
 func stringPlaceholder(s string) string { return "<string " + lengthClass(len(s)) + ">" }
 
 // unsent reports whether s holds no value the call sent and no credential.
-func (c *call) unsent(s string) bool { return c.sc.scrub(s) == s }
+func (c *call) unsent(s string) bool { return c.sc.sent(s) == s }
 
 // idForm is the form of an identifier shown: one token.
 var idForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)

@@ -79,7 +79,8 @@ func TestShowScalar(t *testing.T) {
 // TestPlaceholderResponse: a response keeps its shape; a field is judged
 // under the key of the object (or list) that holds it, so "type" is shown
 // in an ETA and an error and hidden in a recipient identification; keys
-// that are not field names become placeholders themselves.
+// that are not field names become placeholders themselves; an error's id
+// is shown only when the call's path names it, as APIError.ID is.
 func TestPlaceholderResponse(t *testing.T) {
 	t.Parallel()
 	c := transcriptCall("/api/v1/orders/ord_1", "/api/v1/orders/ord_1", "", nil)
@@ -89,7 +90,7 @@ func TestPlaceholderResponse(t *testing.T) {
 		`"requests":[{"request":{"status":{"name":"request_received","detail":"Jane Doe"}}}],` +
 		`"error":{"id":"req_1","type":"unable_to_cancel","code":"not_found","message":"Order is not in a cancellable status"},` +
 		`"Jane Doe":1,"extra_note":"Leave with neighbour","a 123":null}`
-	want := `{"<key 5-16 #1>":9,"<key 5-16 #2>":null,"error":{"code":"not_found","id":"req_1","message":"Order is not in a cancellable status","type":"unable_to_cancel"},` +
+	want := `{"<key 5-16 #1>":9,"<key 5-16 #2>":null,"error":{"code":"not_found","id":"[redacted]","message":"Order is not in a cancellable status","type":"unable_to_cancel"},` +
 		`"extra_note":"<string 17-64>","order":{"delivery":{"recipient_identification":{"jurisdiction_code":"<string 1-4>","number":"<string 5-16>","qualifier":"06","type":"<string 5-16>"},"signed_by":"<string 5-16>"},` +
 		`"eta":{"arrival_at":"2024-05-02T15:45:00-04:00","type":"delivery"},"id":"ord_1","shipping":{"carrier":"POSTAL","cost":7.25,"saturday_delivery":false,"tracking_number":"<string 17-64>"},"status":"delivered"},` +
 		`"requests":[{"request":{"status":{"detail":"<string 5-16>","name":"request_received"}}}]}`
