@@ -9,6 +9,7 @@ require (
 	github.com/rxdelivery/rxdelivery-go/journal v0.2.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
+	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/text v0.41.0
 )
