@@ -1,7 +1,9 @@
 package orders_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // appender is the one-pass encoder the transport uses for a body.
@@ -154,4 +157,87 @@ func FuzzAppendJSON(f *testing.F) {
 			t.Fatalf("AppendJSON wrote\n%s\nencoding/json wrote\n%s", got, want)
 		}
 	})
+}
+
+// escapingParams is the create of order_create_escaping_request.json:
+// text holding the characters encoding/json escapes (<, >, & as \u003c,
+// \u003e, \u0026; quotes, line breaks, tabs, U+2028), non-ASCII written as
+// it is, a state and a ZIP+4 in the forms the wire rewrites, amounts below
+// one, and a prescription without payers (sent as []).
+func escapingParams() *orders.CreateParams {
+	return &orders.CreateParams{
+		DeliveryFee:             decp("5.00"),
+		RxAmountDue:             decp("0.50"),
+		DeliveryNotes:           "Gate <4410> & \"side door\"\nCall first\tno bell; café \u2028 end",
+		ExternalReferenceNumber: "rx-<escape>",
+		Pharmacy:                orders.Pharmacy{NPI: "1234567890", NCPDP: "1234567"},
+		Recipient: orders.Recipient{
+			Description: "O'Brien & Sons",
+			Address:     rxtypes.Address{Street: "1 <Main> St", City: "Columbus", State: "oh", Zipcode: "43210-1234"},
+		},
+		Patient: orders.Patient{FirstName: "Zoë", LastName: "Doe", Gender: rxtypes.GenderFemale, DateOfBirth: dob},
+		Prescriptions: []orders.Prescription{{
+			Number: "RX&100001", NDC: "00002143380", Refrigeration: orders.RefrigerationNone,
+			DaysSupply: 30, FillQuantity: dec("0.5"), FillNumber: rxdelivery.Ptr(0), PatientPay: decp("0.00"),
+			Prescriber: orders.Prescriber{
+				FirstName: "Alan", LastName: "Grant", NPI: "1987654320",
+				Address: rxtypes.Address{Street: "200 High Street", City: "Columbus", State: "OH", Zipcode: "43215"},
+			},
+		}},
+	}
+}
+
+// TestWireBytesMatchFixtures pins the bodies the client sends, byte for
+// byte, to the fixtures of testdata/delivery/wire: field order, amounts as
+// JSON numbers in their canonical text (5.00, 30.00, 1.50), dates as
+// YYYY-MM-DD and timestamps with their offset, optional fields left out,
+// state and ZIP code in wire form, and encoding/json's escaping of <, >, &
+// and U+2028, which the one-pass encoders keep. Each body that has a
+// document example means the same as it (testdata/delivery/*_request.json,
+// where amounts are written as the documents write them).
+func TestWireBytesMatchFixtures(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		example string // the document's example, "" when there is none
+		send    func(*rxdelivery.Client) error
+	}{
+		{"order_create_sameday", "order_create_sameday_request", creating(samedayParams())},
+		{"order_create_ondemand", "order_create_ondemand_request", creating(ondemandParams())},
+		{"order_create_shipping", "order_create_shipping_request", creating(shippingParams())},
+		{"order_create_escaping", "", creating(escapingParams())},
+		{"order_add_prescription", "order_add_prescription_request", func(c *rxdelivery.Client) error {
+			_, err := c.Orders.AddPrescription(context.Background(), orderID, fridgeRx())
+			return err
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := testutil.Setup(t)
+			var rec testutil.Recorder
+			env.Mock.RegisterResponder(http.MethodPost, ordersEP,
+				rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_new_sameday.json")))
+			env.Mock.RegisterResponder(http.MethodPost, ordersEP+"/"+orderID+"/prescriptions",
+				rec.Wrap(testutil.FixtureResponder(t, 200, "delivery/order_add_prescription.json")))
+			require.NoError(t, tc.send(env.Client))
+			body := string(rec.Last(t).Body)
+			want := strings.TrimSuffix(string(testutil.Fixture(t, "delivery/wire/"+tc.name+".json")), "\n")
+			assert.Equal(t, want, body)
+			if tc.example != "" {
+				assert.JSONEq(t, string(testutil.Fixture(t, "delivery/"+tc.example+".json")), body)
+			}
+		})
+	}
+}
+
+// creating sends p with Orders.Create, validated first.
+func creating(p *orders.CreateParams) func(*rxdelivery.Client) error {
+	return func(c *rxdelivery.Client) error {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		_, err := c.Orders.Create(context.Background(), p)
+		return err
+	}
 }
