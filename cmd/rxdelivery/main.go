@@ -52,9 +52,41 @@ func mainCode() int {
 }
 
 // runProcess runs the command line args, ending its context when the
-// process is interrupted or sent SIGTERM.
+// process is interrupted or sent SIGTERM, with an *interrupted cause: the
+// command prints what it has and exits 130 (SIGINT) or 143 (SIGTERM). A
+// second signal ends the process at once.
 func runProcess(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(&interrupted{sig: s})
+		case <-ctx.Done():
+		}
+	}()
 	return run(ctx, args, stdin, stdout, stderr)
+}
+
+// interrupted is the cause of a command's context ended by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (e *interrupted) Error() string {
+	if e.sig == syscall.SIGTERM {
+		return "terminated (SIGTERM)"
+	}
+	return "interrupted (SIGINT)"
+}
+
+// exitCode is the shells' code of a process ended by the signal: 128 plus
+// its number.
+func (e *interrupted) exitCode() int {
+	if s, ok := e.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGINT)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/spf13/cobra"
 )
@@ -73,12 +74,8 @@ func (a *app) sandboxCommand() *cobra.Command {
 		Long:    sandboxLong,
 		Example: "  rxdelivery sandbox --addr 127.0.0.1:8787 --cadence 5s --insecure-listeners",
 		RunE: func(c *cobra.Command, _ []string) error {
-			if key == "" || secret == "" {
-				return usagef("--key and --secret must not be empty")
-			}
-			if strings.IndexFunc(key+secret, unicode.IsControl) >= 0 {
-				// A client could not send them in an Authorization header.
-				return usagef("--key and --secret must not contain control characters")
+			if err := checkSandboxCredentials(key, secret); err != nil {
+				return err
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -105,14 +102,14 @@ func (a *app) sandboxCommand() *cobra.Command {
 			// The simulator's own key and secret are printed only when they
 			// are the test kit's public defaults; others stay in --env-file.
 			public := key == rxdeliverytest.DefaultKey && secret == rxdeliverytest.DefaultSecret
-			for _, line := range srv.EnvLines(public) {
+			for _, line := range sandboxEnv(srv, public) {
 				fmt.Fprintln(a.stdout, line)
 			}
 			if !public {
 				fmt.Fprintln(a.stdout, "# RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET: the --key and --secret given")
 			}
 			if envFile != "" {
-				if err := writeEnvFile(envFile, srv.EnvLines(true)); err != nil {
+				if err := writeEnvFile(envFile, sandboxEnv(srv, true)); err != nil {
 					return err
 				}
 			}
@@ -137,6 +134,37 @@ func (a *app) sandboxCommand() *cobra.Command {
 	f.BoolVar(&logCalls, "log", false, "log one line per call to stderr (operation, route and status only, never queries or bodies)")
 	f.StringVar(&envFile, "env-file", "", "also write the RXDELIVERY_* lines, credentials included, to `FILE` (mode 0600) once listening")
 	return c
+}
+
+// envControlURL names the sandbox's control API in its env file: not a
+// variable of the SDK, but of the scripts and tests that drive the
+// simulator.
+const envControlURL = "RXDELIVERY_SANDBOX_CONTROL_URL"
+
+// sandboxEnv returns the NAME=value lines of every variable a client of
+// the simulator needs, and a command of rxdelivery against it: the
+// simulator's (base URLs, sandbox mode, and the key and secret when
+// secrets), the program id omni requests are created under (the simulator
+// takes any; the test kit's), and the control API's URL.
+func sandboxEnv(srv *rxdeliverytest.Server, secrets bool) []string {
+	return append(srv.EnvLines(secrets),
+		rxdelivery.EnvProgramID+"="+rxdeliverytest.DefaultProgramID,
+		envControlURL+"="+srv.URL()+rxdeliverytest.ControlPrefix)
+}
+
+// checkSandboxCredentials refuses a key and secret no client could send:
+// the rules of the SDK's client (and of Basic authentication, RFC 7617),
+// checked before the simulator starts. The message never quotes them.
+func checkSandboxCredentials(key, secret string) error {
+	switch {
+	case strings.TrimSpace(key) == "" || strings.TrimSpace(secret) == "":
+		return usagef("--key and --secret must not be empty or blank")
+	case strings.IndexFunc(key+secret, unicode.IsControl) >= 0:
+		return usagef("--key and --secret must not contain control characters")
+	case strings.Contains(key, ":"):
+		return usagef("--key must not contain a colon, which Basic authentication cannot carry")
+	}
+	return nil
 }
 
 // writeEnvFile writes NAME=value lines as a file a POSIX shell can source,
