@@ -153,8 +153,8 @@ func (a *app) printNotification(n *tracking.Notification) {
 	if n.Stale {
 		stale = " (stale)"
 	}
-	fmt.Fprintf(a.stdout, "%s  %s  %s  %s%s  %s  ref=%s\n", when(n.StatusOccurredAt), n.TrackingNumber, n.Carrier, n.Status, stale,
-		dash(n.StatusText), dash(n.ReferenceID))
+	fmt.Fprintf(a.stdout, "%s  %s  %s  %s%s  %s  ref=%s\n", when(n.StatusOccurredAt), oneLine(n.TrackingNumber), oneLine(string(n.Carrier)),
+		oneLine(string(n.Status)), stale, oneLine(dash(n.StatusText)), oneLine(dash(n.ReferenceID)))
 }
 
 // notificationJSON is a notification as --json prints it, with the stale

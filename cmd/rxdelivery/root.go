@@ -70,6 +70,9 @@ func usagef(format string, a ...any) error {
 // what it has and exits 128 plus the signal's number; sandbox and listen,
 // which serve until stopped, end without an error and exit 0.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// Messages on standard error quote what was given (a file name, an id):
+	// a control character in one is shown escaped, never acted on.
+	stderr = safeWriter{w: stderr}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if recover() != nil {

@@ -77,9 +77,18 @@ func (a *app) sandboxCommand() *cobra.Command {
 			if err := checkSandboxCredentials(key, secret); err != nil {
 				return err
 			}
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usagef("--addr: want HOST:PORT, such as 127.0.0.1:8787")
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
+			}
+			if ta, ok := ln.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+				// The simulator serves plain http, and the SDK's clients send
+				// credentials over plain http to loopback only.
+				ln.Close()
+				return usagef("--addr: the simulator serves plain http, so it listens on a loopback address only (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)")
 			}
 			opts := []rxdeliverytest.Option{
 				rxdeliverytest.WithListener(ln),
@@ -96,7 +105,11 @@ func (a *app) sandboxCommand() *cobra.Command {
 			if logCalls {
 				opts = append(opts, rxdeliverytest.WithCallLog(slog.New(slog.NewTextHandler(a.stderr, nil))))
 			}
-			srv := rxdeliverytest.NewServer(opts...)
+			srv, err := newSimulator(opts)
+			if err != nil {
+				ln.Close()
+				return err
+			}
 			defer srv.Close()
 
 			// The simulator's own key and secret are printed only when they
@@ -134,6 +147,20 @@ func (a *app) sandboxCommand() *cobra.Command {
 	f.BoolVar(&logCalls, "log", false, "log one line per call to stderr (operation, route and status only, never queries or bodies)")
 	f.StringVar(&envFile, "env-file", "", "also write the RXDELIVERY_* lines, credentials included, to `FILE` (mode 0600) once listening")
 	return c
+}
+
+// newSimulator starts the simulator. rxdeliverytest.NewServer panics when
+// the server or its client cannot be set up (its error for a program): the
+// checks before it leave no such case known, and one left is an error, in
+// the command's words, not a crash.
+func newSimulator(opts []rxdeliverytest.Option) (srv *rxdeliverytest.Server, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ := r.(string)
+			srv, err = nil, usagef("the simulator cannot start with these flags: %s", cliWords(strings.TrimPrefix(msg, "rxdeliverytest: ")))
+		}
+	}()
+	return rxdeliverytest.NewServer(opts...), nil
 }
 
 // envControlURL names the sandbox's control API in its env file: not a
