@@ -25,12 +25,23 @@
 //	4  not found
 //	5  refused by the platform (such as a cancel after pickup)
 //	6  unknown outcome of a write: it may have taken effect
+//	130, 143  ended by an interrupt (SIGINT) or SIGTERM, after printing
+//	   what it had; sandbox and listen, which serve until stopped, exit 0
+//
+// A panic is reported on one line, without its value or a stack, with
+// exit code 1. Errors name the command's flags and RXDELIVERY_* variables;
+// a problem with params given by flags is printed under the flag.
 //
 // A create from a file (JSON or YAML) is checked first: every problem is
 // printed with its JSON path, no value of the file quoted, and nothing is
 // sent. A write whose outcome is unknown says so and what to do next.
 //
-// Every command has --help with an example; 'rxdelivery completion SHELL'
+// Every command has --help with an example ('rxdelivery help orders create'
+// says the same), showing its own flags first and the global ones, in
+// groups, only where they apply; bare 'rxdelivery' shows the commands, and a
+// mistyped one is answered with what it may have meant. 'rxdelivery
+// version' (or --version; --json too) prints the version the modules are
+// released under and the commit of the build. 'rxdelivery completion SHELL'
 // prints a completion script for bash, zsh, fish or PowerShell.
 package main
 

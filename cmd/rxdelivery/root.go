@@ -222,7 +222,9 @@ Exit codes:
   4  not found
   5  refused by the platform (such as a cancel after pickup)
   6  unknown outcome of a write: it may have taken effect; follow the
-     instructions printed, and do not repeat it blindly`
+     instructions printed, and do not repeat it blindly
+  130, 143  interrupted (SIGINT) or terminated (SIGTERM), after printing
+     what it had; sandbox and listen stop cleanly with 0`
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
