@@ -12,11 +12,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/journal"
 )
 
-// hostile are references an old row of the journal may hold: control
+// hostileRefs are references an old row of the journal may hold: control
 // characters (an ESC sequence that clears the screen, a carriage return
 // that hides what precedes it, a newline), a bidirectional override,
 // bytes that are not UTF-8, and shell syntax.
-var hostile = []string{
+var hostileRefs = []string{
 	"rx-1\x1b[2J\x1b[H", "rx-2\rfree", "rx-3\nrxdelivery journal free delivery x", "rx-4\u202egnp.exe",
 	"rx-5\xff\xfe", "rx-6 $(touch pwned) `id` 'q' \"d\" \\", "rx-7\t\x00\x7f", "rx-8\u00a0\u200b",
 }
@@ -31,7 +31,7 @@ func TestRunbookQuotesEveryReference(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	for _, ref := range hostile {
+	for _, ref := range hostileRefs {
 		rb := createRunbook("order", journal.InterfaceDelivery, ref, time.Now(), []string{"journal", "--sqlite", "/tmp/j.db"}, false)
 		for _, r := range rb {
 			if r != '\n' && !unicode.IsPrint(r) {
@@ -69,7 +69,7 @@ func TestJournalOutputEscapesStoredText(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	for _, ref := range hostile {
+	for _, ref := range hostileRefs {
 		c := journal.Claim{Key: journal.Key{Interface: journal.InterfaceDelivery, Reference: ref}, State: journal.StateUnknown,
 			Token: "t", Holder: "host\x1b[31m:1", Note: "500\x1b]0;title\x07", ClaimedAt: now, LeaseUntil: now, UpdatedAt: now}
 		if _, _, err := st.Insert(context.Background(), c); err != nil {
@@ -90,7 +90,7 @@ func TestJournalOutputEscapesStoredText(t *testing.T) {
 		}
 	}
 	check("list")
-	for _, ref := range hostile {
+	for _, ref := range hostileRefs {
 		check("get", "delivery", ref)
 		check("free", "delivery", ref)
 	}

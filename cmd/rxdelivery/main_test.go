@@ -9,10 +9,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/journal/journaltest"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
@@ -75,6 +77,7 @@ func TestScripts(t *testing.T) {
 			// The journal's scripts: printed command lines, calls in flight.
 			"runprinted": cmdRunPrinted,
 			"waitcalls":  cmdWaitCalls,
+			"signal":     cmdSignal,
 		},
 	})
 }
@@ -260,4 +263,74 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 	b, err := os.ReadFile(path)
 	ts.Check(err)
 	ts.Check(os.WriteFile(path, []byte(os.Expand(string(b), ts.Getenv)), 0o600))
+}
+
+// cmdSignal runs the built command as a process of its own, waits until
+// its standard output or error matches REGEXP, sends it the signal (INT or
+// TERM), and checks its exit code; its output is the script's stdout and
+// stderr, for the checks that follow:
+//
+//	signal CODE SIGNAL REGEXP ARGS...
+func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: signal CODE INT|TERM REGEXP ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[args[1]]
+	if sig == 0 {
+		ts.Fatalf("signal: unknown signal %q", args[1])
+	}
+	ready, err := regexp.Compile("(?m)" + args[2])
+	ts.Check(err)
+	bin, err := exec.LookPath("rxdelivery")
+	ts.Check(err)
+	cmd := exec.Command(bin, args[3:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	var out, errOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	ts.Check(cmd.Start())
+	deadline := time.Now().Add(20 * time.Second)
+	for !ready.MatchString(out.String()) && !ready.MatchString(errOut.String()) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			ts.Fatalf("signal: no match for %q; stdout %q, stderr %q", args[2], out.String(), errOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.Check(cmd.Process.Signal(sig))
+	err = cmd.Wait()
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("signal: %v", err)
+	}
+	fmt.Fprint(ts.Stdout(), out.String())
+	fmt.Fprint(ts.Stderr(), errOut.String())
+	if got != want {
+		ts.Fatalf("rxdelivery %s after SIG%s: exit code %d, want %d; stderr %q", strings.Join(args[3:], " "), args[1], got, want, errOut.String())
+	}
+}
+
+// scriptEnv is the environment a script's commands run with: the
+// process's, with PATH, HOME and every RXDELIVERY_* and journal variable
+// as the script has them.
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, "RXDELIVERY_") && k != envDSN && k != "PATH" && k != "HOME" {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range []string{"PATH", "HOME", envDSN, rxdelivery.EnvAPIKey, rxdelivery.EnvAPISecret, rxdelivery.EnvOmniURL,
+		rxdelivery.EnvDeliveryURL, rxdelivery.EnvTrackingURL, rxdelivery.EnvPricingURL, rxdelivery.EnvSandbox, rxdelivery.EnvProgramID} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
 }

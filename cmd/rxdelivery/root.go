@@ -52,6 +52,9 @@ type app struct {
 	clientOpts []rxdelivery.Option
 	// next is the runbook printed after an error of unknown outcome.
 	next string
+	// ran is the command that returned the error printed, for the flags
+	// that set what a problem's path names.
+	ran *cobra.Command
 }
 
 // usageError is a command line the command cannot run.
@@ -64,23 +67,44 @@ func usagef(format string, a ...any) error {
 	return &usageError{err: fmt.Errorf(format, a...)}
 }
 
-// run runs the command line args and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs the command line args and returns the exit code. A panic that
+// slips through is reported on one line (no stack, no value: either could
+// hold what was given or received) with exit code 1. A command ended by a
+// signal (an interrupt, SIGTERM: the cause of ctx, see runProcess) prints
+// what it has and exits 128 plus the signal's number; sandbox and listen,
+// which serve until stopped, end without an error and exit 0.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// Messages on standard error quote what was given (a file name, an id):
+	// a control character in one is shown escaped, never acted on.
+	stderr = printableLines{w: stderr}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if recover() != nil {
+			fmt.Fprintln(stderr, "rxdelivery: internal error: the command stopped on a bug; please report it with the command's name (not its values)")
+			code = exitFailure
+		}
+	}()
+	defer func() {
+		for _, c := range a.closers {
+			c()
+		}
+	}()
 	root := a.rootCommand()
 	root.SetArgs(longFlags(root, args))
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
-	for _, c := range a.closers {
-		c()
-	}
+	ran, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
-	code := exitCode(err)
+	a.ran = ran
+	code = exitCode(err)
 	a.printError(err, code)
+	var sig *interrupted
+	if errors.As(context.Cause(ctx), &sig) {
+		return sig.exitCode()
+	}
 	return code
 }
 
@@ -113,8 +137,10 @@ func longFlags(root *cobra.Command, args []string) []string {
 	return out
 }
 
-// printError writes err to stderr: every validation problem on a line of
-// its own, and for an unknown outcome what to do next.
+// printError writes err to stderr, in the command's words (flags and
+// environment variables, not the SDK's options): every validation problem
+// on a line of its own, under the flag that set it when a flag did, and
+// for an unknown outcome what to do next.
 func (a *app) printError(err error, code int) {
 	var ve *rxdelivery.ValidationError
 	switch {
@@ -125,19 +151,15 @@ func (a *app) printError(err error, code int) {
 		}
 		fmt.Fprintf(a.stderr, "rxdelivery: invalid input, nothing was sent (%s):\n", n)
 		for _, p := range ve.Problems {
-			path := p.Path
-			if path == "" {
-				path = "(whole value)"
-			}
-			fmt.Fprintf(a.stderr, "  %s: %s\n", printable(path), printable(p.Message))
+			fmt.Fprintf(a.stderr, "  %s: %s\n", printable(a.problemPath(p.Path)), printable(cliWords(p.Message)))
 		}
 	case code == exitUnknownOutcome:
-		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", printable(prefixed(err)))
+		fmt.Fprintln(a.stderr, "OUTCOME UNKNOWN:", printable(cliWords(prefixed(err))))
 		if a.next != "" {
 			fmt.Fprint(printableLines{a.stderr}, a.next)
 		}
 	default:
-		fmt.Fprintln(a.stderr, printable(prefixed(err)))
+		fmt.Fprintln(a.stderr, printable(cliWords(prefixed(err))))
 	}
 	if code == exitUsage {
 		var ue *usageError
@@ -208,7 +230,9 @@ Exit codes:
   6  unknown outcome of a write: it may have taken effect; follow the
      instructions printed, and do not repeat it blindly
   7  another create of the reference is in flight (the journal's claim):
-     retry after the lease ends at the time printed`
+     retry after the lease ends at the time printed
+  130, 143  interrupted (SIGINT) or terminated (SIGTERM), after printing
+     what it had; sandbox and listen stop cleanly with 0`
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -218,7 +242,7 @@ func (a *app) rootCommand() *cobra.Command {
 		Example:       "  rxdelivery orders create -f order.yaml",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       rxdelivery.Version,
+		Version:       version().String(),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err: err}
@@ -235,6 +259,10 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.IntVar(&a.retryMax, "retry-max", 3, "retries after a call's first attempt (writes are retried only when the platform provably did not act)")
 	pf.DurationVar(&a.attemptTimeout, "attempt-timeout", rxdelivery.DefaultAttemptTimeout, "bound on each attempt")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on the whole command (0: none)")
+	for _, name := range clientFlags {
+		_ = pf.SetAnnotation(name, flagGroupKey, []string{groupClient})
+	}
+	_ = pf.SetAnnotation("json", flagGroupKey, []string{groupOutput})
 
 	root.AddCommand(
 		a.requestsCommand(),
@@ -245,10 +273,13 @@ func (a *app) rootCommand() *cobra.Command {
 		a.sandboxCommand(),
 		a.journalCommand(),
 		a.listenCommand(),
+		a.versionCommand(),
 	)
-	root.InitDefaultHelpCmd()
+	root.SetHelpCommand(a.helpCommand())
 	root.InitDefaultCompletionCmd()
+	root.SetUsageFunc(usage)
 	for _, c := range allCommands(root) {
+		c.SuggestionsMinimumDistance = 2
 		if c.Example == "" {
 			c.Example = "  " + defaultExample(c)
 		}
@@ -257,11 +288,13 @@ func (a *app) rootCommand() *cobra.Command {
 		}
 		c.Args = usageArgs(c.Args)
 		if c.HasSubCommands() && !c.Runnable() {
+			// A group run bare shows its help; with a word that names none
+			// of its commands, it says which it may have meant.
 			c.RunE = func(c *cobra.Command, args []string) error {
 				if len(args) > 0 {
-					return usagef("unknown command %q for %q", args[0], c.CommandPath())
+					return unknownCommand(c, args[0])
 				}
-				return usagef("%s needs a command: %s", c.CommandPath(), strings.Join(subNames(c), ", "))
+				return c.Help()
 			}
 			c.Args = cobra.ArbitraryArgs
 		}
@@ -269,12 +302,66 @@ func (a *app) rootCommand() *cobra.Command {
 	return root
 }
 
+// unknownCommand is the usage error for name, which names no command of
+// group c, with the commands it may have meant.
+func unknownCommand(c *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
+	if s := c.SuggestionsFor(name); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &usageError{err: errors.New(msg)}
+}
+
+// helpCommand is 'rxdelivery help [COMMAND...]': the help of the command
+// its words name, nested ones included. Words that name none are a usage
+// error, with suggestions.
+func (a *app) helpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [COMMAND]...",
+		Short:   "Show the help of any command",
+		Example: "  rxdelivery help orders create",
+		Args:    cobra.ArbitraryArgs,
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			target, _, err := c.Root().Find(args)
+			if err != nil || target == nil {
+				target = c.Root()
+			}
+			var names []cobra.Completion
+			for _, s := range target.Commands() {
+				if s.IsAvailableCommand() || s == c {
+					names = append(names, cobra.CompletionWithDesc(s.Name(), s.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target := c.Root()
+			for _, word := range args {
+				next := subcommand(target, word)
+				if next == nil {
+					return unknownCommand(target, word)
+				}
+				target = next
+			}
+			return target.Help()
+		},
+	}
+}
+
+// subcommand returns the command of c named (or aliased) name, nil if none.
+func subcommand(c *cobra.Command, name string) *cobra.Command {
+	for _, s := range c.Commands() {
+		if s.Name() == name || s.HasAlias(name) {
+			return s
+		}
+	}
+	return nil
+}
+
 // defaultExample is the example line of the commands cobra adds (help,
 // completion and its shells).
 func defaultExample(c *cobra.Command) string {
 	switch {
-	case c.Name() == "help":
-		return "rxdelivery help orders create"
 	case c.Name() == "completion":
 		return "rxdelivery completion bash > /etc/bash_completion.d/rxdelivery"
 	case c.HasParent() && c.Parent().Name() == "completion":
@@ -347,7 +434,7 @@ func (a *app) client(c *cobra.Command) (*rxdelivery.Client, error) {
 	opts = append(opts,
 		rxdelivery.WithRetryMax(a.retryMax),
 		rxdelivery.WithAttemptTimeout(a.attemptTimeout),
-		rxdelivery.WithUserAgent("rxdelivery-cli/"+rxdelivery.Version))
+		rxdelivery.WithUserAgent("rxdelivery-cli/"+version().Version))
 	if a.dump != "" {
 		w, err := a.dumpWriter()
 		if err != nil {
@@ -365,7 +452,8 @@ func (a *app) dumpWriter() (io.Writer, error) {
 	}
 	f, err := os.OpenFile(a.dump, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("--dump: %w", err)
+		// Nothing was sent: the command line names a file it cannot write.
+		return nil, &usageError{err: fmt.Errorf("--dump: %w", err)}
 	}
 	a.closers = append(a.closers, func() { f.Close() })
 	return f, nil

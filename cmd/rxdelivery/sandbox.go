@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 	"github.com/spf13/cobra"
 )
@@ -73,16 +74,21 @@ func (a *app) sandboxCommand() *cobra.Command {
 		Long:    sandboxLong,
 		Example: "  rxdelivery sandbox --addr 127.0.0.1:8787 --cadence 5s --insecure-listeners",
 		RunE: func(c *cobra.Command, _ []string) error {
-			if key == "" || secret == "" {
-				return usagef("--key and --secret must not be empty")
+			if err := checkSandboxCredentials(key, secret); err != nil {
+				return err
 			}
-			if strings.IndexFunc(key+secret, unicode.IsControl) >= 0 {
-				// A client could not send them in an Authorization header.
-				return usagef("--key and --secret must not contain control characters")
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usagef("--addr: want HOST:PORT, such as 127.0.0.1:8787")
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
+			}
+			if ta, ok := ln.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+				// The simulator serves plain http, and the SDK's clients send
+				// credentials over plain http to loopback only.
+				ln.Close()
+				return usagef("--addr: the simulator serves plain http, so it listens on a loopback address only (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)")
 			}
 			opts := []rxdeliverytest.Option{
 				rxdeliverytest.WithListener(ln),
@@ -99,20 +105,24 @@ func (a *app) sandboxCommand() *cobra.Command {
 			if logCalls {
 				opts = append(opts, rxdeliverytest.WithCallLog(slog.New(slog.NewTextHandler(a.stderr, nil))))
 			}
-			srv := rxdeliverytest.NewServer(opts...)
+			srv, err := newSimulator(opts)
+			if err != nil {
+				ln.Close()
+				return err
+			}
 			defer srv.Close()
 
 			// The simulator's own key and secret are printed only when they
 			// are the test kit's public defaults; others stay in --env-file.
 			public := key == rxdeliverytest.DefaultKey && secret == rxdeliverytest.DefaultSecret
-			for _, line := range srv.EnvLines(public) {
+			for _, line := range sandboxEnv(srv, public) {
 				fmt.Fprintln(a.stdout, line)
 			}
 			if !public {
 				fmt.Fprintln(a.stdout, "# RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET: the --key and --secret given")
 			}
 			if envFile != "" {
-				if err := writeEnvFile(envFile, srv.EnvLines(true)); err != nil {
+				if err := writeEnvFile(envFile, sandboxEnv(srv, true)); err != nil {
 					return err
 				}
 			}
@@ -137,6 +147,51 @@ func (a *app) sandboxCommand() *cobra.Command {
 	f.BoolVar(&logCalls, "log", false, "log one line per call to stderr (operation, route and status only, never queries or bodies)")
 	f.StringVar(&envFile, "env-file", "", "also write the RXDELIVERY_* lines, credentials included, to `FILE` (mode 0600) once listening")
 	return c
+}
+
+// newSimulator starts the simulator. rxdeliverytest.NewServer panics when
+// the server or its client cannot be set up (its error for a program): the
+// checks before it leave no such case known, and one left is an error, in
+// the command's words, not a crash.
+func newSimulator(opts []rxdeliverytest.Option) (srv *rxdeliverytest.Server, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ := r.(string)
+			srv, err = nil, usagef("the simulator cannot start with these flags: %s", cliWords(strings.TrimPrefix(msg, "rxdeliverytest: ")))
+		}
+	}()
+	return rxdeliverytest.NewServer(opts...), nil
+}
+
+// envControlURL names the sandbox's control API in its env file: not a
+// variable of the SDK, but of the scripts and tests that drive the
+// simulator.
+const envControlURL = "RXDELIVERY_SANDBOX_CONTROL_URL"
+
+// sandboxEnv returns the NAME=value lines of every variable a client of
+// the simulator needs, and a command of rxdelivery against it: the
+// simulator's (base URLs, sandbox mode, and the key and secret when
+// secrets), the program id omni requests are created under (the simulator
+// takes any; the test kit's), and the control API's URL.
+func sandboxEnv(srv *rxdeliverytest.Server, secrets bool) []string {
+	return append(srv.EnvLines(secrets),
+		rxdelivery.EnvProgramID+"="+rxdeliverytest.DefaultProgramID,
+		envControlURL+"="+srv.URL()+rxdeliverytest.ControlPrefix)
+}
+
+// checkSandboxCredentials refuses a key and secret no client could send:
+// the rules of the SDK's client (and of Basic authentication, RFC 7617),
+// checked before the simulator starts. The message never quotes them.
+func checkSandboxCredentials(key, secret string) error {
+	switch {
+	case strings.TrimSpace(key) == "" || strings.TrimSpace(secret) == "":
+		return usagef("--key and --secret must not be empty or blank")
+	case strings.IndexFunc(key+secret, unicode.IsControl) >= 0:
+		return usagef("--key and --secret must not contain control characters")
+	case strings.Contains(key, ":"):
+		return usagef("--key must not contain a colon, which Basic authentication cannot carry")
+	}
+	return nil
 }
 
 // writeEnvFile writes NAME=value lines as a file a POSIX shell can source,

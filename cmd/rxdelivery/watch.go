@@ -123,5 +123,5 @@ func (a *app) watchLine(v any, id, status string) {
 		_ = a.printJSONLine(v)
 		return
 	}
-	fmt.Fprintf(a.stdout, "%s  %s  %s\n", time.Now().UTC().Format(time.RFC3339), id, status)
+	fmt.Fprintf(a.stdout, "%s  %s  %s\n", time.Now().UTC().Format(time.RFC3339), printable(id), printable(status))
 }
