@@ -122,27 +122,28 @@ func hostileEnv(t *testing.T) {
 func TestHostileCommandLines(t *testing.T) {
 	hostileEnv(t)
 	lines := commandLines(t)
-	jobs := make(chan []string)
-	lineOf := map[string]commandLine{}
+	type job struct {
+		cl   commandLine
+		args []string
+	}
+	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for args := range jobs {
-				runHostile(t, lineOf[args[0]], args[1:])
+			for j := range jobs {
+				runHostile(t, j.cl, j.args)
 			}
 		}()
 	}
 	runs := 0
 	send := func(cl commandLine, args []string) {
 		runs++
-		jobs <- append([]string{strings.Join(cl.path, " ")}, args...)
+		jobs <- job{cl, args}
 	}
 	groups := map[string]bool{}
 	for _, cl := range lines {
-		key := strings.Join(cl.path, " ")
-		lineOf[key] = cl
 		withGlobal := cl.leaf && !groups[cl.path[0]]
 		if withGlobal {
 			groups[cl.path[0]] = true
