@@ -122,26 +122,25 @@ func hostileEnv(t *testing.T) {
 func TestHostileCommandLines(t *testing.T) {
 	hostileEnv(t)
 	lines := commandLines(t)
-	jobs := make(chan []string)
-	// Filled before the workers start: they only read it.
-	lineOf := map[string]commandLine{}
-	for _, cl := range lines {
-		lineOf[strings.Join(cl.path, " ")] = cl
+	type job struct {
+		cl   commandLine
+		args []string
 	}
+	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for args := range jobs {
-				runHostile(t, lineOf[args[0]], args[1:])
+			for j := range jobs {
+				runHostile(t, j.cl, j.args)
 			}
 		}()
 	}
 	runs := 0
 	send := func(cl commandLine, args []string) {
 		runs++
-		jobs <- append([]string{strings.Join(cl.path, " ")}, args...)
+		jobs <- job{cl, args}
 	}
 	groups := map[string]bool{}
 	for _, cl := range lines {

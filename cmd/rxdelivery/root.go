@@ -381,16 +381,6 @@ func allCommands(c *cobra.Command) []*cobra.Command {
 	return out
 }
 
-func subNames(c *cobra.Command) []string {
-	var names []string
-	for _, s := range c.Commands() {
-		if s.IsAvailableCommand() {
-			names = append(names, s.Name())
-		}
-	}
-	return names
-}
-
 // usageArgs makes an argument check's error a usage error.
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	if check == nil {
