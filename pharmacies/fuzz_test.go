@@ -68,8 +68,9 @@ func FuzzDecodePharmacies(f *testing.F) {
 // FuzzValidateSearchParams checks Validate of the lookup's params against
 // the document's rules: origin address or place id or both, a
 // place id of at most 255 characters, a page from 1 (0 for the default)
-// and a page size from 1 to 100 (0 for the default). A value it accepts
-// encodes as a query.
+// and a page size from 1 to 100 (0 for the default); and the domain's rule
+// for every text field: no control character, line break or bidirectional
+// override (docs/validation.md). A value it accepts encodes as a query.
 func FuzzValidateSearchParams(f *testing.F) {
 	for _, b := range reliability.Fixtures(f, "omni", "pharmacies_search_*.json") {
 		var page pharmacies.SearchPage
@@ -85,7 +86,7 @@ func FuzzValidateSearchParams(f *testing.F) {
 		err := p.Validate()
 		reliability.CheckValidated(t, p, err)
 		want := (origin != "" || place != "") && utf8.RuneCountInString(place) <= 255 &&
-			pageNo >= 0 && size >= 0 && size <= pharmacies.MaxPageSize
+			pageNo >= 0 && size >= 0 && size <= pharmacies.MaxPageSize && oneLine(origin) && oneLine(place)
 		if want != (err == nil) {
 			t.Fatalf("Validate of %+v: %v, want valid %v", p, err, want)
 		}
@@ -120,4 +121,19 @@ func FuzzValidateDeliveryInfoParams(f *testing.F) {
 		reliability.SetStrings(&p, i, v, j, w)
 		reliability.CheckValidated(t, &p, p.Validate())
 	})
+}
+
+// oneLine reports whether s holds no C0 or C1 control character, no DEL,
+// no Unicode line or paragraph separator and no bidirectional override or
+// isolate: the text rule of a one-line field, written here apart from the
+// validator it checks.
+func oneLine(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < 0x20, r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return false
+		}
+	}
+	return true
 }
