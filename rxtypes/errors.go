@@ -360,6 +360,16 @@ func formatText(f fmt.State, verb rune, text string) {
 }
 
 // goSyntax writes %#v of an error: its type and Error text.
+// formatError writes an error's text for verb: %#v as the type named name
+// and that text, every other verb as formatText does.
+func formatError(f fmt.State, verb rune, name, text string) {
+	if verb == 'v' && f.Flag('#') {
+		goSyntax(f, name, text)
+		return
+	}
+	formatText(f, verb, text)
+}
+
 func goSyntax(f fmt.State, typ, text string) {
 	fmt.Fprintf(f, "&rxtypes.%s{%s}", typ, strconv.Quote(text))
 }
@@ -392,49 +402,25 @@ func (e *APIError) Format(f fmt.State, verb rune) {
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text), never the fields of its cause.
 func (e *TransportError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "TransportError", e.Error())
-		return
-	}
-	formatText(f, verb, e.Error())
+	formatError(f, verb, "TransportError", e.Error())
 }
 
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text), never the fields of its cause.
-func (e *DecodeError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "DecodeError", e.Error())
-		return
-	}
-	formatText(f, verb, e.Error())
-}
+func (e *DecodeError) Format(f fmt.State, verb rune) { formatError(f, verb, "DecodeError", e.Error()) }
 
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text), never the fields of its cause.
-func (e *ConfigError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "ConfigError", e.Error())
-		return
-	}
-	formatText(f, verb, e.Error())
-}
+func (e *ConfigError) Format(f fmt.State, verb rune) { formatError(f, verb, "ConfigError", e.Error()) }
 
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text).
 func (e *ValidationError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "ValidationError", e.Error())
-		return
-	}
-	formatText(f, verb, e.Error())
+	formatError(f, verb, "ValidationError", e.Error())
 }
 
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text), never the fields of its cause.
 func (e *NotSentError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "NotSentError", "not sent: "+causeText(e.Err))
-		return
-	}
-	formatText(f, verb, "not sent: "+causeText(e.Err))
+	formatError(f, verb, "NotSentError", "not sent: "+causeText(e.Err))
 }

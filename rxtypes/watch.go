@@ -65,10 +65,4 @@ func (e *WatchError) Is(target error) bool {
 
 // Format renders e's Error text for every verb and flag (%#v as the type
 // and that text), so that no format shows Status raw.
-func (e *WatchError) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		goSyntax(f, "WatchError", e.Error())
-		return
-	}
-	formatText(f, verb, e.Error())
-}
+func (e *WatchError) Format(f fmt.State, verb rune) { formatError(f, verb, "WatchError", e.Error()) }
