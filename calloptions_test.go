@@ -483,7 +483,7 @@ func TestCallHookThatDoesNotCallNext(t *testing.T) {
 func TestHooksUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	s := newOptServer(t)
-	s.answer = http.Header{"X-Request-Id": {"same"}}
+	s.answer = http.Header{"X-Request-Id": {"req-7f3a2c"}}
 	var attempts atomic.Int32
 	c := s.client(t, rxdelivery.WithHeader("X-Team", "t"), rxdelivery.WithRateLimit(rxdelivery.Delivery, 10000, 100),
 		rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
@@ -502,7 +502,7 @@ func TestHooksUnderConcurrency(t *testing.T) {
 			_, err := c.Orders.Get(context.Background(), "ord_1", rxdelivery.WithMetadata(&md), rxdelivery.WithHeader("X-Call", "c"))
 			assert.NoError(t, err)
 			assert.Equal(t, 1, md.Attempts)
-			assert.Equal(t, "same", md.RequestID)
+			assert.Equal(t, "req-7f3a2c", md.RequestID)
 		}()
 	}
 	wg.Wait()

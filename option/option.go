@@ -252,7 +252,12 @@ type Metadata struct {
 	Header http.Header
 	// RequestID is the platform's identifier of the request, when the
 	// response carries one (X-Request-Id, Request-Id or X-Correlation-Id;
-	// the documents name none). Quote it to the platform's support.
+	// the documents name none) in the form of a generated identifier: at
+	// most 128 characters, an optional prefix such as "req-", then letters,
+	// digits and . _ : - whose runs of letters are hexadecimal or at most
+	// two long, with a digit, and no value the call sent. Any other value
+	// (a word, a name) is left out here, and so out of spans and logs;
+	// Header keeps it raw. Quote it to the platform's support.
 	RequestID string
 	// Attempts is how many attempts were made: 1 plus the retries; 0 for a
 	// call that ended before its first attempt. An attempt a hook or the

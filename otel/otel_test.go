@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -36,6 +38,47 @@ type server struct {
 	mu          sync.Mutex
 	script      []int
 	traceparent []string
+	// echo makes an error response repeat the request's body in its
+	// message, raw, upper-cased and with its digits regrouped, and a
+	// request id made of the patient's name, as a careless platform does.
+	echo bool
+}
+
+// telemetry returns every string the harness's spans (names, statuses,
+// attributes, events) and metrics (names, attributes) hold, failing when
+// there is too little to check.
+func telemetry(t *testing.T, h *harness) []string {
+	t.Helper()
+	var seen []string
+	for _, s := range h.spans.Ended() {
+		seen = append(seen, s.Name(), s.Status().Description)
+		for _, kv := range s.Attributes() {
+			seen = append(seen, string(kv.Key), kv.Value.Emit())
+		}
+		for _, e := range s.Events() {
+			seen = append(seen, e.Name)
+			for _, kv := range e.Attributes {
+				seen = append(seen, string(kv.Key), kv.Value.Emit())
+			}
+		}
+	}
+	rm := collect(t, h)
+	nMetricAttrs := 0
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			seen = append(seen, m.Name)
+			for _, set := range dataSets(m.Data) {
+				for _, kv := range set.ToSlice() {
+					nMetricAttrs++
+					seen = append(seen, string(kv.Key), kv.Value.Emit())
+				}
+			}
+		}
+	}
+	if len(h.spans.Ended()) < 10 || nMetricAttrs < 20 {
+		t.Fatalf("too little telemetry to check: %d spans, %d metric attributes", len(h.spans.Ended()), nMetricAttrs)
+	}
+	return seen
 }
 
 const anyBody = `{"order":{"id":"ord_1"},"request":{"id":"req_1"},"pharmacies":[]}`
@@ -50,10 +93,18 @@ func newServer(t *testing.T) *server {
 		}
 		s.traceparent = append(s.traceparent, r.Header.Get("Traceparent"))
 		s.mu.Unlock()
-		w.Header().Set("X-Request-Id", "plat-req-9")
+		w.Header().Set("X-Request-Id", "req-8f3a9c21")
 		if status != http.StatusOK {
+			msg := "failed"
+			if s.echo {
+				body, _ := io.ReadAll(r.Body)
+				msg = "Invalid " + string(body) + " " + strings.ToUpper(string(body)) +
+					" phone (614) 555-0177, born 11/23/1975, Roe, Jane"
+				w.Header().Set("X-Request-Id", "Jane-Roe-1975")
+			}
 			w.WriteHeader(status)
-			_, _ = w.Write([]byte(`{"error":{"message":"failed"}}`))
+			b, _ := json.Marshal(map[string]any{"error": map[string]string{"message": msg, "type": msg, "code": msg, "id": msg}})
+			_, _ = w.Write(b)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -139,7 +190,7 @@ func TestSpanTreeOfARetriedRead(t *testing.T) {
 	mustEqual(t, "outcome", rxotel.OutcomeOK, ca[rxotel.KeyOutcome].AsString())
 	mustEqual(t, "outcome known", true, ca[rxotel.KeyOutcomeKnown].AsBool())
 	mustEqual(t, "status", int64(200), ca[rxotel.KeyStatus].AsInt64())
-	mustEqual(t, "request id", "plat-req-9", ca[rxotel.KeyRequestID].AsString())
+	mustEqual(t, "request id", "req-8f3a9c21", ca[rxotel.KeyRequestID].AsString())
 	mustEqual(t, "call status", codes.Unset, call.Status().Code)
 
 	wantStatus := []int64{503, 429, 200}
@@ -243,35 +294,7 @@ func TestNothingSensitiveInTelemetry(t *testing.T) {
 	h.srv.push(400)
 	_, _ = h.client.Orders.AddPrescription(ctx, "ord_SECRETID", &sameday().Prescriptions[0])
 
-	var seen []string
-	for _, s := range h.spans.Ended() {
-		seen = append(seen, s.Name(), s.Status().Description)
-		for _, kv := range s.Attributes() {
-			seen = append(seen, string(kv.Key), kv.Value.Emit())
-		}
-		for _, e := range s.Events() {
-			seen = append(seen, e.Name)
-			for _, kv := range e.Attributes {
-				seen = append(seen, string(kv.Key), kv.Value.Emit())
-			}
-		}
-	}
-	rm := collect(t, h)
-	nMetricAttrs := 0
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			seen = append(seen, m.Name)
-			for _, set := range dataSets(m.Data) {
-				for _, kv := range set.ToSlice() {
-					nMetricAttrs++
-					seen = append(seen, string(kv.Key), kv.Value.Emit())
-				}
-			}
-		}
-	}
-	if len(h.spans.Ended()) < 10 || nMetricAttrs < 20 {
-		t.Fatalf("too little telemetry to check: %d spans, %d metric attributes", len(h.spans.Ended()), nMetricAttrs)
-	}
+	seen := telemetry(t, h)
 	creds := base64.URLEncoding.EncodeToString([]byte(key + ":" + secret))
 	forbidden := []string{
 		// query
@@ -301,6 +324,35 @@ func TestNothingSensitiveInTelemetry(t *testing.T) {
 		for _, f := range forbidden {
 			if f != "ord_SECRETID" && f != "?" && strings.Contains(line, f) {
 				t.Errorf("log line carries %q: %q", f, line)
+			}
+		}
+	}
+}
+
+// TestEchoedPatientValuesStayOutOfTelemetry: a platform that repeats the
+// request's patient values in its error messages, types, codes and ids, in
+// other cases and layouts, and in its request id, puts none of them in a
+// span, a metric or a log line.
+func TestEchoedPatientValuesStayOutOfTelemetry(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.srv.echo = true
+	ctx := context.Background()
+	for _, status := range []int{400, 422, 500} {
+		h.srv.push(status)
+		_, _ = h.client.Orders.Create(ctx, sameday())
+		h.srv.push(status)
+		_, _ = h.client.Requests.Create(ctx, omni())
+		h.srv.push(status)
+		_, _ = h.client.Orders.AddPrescription(ctx, "ord_1", &sameday().Prescriptions[0])
+	}
+	seen := append(telemetry(t, h), strings.Split(h.logs.String(), "\n")...)
+	forbidden := []string{"jane", "roe", "614", "555", "0177", "6145550177", "1975", "maple", "columbus",
+		"43215", "00002143380", "ext-ref-31", "1234567893"}
+	for _, s := range seen {
+		for _, f := range forbidden {
+			if strings.Contains(strings.ToLower(s), f) {
+				t.Errorf("telemetry carries %q: %q", f, s)
 			}
 		}
 	}

@@ -78,8 +78,12 @@ func (c *call) transcribeResponse(w io.Writer, req *http.Request, resp *http.Res
 		return
 	}
 	fmt.Fprintf(&b, "< %d %s\n", resp.StatusCode, http.StatusText(resp.StatusCode))
-	if id := requestID(resp.Header); id != "" {
-		fmt.Fprintf(&b, "< request id: %s\n", c.showHeader("X-Request-Id", id))
+	if raw := requestID(resp.Header); raw != "" {
+		id := c.safeRequestID(resp.Header)
+		if id == "" {
+			id = stringPlaceholder(raw)
+		}
+		fmt.Fprintf(&b, "< request id: %s\n", id)
 	}
 	writeHeaders(&b, "< ", resp.Header, c.showHeader)
 	data, rerr := io.ReadAll(io.LimitReader(resp.Body, maxTranscriptBody+1))

@@ -170,3 +170,30 @@ func TestTranscribeRequestHeaders(t *testing.T) {
 	assert.NotContains(t, got, "Dubois")
 	assert.NotContains(t, got, "a2V5")
 }
+
+// TestSafeRequestID: a request id is kept in the forms of a generated
+// identifier (a UUID, hex, a short prefix and a random token) and dropped
+// when it holds a word, a name, a value the call sent or a credential.
+func TestSafeRequestID(t *testing.T) {
+	t.Parallel()
+	c := transcriptCall("/api/v1/orders", "/api/v1/orders", "",
+		[]byte(`{"external_reference_number":"MRN-0042","recipient":{"description":"Jane Roe"}}`))
+	for id, kept := range map[string]bool{
+		"3f2a9c1e-7b4d-4e2a-9c1e-0a1b2c3d4e5f": true,
+		"req-8f3a9c21":                         true,
+		"req_5T1Qp8u9hH0lA9":                   true,
+		"01HZX9K2M4":                           false, // a run of three letters: read it from Metadata.Header
+		"Jane-Roe-1975":                        false, // a name, though the call did not send it
+		"jane-1975":                            false,
+		"MRN-0042":                             false, // a value the call sent
+		"key-1234":                             false, // a credential
+		"abcdef":                               false, // no digit
+		"req 8f3a":                             false, // two tokens
+		"":                                     false,
+	} {
+		got := c.safeRequestID(http.Header{"X-Request-Id": {id}})
+		if (got == id && id != "") != kept {
+			t.Errorf("safeRequestID(%q) = %q, want kept %v", id, got, kept)
+		}
+	}
+}
