@@ -402,7 +402,7 @@ func (l *Limiter) waitPause(ctx context.Context) error {
 		}
 		clk := l.pauseClock
 		if clk == nil {
-			clk = realClock{}
+			clk = RealClock{}
 		}
 		if err := clk.Sleep(ctx, rest); err != nil {
 			return err
@@ -428,12 +428,15 @@ func (e *PauseError) Error() string {
 	return "the platform's Retry-After pauses the interface for longer than the longest retry wait (retry after " + e.Rest.String() + ")"
 }
 
-// realClock is real time, for a pause.
-type realClock struct{}
+// RealClock is real time: the clock of a pause, and of a watch, on a
+// client without WithClock.
+type RealClock struct{}
 
-func (realClock) Now() time.Time { return time.Now() }
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
 
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d or until ctx ends.
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
@@ -308,20 +309,6 @@ func (w *Watch) sleep(ctx context.Context, d time.Duration) error {
 	return RealClock{}.Sleep(ctx, d)
 }
 
-// RealClock is real time, the clock of a client without WithClock.
-type RealClock struct{}
-
-// Now returns time.Now().
-func (RealClock) Now() time.Time { return time.Now() }
-
-// Sleep waits d or until ctx ends.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+// RealClock is real time, the clock of a client without WithClock: the
+// engine's, so that a watch and a pause wait on one clock.
+type RealClock = core.RealClock
