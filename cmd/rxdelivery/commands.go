@@ -138,7 +138,8 @@ func (e *notReturned) Unwrap() error { return rxdelivery.ErrNotFound }
 
 // cancelCommand makes cmd the command that cancels the resource its one
 // argument names. runbook is what to do when the cancel's outcome is
-// unknown: a format whose one %s is the id.
+// unknown: a format whose one %s is the command line that reads the
+// resource, printed to run as is (printedCommand).
 //
 // At a terminal it asks first (confirm), unless --yes or --dry-run is
 // given; an answer other than yes cancels nothing (exit code 2).
@@ -151,7 +152,7 @@ func cancelCommand[P, T any](a *app, k kind[P, T], cmd *cobra.Command, runbook s
 		if !d.on && !a.confirm(fmt.Sprintf("Cancel %s %s?", k.noun, id), yes) {
 			return usagef("not confirmed: %s %s was not cancelled (--yes cancels without asking)", k.noun, printable(id))
 		}
-		a.next = fmt.Sprintf(runbook, printable(id))
+		a.next = fmt.Sprintf(runbook, printedCommand(append(a.clientArgs(), k.noun+"s", "get", id)...))
 		err := k.service(client).Cancel(ctx, id, d.callOptions()...)
 		if d.on {
 			return d.report(a, err)

@@ -75,21 +75,40 @@ func (f *journalFlags) open(ctx context.Context) (*journal.Journal, func(), erro
 	return journal.New(st), closeStore, nil
 }
 
+// clientArgs are the client flags a command line the command prints
+// repeats, so that it runs as printed: the base URLs given as flags (a URL
+// holding a user or password is not repeated: the environment, or the
+// operator, gives it).
+func (a *app) clientArgs() []string {
+	var args []string
+	for _, f := range []struct{ name, value string }{
+		{"--omni-url", a.omniURL}, {"--delivery-url", a.deliveryURL},
+	} {
+		if u, err := url.Parse(f.value); f.value != "" && err == nil && u.User == nil {
+			args = append(args, f.name, f.value)
+		}
+	}
+	return args
+}
+
+// printedCommand is the command line "rxdelivery ARGS..." as the command
+// prints it for a person to run: each argument quoted for a shell when it
+// needs it (quoteArg), so that it runs as printed and no character of it
+// acts on the terminal.
+func printedCommand(args ...string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = quoteArg(a)
+	}
+	return "rxdelivery " + strings.Join(quoted, " ")
+}
+
 // runbookArgs are the global and store flags of the journal commands a
 // runbook prints, so that each runs as printed: the journal's store the
 // create used (an SQLite file by its absolute path, or PostgreSQL at
 // $JOURNAL_DATABASE_URL) and the platform's URLs given as flags.
 func (a *app) runbookArgs(s storeFlags) []string {
-	var args []string
-	for _, f := range []struct{ name, value string }{
-		{"--omni-url", a.omniURL}, {"--delivery-url", a.deliveryURL},
-	} {
-		// A URL holding a user or password is not repeated: the
-		// environment, or the operator, gives it.
-		if u, err := url.Parse(f.value); f.value != "" && err == nil && u.User == nil {
-			args = append(args, f.name, f.value)
-		}
-	}
+	args := a.clientArgs()
 	args = append(args, "journal")
 	switch {
 	case s.postgres:
@@ -117,13 +136,7 @@ func createRunbook(what, iface, ref string, claimedAt time.Time, journalArgs []s
 		cmd = "requests"
 	}
 	placeholder := strings.ToUpper(what) + "_ID"
-	command := func(args ...string) string {
-		quoted := make([]string, len(args))
-		for i, a := range args {
-			quoted[i] = quoteArg(a)
-		}
-		return "       rxdelivery " + strings.Join(quoted, " ") + "\n"
-	}
+	command := func(args ...string) string { return "       " + printedCommand(args...) + "\n" }
 	var b strings.Builder
 	fmt.Fprintf(&b, "The %s may or may not exist on the platform. Do not create it again until you know:\n", what)
 	fmt.Fprintf(&b, "  1. look for %s with external reference number %q among those your pharmacy\n", article(what), ref)

@@ -115,11 +115,12 @@ goes on as given. --dry-run prints what would be sent and sends nothing.`,
 }
 
 // orderCancelRunbook is what to do after a cancel of unknown outcome; %s is
-// the order's id.
-const orderCancelRunbook = `The cancel may or may not have taken effect. Next:
-  1. rxdelivery orders get %s   (its status says whether it is cancelled)
-  2. not cancelled and still wanted: run the cancel again (a second cancel
-     of a cancelled order is refused, never harmful).
+// the command line that reads the order.
+const orderCancelRunbook = `The cancel may or may not have taken effect. Next, read the order (its status
+says whether it is cancelled):
+       %s
+  Not cancelled and still wanted: run the cancel again (a second cancel of a
+  cancelled order is refused, never harmful).
 `
 
 func (a *app) ordersAddPrescription() *cobra.Command {

@@ -153,10 +153,11 @@ goes on as given. --dry-run prints what would be sent and sends nothing.`,
 }
 
 // requestCancelRunbook is what to do after a cancel of unknown outcome; %s
-// is the request's id.
-const requestCancelRunbook = `The cancel may or may not have taken effect. Next:
-  1. rxdelivery requests get %s   (its order's status says whether it is cancelled)
-  2. not cancelled and still wanted: run the cancel again.
+// is the command line that reads the request.
+const requestCancelRunbook = `The cancel may or may not have taken effect. Next, read the request (its
+order's status says whether it is cancelled):
+       %s
+  Not cancelled and still wanted: run the cancel again.
 `
 
 // requestState is what a watch of a request prints: the order's status,
