@@ -76,6 +76,13 @@ type call struct {
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
+	// recs records the call's attempts (attemptlog.go), the first in
+	// rec0; sentAt is when the current attempt's request went out; raw
+	// is the final response WithResponseInto asks for.
+	recs   []attemptRec
+	rec0   [1]attemptRec
+	sentAt time.Time
+	raw    option.RawResponse
 }
 
 // callKey carries a request's *call in its context.
@@ -147,6 +154,7 @@ func (c *call) metadata(err error) option.Metadata {
 		OutcomeKnown:         !IsUnknownOutcome(err),
 		RetryBudgetExhausted: c.budgetRefused,
 		GraceUsed:            c.graceUsed.Load(),
+		AttemptLog:           c.attemptLog(),
 	}
 	if c.attempts > 0 {
 		// A call that ended before its first attempt took no time of
@@ -227,6 +235,9 @@ func requestID(h http.Header) string {
 // response handler (with the handler's error), so a decision already made
 // for the attempt is given again rather than made, and spent, twice.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if err != nil {
+		c.noteCut(err)
+	}
 	if int(c.decided) == c.attempts && err == nil {
 		// The second call around the response handler, which read the
 		// response without failing: the decision stands.
