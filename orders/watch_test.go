@@ -307,8 +307,9 @@ func TestWatch_CallOptionsApplyToEachRead(t *testing.T) {
 		assert.Equal(t, "/api/v1/orders/{id}", op.Path, "the templated route, never the id")
 		assert.Equal(t, option.Safe, op.Class)
 	}
-	assert.Equal(t, 200, md.StatusCode, "filled by the last read")
-	assert.Equal(t, 1, md.Attempts)
+	assert.Equal(t, 200, md.StatusCode, "the last read's")
+	assert.Equal(t, len(srv.Calls()), md.Attempts, "the attempts of every read, summed")
+	assert.Len(t, md.AttemptLog, 1, "the last read's attempts")
 }
 
 func TestWatch_UntilOfAnotherResourceIsRefusedBeforeSending(t *testing.T) {

@@ -59,6 +59,16 @@ type Watch struct {
 	// Rand returns a number in [0, 1) for the jitter; nil means
 	// math/rand/v2.
 	Rand func() float64
+	// Progress, when set, is told what each round did
+	// (option.WithWatchProgress).
+	Progress func(option.WatchRound)
+}
+
+// report tells the watch's Progress func what a round did.
+func (w *Watch) report(r option.WatchRound) {
+	if w.Progress != nil {
+		w.Progress(r)
+	}
 }
 
 // Resolve applies opts to a zero option.WatchSettings, fills in the
@@ -70,7 +80,7 @@ func Resolve(clock option.Clock, opts []option.WatchOption) (Watch, option.Watch
 			o.ApplyWatch(&s)
 		}
 	}
-	w := Watch{Clock: clock, Interval: s.Interval, MaxInterval: s.MaxInterval, BatchSize: s.BatchSize}
+	w := Watch{Clock: clock, Interval: s.Interval, MaxInterval: s.MaxInterval, BatchSize: s.BatchSize, Progress: s.Progress}
 	if w.Interval <= 0 {
 		w.Interval = option.DefaultPollInterval
 	}
@@ -107,15 +117,19 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 	var zero T
 	wait := w.Interval
 	last, seen := "", false
-	for {
+	for n := 1; ; n++ {
+		round := option.WatchRound{Round: n, Batches: 1}
 		v, err := read(ctx)
 		if err == nil {
+			round.Read = 1
 			if st, unknown := r.Unknown(v); unknown {
+				w.report(round)
 				yield(v, &rxtypes.WatchError{Op: r.Op, ID: r.ID(v), Status: st})
 				return
 			}
 			if state := r.State(v); !seen || state != last {
 				seen, last, wait = true, state, w.Interval
+				round.Changed = 1
 				if !yield(v, nil) {
 					return
 				}
@@ -123,16 +137,25 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 				wait = w.grow(wait)
 			}
 			if r.done(v) {
+				w.report(round)
 				return
 			}
 		} else {
 			if ctx.Err() != nil || !Passing(err) {
+				w.report(round)
 				yield(zero, err)
 				return
 			}
+			round.Failed = 1
+			if throttled(err) {
+				round.Throttled = 1
+			}
 			wait = w.grow(wait)
 		}
-		if err := w.sleep(ctx, w.jitter(wait, err)); err != nil {
+		d := w.jitter(wait, err)
+		round.Open, round.Wait = 1, d
+		w.report(round)
+		if err := w.sleep(ctx, d); err != nil {
 			yield(zero, err)
 			return
 		}
@@ -162,28 +185,35 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 		}
 	}
 	wait := w.Interval
-	for len(open) > 0 {
+	for n := 1; len(open) > 0; n++ {
+		round := option.WatchRound{Round: n}
 		changed := false
 		var failed error
 		closed := map[string]bool{}
 		carry := -1
 		for start := 0; start < len(open); start += w.BatchSize {
 			batch := open[start:min(start+w.BatchSize, len(open))]
+			round.Batches++
 			list, err := readMany(ctx, batch)
 			if err != nil {
 				if ctx.Err() != nil || !Passing(err) {
+					w.report(round)
 					yield(zero, err)
 					return
 				}
 				failed = err
+				round.Failed++
 				if throttled(err) {
 					// The platform asked to slow down: the rest of the
 					// round waits for the next one, which starts with it.
+					round.Throttled++
+					round.Carried = len(open) - start
 					carry = start
 					break
 				}
 				continue
 			}
+			round.Read += len(batch)
 			got := make(map[string]bool, len(list))
 			for _, v := range list {
 				id := r.ID(v)
@@ -200,6 +230,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 				}
 				if state := r.State(v); !seen[id] || state != last[id] {
 					seen[id], last[id], changed = true, state, true
+					round.Changed++
 					if !yield(v, nil) {
 						return
 					}
@@ -232,6 +263,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 			open = keep
 		}
 		if len(open) == 0 {
+			w.report(round)
 			return
 		}
 		if changed {
@@ -239,7 +271,10 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 		} else {
 			wait = w.grow(wait)
 		}
-		if err := w.sleep(ctx, w.jitter(wait, failed)); err != nil {
+		d := w.jitter(wait, failed)
+		round.Open, round.Wait = len(open), d
+		w.report(round)
+		if err := w.sleep(ctx, d); err != nil {
 			yield(zero, err)
 			return
 		}
