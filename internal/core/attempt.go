@@ -54,6 +54,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // attempt runs one attempt of the call.
 func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Response, error) {
 	c.attempts++
+	if c.ext == nil && c.keepsLog() {
+		c.extras()
+	}
 	parent := req.Context()
 	if lim := c.limiter(); lim != nil {
 		if err := lim.Wait(parent); err != nil {
@@ -171,10 +174,10 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		r = req.WithContext(ctx)
 	}
 	start := time.Now()
-	if c.sentAt.IsZero() {
+	if x := c.ext; x != nil && x.sentAt.IsZero() {
 		// The attempt's request goes out (a redirect hop's does not
 		// start an attempt).
-		c.sentAt = start
+		x.sentAt = start
 	}
 	c.sending.Store(1)
 	if c.ep.Write {

@@ -18,6 +18,32 @@ import (
 // (the first in the call value itself); what they show is worked out only
 // when the caller asks for Metadata.
 
+// callExtras is what a call keeps for its attempt log and raw response.
+type callExtras struct {
+	// recs records the call's attempts, the first in rec0; sentAt is when
+	// the current attempt's request went out.
+	recs   []attemptRec
+	rec0   [1]attemptRec
+	sentAt time.Time
+	// raw is the final response WithResponseInto asks for.
+	raw option.RawResponse
+}
+
+// extras returns the call's extras, made on first use.
+func (c *call) extras() *callExtras {
+	if c.ext == nil {
+		c.ext = new(callExtras)
+		c.ext.recs = c.ext.rec0[:0]
+	}
+	return c.ext
+}
+
+// keepsLog reports whether anything reads the call's attempt log: its
+// Metadata, asked for by the caller or handed to call hooks.
+func (c *call) keepsLog() bool {
+	return c.set.Metadata != nil || len(c.set.CallMiddleware) > 0
+}
+
 // attemptRec is one attempt as the call keeps it.
 type attemptRec struct {
 	number int
@@ -38,22 +64,25 @@ type attemptRec struct {
 // attempt's own from the caller's end). An attempt stopped before sending
 // has no sentAt (send sets it): its wait runs to its end.
 func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, err error) {
+	x := c.ext
+	if x == nil {
+		return
+	}
 	prev := c.lastEnd
 	if prev.IsZero() {
 		prev = c.start
 	}
 	r := attemptRec{number: c.attempts}
-	if c.sentAt.IsZero() || c.sentAt.Before(prev) {
+	if x.sentAt.IsZero() || x.sentAt.Before(prev) {
 		r.wait = now.Sub(prev)
 	} else {
-		r.wait, r.took = c.sentAt.Sub(prev), now.Sub(c.sentAt)
+		r.wait, r.took = x.sentAt.Sub(prev), now.Sub(x.sentAt)
 	}
-	c.sentAt = time.Time{}
-	var ns *rxtypes.NotSentError
+	x.sentAt = time.Time{}
 	switch {
 	case resp != nil:
 		r.end, r.status, r.header = option.AttemptResponded, resp.StatusCode, resp.Header
-	case errors.As(err, &ns):
+	case isNotSent(err):
 		r.end, r.err, r.took = option.AttemptNotSent, err, 0
 	default:
 		r.err = asAttemptTimeout(ctx, err)
@@ -62,29 +91,36 @@ func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, e
 			r.end = option.AttemptTimedOut
 		}
 	}
-	if c.recs == nil {
-		c.recs = c.rec0[:0]
-	}
-	c.recs = append(c.recs, r)
+	x.recs = append(x.recs, r)
+}
+
+// isNotSent reports whether err says the request never left the process.
+func isNotSent(err error) bool {
+	var ns *rxtypes.NotSentError
+	return errors.As(err, &ns)
 }
 
 // noteCut marks the last attempt's 2xx response as one whose body ended
 // early, when err (the response handler's) says so.
 func (c *call) noteCut(err error) {
+	if c.ext == nil {
+		return
+	}
+	recs := c.ext.recs
 	var cut *bodyCutError
-	if n := len(c.recs); n > 0 && c.recs[n-1].end == option.AttemptResponded && errors.As(err, &cut) {
-		c.recs[n-1].end, c.recs[n-1].err = option.AttemptBodyCut, err
+	if n := len(recs); n > 0 && recs[n-1].end == option.AttemptResponded && errors.As(err, &cut) {
+		recs[n-1].end, recs[n-1].err = option.AttemptBodyCut, err
 	}
 }
 
 // attemptLog is the call's attempts as Metadata lists them.
 func (c *call) attemptLog() []option.AttemptRecord {
-	if len(c.recs) == 0 {
+	if c.ext == nil || len(c.ext.recs) == 0 {
 		return nil
 	}
 	now := c.b.s.now()
-	out := make([]option.AttemptRecord, len(c.recs))
-	for i, r := range c.recs {
+	out := make([]option.AttemptRecord, len(c.ext.recs))
+	for i, r := range c.ext.recs {
 		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}
 		if r.header != nil {
 			a.RequestID = c.safeRequestID(r.header)
@@ -143,7 +179,7 @@ func (c *call) requestID() string {
 // limit) or data for any other status (the start of it an error is built
 // from, whole when shorter than limit).
 func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
-	r := &c.raw
+	r := &c.extras().raw
 	r.StatusCode, r.Header = resp.StatusCode, resp.Header
 	switch {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:

@@ -76,13 +76,10 @@ type call struct {
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
-	// recs records the call's attempts (attemptlog.go), the first in
-	// rec0; sentAt is when the current attempt's request went out; raw
-	// is the final response WithResponseInto asks for.
-	recs   []attemptRec
-	rec0   [1]attemptRec
-	sentAt time.Time
-	raw    option.RawResponse
+	// ext holds what the call keeps for its Metadata's attempt log and
+	// for WithResponseInto (attemptlog.go); nil when it is asked for
+	// neither, so that a call that is not costs nothing more.
+	ext *callExtras
 }
 
 // callKey carries a request's *call in its context.

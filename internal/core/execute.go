@@ -238,7 +238,7 @@ func (c *call) exchange(ctx context.Context) error {
 		var cut *bodyCutError
 		if errors.As(err, &cut) && resp != nil {
 			if c.set.Response != nil {
-				c.raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
+				c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
 			}
 			return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
 		}
@@ -325,7 +325,10 @@ func (c *call) end(ctx context.Context, err error) {
 		*m = c.metadata(err)
 	}
 	if r := c.set.Response; r != nil {
-		*r = c.raw
+		*r = option.RawResponse{}
+		if c.ext != nil {
+			*r = c.ext.raw
+		}
 	}
 	if ctx != nil {
 		c.logEnd(ctx, err)
