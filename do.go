@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
@@ -82,6 +83,18 @@ func (c *Client) Do(ctx context.Context, r Request, out any, opts ...CallOption)
 		b = c.backends[r.Interface]
 	}
 	if b == nil {
+		// Refused before anything is sent: what the call's options ask to
+		// fill says so, as for every other refusal.
+		var s option.Settings
+		for _, o := range opts {
+			o.Apply(&s)
+		}
+		if s.Metadata != nil {
+			*s.Metadata = Metadata{OutcomeKnown: true}
+		}
+		if s.Response != nil {
+			*s.Response = RawResponse{}
+		}
 		return &rxtypes.ConfigError{Message: "Do: the Request's Interface is not one of Omni, Delivery, Tracking and Pricing"}
 	}
 	return b.ExecuteCustom(ctx, core.Custom{

@@ -672,3 +672,36 @@ func TestWatch_ReportsEachRead(t *testing.T) {
 	assert.Equal(t, len(rounds), md.Attempts)
 	assert.Equal(t, 200, md.StatusCode, "the last response's, not the 503's")
 }
+
+// TestWatchError_CarriesTheRequestIDOfItsRead: a watch that ends on a
+// status the documents do not list, or on an order a get-many response
+// leaves out, names the request id of that read.
+func TestWatchError_CarriesTheRequestIDOfItsRead(t *testing.T) {
+	t.Parallel()
+	env := testutil.Setup(t)
+	answer := func(id, body string) httpmock.Responder {
+		return func(*http.Request) (*http.Response, error) {
+			r := httpmock.NewStringResponse(200, body)
+			r.Header.Set("X-Request-Id", id)
+			return r, nil
+		}
+	}
+	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders/ord_1",
+		answer("req_5e1", `{"order":{"id":"ord_1","status":"teleported"}}`))
+	_, err := env.Client.Orders.Wait(context.Background(), "ord_1")
+	var we *rxdelivery.WatchError
+	require.ErrorAs(t, err, &we)
+	assert.Equal(t, "req_5e1", we.RequestID)
+	assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e1)"), err.Error())
+
+	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders",
+		answer("req_5e2", `{"orders":[{"id":"ord_2","status":"delivered"}]}`))
+	for _, err := range env.Client.Orders.WatchMany(context.Background(), []string{"ord_2", "ord_3"}) {
+		if err != nil {
+			require.ErrorAs(t, err, &we)
+			assert.True(t, we.Gone)
+			assert.Equal(t, "req_5e2", we.RequestID)
+			assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e2)"), err.Error())
+		}
+	}
+}

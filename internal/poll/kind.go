@@ -45,6 +45,7 @@ func (k *Kind[E]) One(ctx context.Context, clock option.Clock, id string, opts [
 			return
 		}
 		m := newMeter(set.Calls)
+		w.RequestID = m.requestID
 		One(ctx, w, res, func(ctx context.Context) (*E, error) {
 			v, err := k.Get(ctx, id, m.opts...)
 			m.add()
@@ -68,6 +69,7 @@ func (k *Kind[E]) Many(ctx context.Context, clock option.Clock, ids []string, op
 			return
 		}
 		m := newMeter(set.Calls)
+		w.RequestID = m.requestID
 		Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*E, error) {
 			list, err := k.GetMany(ctx, batch, m.opts...)
 			m.add()
@@ -96,15 +98,18 @@ func Last[E any](watch iter.Seq2[*E, error]) (*E, error) {
 	return last, nil
 }
 
-// meter sums the Metadata of a watch's reads into the one a WithMetadata
-// among the watch's call options asks for, so that no read overwrites
-// what the reads before it did (see option.WatchOption).
+// meter reads the Metadata of each of a watch's reads: for the request id
+// of the last one, and to sum them into the one a WithMetadata among the
+// watch's call options asks for, so that no read overwrites what the
+// reads before it did (see option.WatchOption).
 type meter struct {
-	// opts are the call options of each read: the watch's, and, when it
-	// has a WithMetadata, one more that gives each read read's.
+	// opts are the call options of each read: the watch's, and one more
+	// that gives each read read's Metadata.
 	opts []option.CallOption
 	user *option.Metadata
 	read option.Metadata
+	// lastID is the request id of the last read.
+	lastID string
 }
 
 // newMeter returns the meter of a watch with the call options calls. The
@@ -114,18 +119,23 @@ func newMeter(calls []option.CallOption) *meter {
 	for _, o := range calls {
 		o.Apply(&s)
 	}
-	m := &meter{opts: calls, user: s.Metadata}
+	m := &meter{user: s.Metadata}
 	if m.user != nil {
 		*m.user = option.Metadata{OutcomeKnown: true}
-		// The last WithMetadata wins: each read fills m.read.
-		m.opts = append(calls[:len(calls):len(calls)], option.WithMetadata(&m.read))
 	}
+	// The last WithMetadata wins: each read fills m.read.
+	m.opts = append(calls[:len(calls):len(calls)], option.WithMetadata(&m.read))
 	return m
 }
 
-// add sums the read just made into the caller's Metadata.
+// requestID is the request id of the last read.
+func (m *meter) requestID() string { return m.lastID }
+
+// add notes the read just made, and sums it into the caller's Metadata.
 func (m *meter) add() {
+	m.lastID = m.read.RequestID
 	if m.user == nil {
+		m.read = option.Metadata{}
 		return
 	}
 	u, r := m.user, &m.read

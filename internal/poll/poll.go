@@ -62,6 +62,19 @@ type Watch struct {
 	// Progress, when set, is told what each round did
 	// (option.WithWatchProgress).
 	Progress func(option.WatchRound)
+	// RequestID, when set, returns the request id of the last read, for
+	// the WatchError a read ends in.
+	RequestID func() string
+}
+
+// watchError is the WatchError of the resource id of watch op, with the
+// request id of the read that showed it.
+func (w *Watch) watchError(op, id, status string, gone bool) *rxtypes.WatchError {
+	e := &rxtypes.WatchError{Op: op, ID: id, Status: status, Gone: gone}
+	if w.RequestID != nil {
+		e.RequestID = w.RequestID()
+	}
+	return e
 }
 
 // report tells the watch's Progress func what a round did.
@@ -124,7 +137,7 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 			round.Read = 1
 			if st, unknown := r.Unknown(v); unknown {
 				w.report(round)
-				yield(v, &rxtypes.WatchError{Op: r.Op, ID: r.ID(v), Status: st})
+				yield(v, w.watchError(r.Op, r.ID(v), st, false))
 				return
 			}
 			if state := r.State(v); !seen || state != last {
@@ -223,7 +236,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 				got[id] = true
 				if st, unknown := r.Unknown(v); unknown {
 					closed[id] = true
-					if !yield(v, &rxtypes.WatchError{Op: r.Op, ID: id, Status: st}) {
+					if !yield(v, w.watchError(r.Op, id, st, false)) {
 						return
 					}
 					continue
@@ -242,7 +255,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 			for _, id := range batch {
 				if !got[id] && !closed[id] {
 					closed[id] = true
-					if !yield(zero, &rxtypes.WatchError{Op: r.Op, ID: id, Gone: true}) {
+					if !yield(zero, w.watchError(r.Op, id, "", true)) {
 						return
 					}
 				}
