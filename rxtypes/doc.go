@@ -16,7 +16,8 @@
 // # Request ids
 //
 // The errors of a call that got a response (*APIError, *DecodeError, and
-// *TransportError when an earlier attempt got one) carry the platform's
+// *TransportError when an earlier attempt got one; a *WatchError, that of
+// the read that ended the watch) carry the platform's
 // identifier of the request in RequestID, and the number of attempts the
 // call made in Attempts; Error ends with " (request id ID)" when there is
 // one, so an error quoted in a support ticket is enough to find the call.
