@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -351,4 +352,28 @@ func TestRequestIDSuffixOfAnErrorBuiltByOtherCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLogLinesNameTheRequestID: the attempt's debug line and the line of
+// a call given up carry the request id in its safe form, and never one of
+// another form.
+func TestLogLinesNameTheRequestID(t *testing.T) {
+	t.Parallel()
+	s := newScripted(t, step{status: 503, id: "req_6a1"}, step{status: 503, id: "Jane-Roe-1975"})
+	var logs strings.Builder
+	l := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	_, err := s.client(t, rxdelivery.WithLogger(l)).Orders.Get(context.Background(), "ord_1", rxdelivery.WithRetryMax(1))
+	require.ErrorIs(t, err, rxdelivery.ErrUnavailable)
+	assert.Contains(t, logs.String(), `msg="rxdelivery: attempt" operation=orders.Get method=GET path=/api/v1/orders/{id}`)
+	assert.Contains(t, logs.String(), "status=503 request_id=req_6a1")
+	assert.NotContains(t, logs.String(), "Jane")
+	assert.NotContains(t, logs.String(), "Roe")
+	assert.Regexp(t, `msg="rxdelivery: giving up" .* attempts=2 error=unavailable status=503\n`, logs.String(),
+		"the last response had no id of safe form")
+
+	s = newScripted(t, step{status: 503, id: "req_6a2"})
+	logs.Reset()
+	_, err = s.client(t, rxdelivery.WithLogger(l)).Orders.Get(context.Background(), "ord_1", rxdelivery.WithRetryMax(0))
+	require.Error(t, err)
+	assert.Contains(t, logs.String(), "attempts=1 error=unavailable status=503 request_id=req_6a2\n")
 }

@@ -232,6 +232,9 @@ func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Respons
 	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		attrs = append(attrs, slog.Duration("retry_after", ra))
 	}
+	if id := c.safeRequestID(resp.Header); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
+	}
 	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
 }
 

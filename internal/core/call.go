@@ -394,6 +394,9 @@ func (c *call) logEnd(ctx context.Context, err error) {
 	if c.status != 0 {
 		attrs = append(attrs, slog.Int("status", c.status))
 	}
+	if id := c.requestID(); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
+	}
 	l.LogAttrs(ctx, level, msg, attrs...)
 }
 
