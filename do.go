@@ -64,8 +64,8 @@ type Request struct {
 // A 2xx response's body is decoded into out, as encoding/json does, when
 // out is not nil: a pointer to a struct of the caller's, a map, or a
 // *json.RawMessage to keep it whole (a body that is not a JSON object is
-// refused, but for a *json.RawMessage). A 204, or a nil out, decodes
-// nothing. Errors are those of every call: an *APIError for a status
+// refused, but for a *json.RawMessage). A 204, a HEAD, or a nil out
+// decodes nothing. Errors are those of every call: an *APIError for a status
 // outside 2xx, a *TransportError, a *DecodeError, or a *ConfigError (a
 // descriptor that cannot be sent: an unknown method, a Path that is not a
 // path, a placeholder without its value, a PathParams key or Visible name

@@ -82,8 +82,9 @@ func TestDoClassifiesWritesByMethod(t *testing.T) {
 			httpmock.NewStringResponse(200, `{}`),
 		}))
 		var md rxdelivery.Metadata
+		var out map[string]any
 		err := env.Client.Do(ctx, rxdelivery.Request{Interface: rxdelivery.Delivery, Method: method, Path: "/api/v1/things",
-			Body: map[string]string{"note": "x"}}, nil, rxdelivery.WithMetadata(&md))
+			Body: map[string]string{"note": "x"}}, &out, rxdelivery.WithMetadata(&md))
 		if write {
 			require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, method)
 			assert.Len(t, rec.Requests(), 1, "%s: a write is not sent again after a 500", method)
@@ -221,4 +222,9 @@ func TestDoHasTheTransportsGuarantees(t *testing.T) {
 		{Name: "pricing.Rates", Method: "GET", Path: "/pricing/v1/rates", Interface: "pricing", Class: option.Safe},
 	}, seen)
 	assert.True(t, strings.HasPrefix(s.paths[0], "/pricing/v1/rates/z1"))
+
+	var out map[string]any
+	s = newScripted(t)
+	require.NoError(t, s.client(t).Do(ctx, rxdelivery.Request{Interface: rxdelivery.Omni, Method: "HEAD", Path: "/api/v1/requests/"}, &out),
+		"a HEAD's empty body is not decoded")
 }

@@ -55,7 +55,12 @@ func (b *Backend) ExecuteCustom(ctx context.Context, cu Custom) error {
 		return b.Execute(ctx, Request{Endpoint: &Endpoint{Name: DefaultCustomName, Interface: b.iface, Method: http.MethodGet, Route: "/"},
 			Check: func(Checks) error { return err }, Opts: cu.Opts})
 	}
-	return b.Execute(ctx, Request{Endpoint: ep, PathValues: values, Query: queryOrNil(cu.Query), Body: cu.Body, Out: cu.Out, Opts: cu.Opts})
+	out := cu.Out
+	if cu.Method == http.MethodHead {
+		// A response to HEAD has no body to decode.
+		out = nil
+	}
+	return b.Execute(ctx, Request{Endpoint: ep, PathValues: values, Query: queryOrNil(cu.Query), Body: cu.Body, Out: out, Opts: cu.Opts})
 }
 
 // queryOrNil is q, or nil (no query) when q is empty.
