@@ -51,8 +51,8 @@ type Clock interface {
 // RetryBudgetExhausted is set once any read met an empty budget;
 // StatusCode, Header and RequestID are those of the last read that got a
 // response (a read that got none does not erase them); AttemptLog lists
-// the attempts of the last read. Each round of reads is reported to a
-// WithWatchProgress func.
+// the attempts of the last read. WithResponseInto holds the last read's
+// response. Each round of reads is reported to a WithWatchProgress func.
 type WatchOption interface {
 	// ApplyWatch applies the option to s.
 	ApplyWatch(s *WatchSettings)
