@@ -67,6 +67,8 @@ type Client struct {
 
 	shared  *core.Shared
 	sandbox bool
+	// backends are the interfaces' backends, for Do.
+	backends [len(rxtypes.Interfaces)]*core.Backend
 }
 
 // NewClient returns a Client that authenticates with key and secret on
@@ -232,6 +234,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Pricing:    wiring.Pricing(backends[Pricing]).(*pricing.Service),
 		shared:     shared,
 		sandbox:    s.sandbox,
+		backends:   backends,
 	}, nil
 }
 

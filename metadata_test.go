@@ -197,7 +197,7 @@ func endpoints() []endpoint {
 // field set, so that a field the call leaves alone shows.
 func staleMetadata() rxdelivery.Metadata {
 	return rxdelivery.Metadata{StatusCode: 599, Header: http.Header{"X-Stale": {"1"}}, RequestID: "stale",
-		Attempts: 9, Duration: time.Hour, OutcomeKnown: false}
+		Attempts: 9, Duration: time.Hour, OutcomeKnown: false, AttemptLog: make([]rxdelivery.AttemptRecord, 9)}
 }
 
 // assertNotSentMetadata checks the metadata of a call that ended before
@@ -207,6 +207,16 @@ func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, m
 	t.Helper()
 	assert.NotEqual(t, time.Hour, md.Duration, "%s: the metadata was filled", msg)
 	md.Duration = 0
+	if assert.Len(t, md.AttemptLog, attempts, msg) {
+		for i, a := range md.AttemptLog {
+			assert.Equal(t, i+1, a.Number, msg)
+			assert.Equal(t, option.AttemptNotSent, a.End, msg)
+			assert.Equal(t, "not_sent", a.ErrorKind, msg)
+			assert.Zero(t, a.StatusCode, msg)
+			assert.Empty(t, a.RequestID, msg)
+		}
+	}
+	md.AttemptLog = nil
 	assert.Equal(t, rxdelivery.Metadata{Attempts: attempts, OutcomeKnown: true}, md, msg)
 }
 

@@ -243,6 +243,24 @@ type Metadata = option.Metadata
 // NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
 
+// AttemptRecord is option.AttemptRecord: one attempt of a call as
+// Metadata.AttemptLog lists it (its status, request id, Retry-After, the
+// wait before it, how it ended).
+type AttemptRecord = option.AttemptRecord
+
+// RawResponse is option.RawResponse: a call's last response as it came
+// from the platform (status, headers, body), which WithResponseInto fills.
+// It holds the platform's raw words, which may carry patient data: never
+// log it. The SDK never does.
+type RawResponse = option.RawResponse
+
+// WithResponseInto fills *r with the call's last response as received:
+// status, headers and body (a 2xx body whole, another one's first 64 KiB),
+// for what the SDK does not model, such as a field a model does not know.
+// A call that got no response leaves *r zero. It is a call's option only:
+// NewClient refuses it. See option.WithResponseInto.
+func WithResponseInto(r *RawResponse) CallOption { return option.WithResponseInto(r) }
+
 // Middleware wraps every attempt of a call; see package option for what it
 // sees and may log.
 type Middleware = option.Middleware

@@ -52,3 +52,12 @@ func WithMaxPollInterval(d time.Duration) WatchOption { return option.WithMaxPol
 // WithPollBatchSize sets how many ids one read of WatchMany asks for
 // (DefaultPollBatchSize, 50, by default). See option.WithPollBatchSize.
 func WithPollBatchSize(n int) WatchOption { return option.WithPollBatchSize(n) }
+
+// WatchRound is option.WatchRound: what one round of a watch's reads did
+// (reads, ids read, failed and throttled reads, ids carried over, changes,
+// ids still open) and the wait before the next.
+type WatchRound = option.WatchRound
+
+// WithWatchProgress calls f after every round of a watch's reads with
+// what it did and the wait before the next. See option.WithWatchProgress.
+func WithWatchProgress(f func(WatchRound)) WatchOption { return option.WithWatchProgress(f) }

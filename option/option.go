@@ -59,6 +59,9 @@ type Settings struct {
 	Header http.Header
 	// Metadata, when set, is filled when the call ends.
 	Metadata *Metadata
+	// Response, when set, receives the call's last response as received
+	// (WithResponseInto).
+	Response *RawResponse
 	// Middleware wraps every attempt, the first outermost.
 	Middleware []Middleware
 	// CallMiddleware wraps the whole call, the first outermost.
@@ -189,11 +192,12 @@ func WithHeader(key, value string) CallOption {
 
 // WithMetadata fills *m, when the call ends (in success or failure), with
 // what the SDK saw of the response: status, headers, the platform's request
-// id, attempts and duration, and whether the outcome is known. Every end
-// fills it, a call refused before anything was sent included (invalid or
-// nil params, an empty id, a call option that cannot be sent, a nil or
-// ended context): status 0, no header, 0 attempts, the outcome known. It
-// exists for calls only: rxdelivery.NewClient refuses it.
+// id, attempts (each in AttemptLog) and duration, and whether the outcome
+// is known. Every end fills it, a call refused before anything was sent
+// included (invalid or nil params, an empty id, a call option that cannot
+// be sent, a nil or ended context): status 0, no header, 0 attempts, the
+// outcome known. Given to a watch, it sums the watch's reads (see
+// WatchOption). It exists for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
 	return CallOption{func(s *Settings) {
 		s.CallOnly = "WithMetadata"
@@ -263,6 +267,12 @@ type Metadata struct {
 	// call that ended before its first attempt. An attempt a hook or the
 	// rate limiter stopped before sending counts: hooks saw it.
 	Attempts int
+	// AttemptLog lists the call's attempts in order, one AttemptRecord
+	// each: its status, request id, Retry-After, the wait before it and
+	// how it ended (a response, a failure and its kind, refused before
+	// sending, its own timeout). It has Attempts entries; nil for a call
+	// that made none. Each call fills a new slice.
+	AttemptLog []AttemptRecord
 	// Duration is the time the call took, waits between attempts
 	// included.
 	Duration time.Duration

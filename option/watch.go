@@ -44,8 +44,15 @@ type Clock interface {
 
 // WatchOption configures a watch: the trailing arguments of Watch, Wait
 // and WatchMany. Every CallOption is a WatchOption and applies to each
-// read of the watch (WithMetadata is filled by each read in turn; after
-// the watch it holds the last one's).
+// read of the watch, but for WithMetadata: its Metadata sums the watch
+// so far, updated after every read (so it is current each time the watch
+// yields, and complete when it ends). Attempts and Duration add up every
+// read's attempts and time (the waits between reads left out);
+// RetryBudgetExhausted is set once any read met an empty budget;
+// StatusCode, Header and RequestID are those of the last read that got a
+// response (a read that got none does not erase them); AttemptLog lists
+// the attempts of the last read. WithResponseInto holds the last read's
+// response. Each round of reads is reported to a WithWatchProgress func.
 type WatchOption interface {
 	// ApplyWatch applies the option to s.
 	ApplyWatch(s *WatchSettings)
@@ -70,6 +77,9 @@ type WatchSettings struct {
 	Until any
 	// Calls are the call options applied to each read.
 	Calls []CallOption
+	// Progress, when set, is called after every round of reads
+	// (WithWatchProgress).
+	Progress func(WatchRound)
 }
 
 // ApplyWatch adds o to the call options of every read of the watch.
@@ -122,6 +132,51 @@ func Until[T any](cond func(T) bool) WatchOption {
 	return watchOption(func(s *WatchSettings) {
 		if cond != nil {
 			s.Until = cond
+		}
+	})
+}
+
+// WatchRound is what one round of a watch did, as WithWatchProgress
+// reports it. A round of Watch or Wait is one read; a round of WatchMany
+// reads every open id once, in batches, and stops early at a batch the
+// platform throttled (the ids not read are read first next round).
+type WatchRound struct {
+	// Round is the round's number, from 1.
+	Round int
+	// Batches is how many reads (get-many calls for WatchMany, gets for
+	// Watch) the round made.
+	Batches int
+	// Read is how many ids the round's successful reads asked for.
+	Read int
+	// Failed is how many of the round's reads failed for a passing reason
+	// (429, 5xx, a failed connection, an attempt timeout) and will be made
+	// again; Throttled is how many of those asked to slow down (a 429, a
+	// Retry-After, or a call not sent because a Retry-After pauses the
+	// interface).
+	Failed, Throttled int
+	// Carried is how many ids the round did not read because a read was
+	// throttled: the next round starts with them.
+	Carried int
+	// Changed is how many resources the round yielded: first reads and
+	// changes.
+	Changed int
+	// Open is how many ids the watch still follows after the round.
+	Open int
+	// Wait is the wait before the next round, a Retry-After included; 0
+	// when the round ended the watch.
+	Wait time.Duration
+}
+
+// WithWatchProgress calls f after every round of a watch's reads, on the
+// goroutine that ranges over the watch, with what the round did and the
+// wait before the next one (see WatchRound). The round that ends the
+// watch is reported too, with Wait 0, unless the watch ended because the
+// loop over it stopped. f must not block: the watch waits for it. A nil
+// f changes nothing.
+func WithWatchProgress(f func(WatchRound)) WatchOption {
+	return watchOption(func(s *WatchSettings) {
+		if f != nil {
+			s.Progress = f
 		}
 	})
 }

@@ -307,8 +307,9 @@ func TestWatch_CallOptionsApplyToEachRead(t *testing.T) {
 		assert.Equal(t, "/api/v1/orders/{id}", op.Path, "the templated route, never the id")
 		assert.Equal(t, option.Safe, op.Class)
 	}
-	assert.Equal(t, 200, md.StatusCode, "filled by the last read")
-	assert.Equal(t, 1, md.Attempts)
+	assert.Equal(t, 200, md.StatusCode, "the last read's")
+	assert.Equal(t, len(srv.Calls()), md.Attempts, "the attempts of every read, summed")
+	assert.Len(t, md.AttemptLog, 1, "the last read's attempts")
 }
 
 func TestWatch_UntilOfAnotherResourceIsRefusedBeforeSending(t *testing.T) {
@@ -597,4 +598,110 @@ func TestWatchMany_PassingFailureOfABatchIsReadAgainNextRound(t *testing.T) {
 	assert.NotEmpty(t, calls[0].Fault, "the first batch failed")
 	assert.Equal(t, []string{b.ID}, calls[1].Query["ids[]"], "the round went on with the next batch")
 	assert.Equal(t, []string{a.ID}, calls[2].Query["ids[]"], "and the failed batch was read next round")
+}
+
+// TestWatchMany_ReportsEachRoundAndSumsItsReadsIntoMetadata: each round
+// is reported with what it read, the throttled batch that ended it and
+// the ids carried over, the wait before the next; the watch's Metadata
+// sums every read instead of holding the last one's alone.
+func TestWatchMany_ReportsEachRoundAndSumsItsReadsIntoMetadata(t *testing.T) {
+	t.Parallel()
+	srv, c, rec := kit(t, nil, rxdelivery.WithRetryMax(0))
+	var ids []string
+	for range 5 {
+		ids = append(ids, create(t, c).ID)
+	}
+	srv.ResetCalls()
+	// The second batch of the first round is throttled: the round ends
+	// there, and the next starts with the 3 ids it did not read.
+	var rounds []option.WatchRound
+	var md rxdelivery.Metadata
+	first := true
+	for _, err := range c.Orders.WatchMany(context.Background(), ids, rxdelivery.WithPollBatchSize(2),
+		rxdelivery.WithMetadata(&md), rxdelivery.WithWatchProgress(func(r option.WatchRound) { rounds = append(rounds, r) })) {
+		require.NoError(t, err)
+		if first {
+			first = false
+			srv.FailNext(rxdeliverytest.OrdersGetMany, 1, rxdeliverytest.RateLimited(time.Second))
+		}
+	}
+	calls := srv.CallsTo(rxdeliverytest.OrdersGetMany)
+	require.Greater(t, len(rounds), 2)
+	r1 := rounds[0]
+	assert.Equal(t, option.WatchRound{Round: 1, Batches: 2, Read: 2, Failed: 1, Throttled: 1, Carried: 3, Changed: 2, Open: 5, Wait: r1.Wait}, r1)
+	assert.GreaterOrEqual(t, r1.Wait, time.Second, "the wait honours the Retry-After")
+	assert.Equal(t, rec.all()[0], r1.Wait, "the wait reported is the wait slept")
+	r2 := rounds[1]
+	assert.Equal(t, 3, r2.Batches)
+	assert.Equal(t, 5, r2.Read)
+	assert.GreaterOrEqual(t, r2.Changed, 3, "the 3 ids first read")
+	last := rounds[len(rounds)-1]
+	assert.Zero(t, last.Open)
+	assert.Zero(t, last.Wait, "the round that ended the watch")
+	batches := 0
+	for i, r := range rounds {
+		assert.Equal(t, i+1, r.Round)
+		batches += r.Batches
+	}
+	assert.Equal(t, len(calls), batches, "every read is in a round")
+	assert.Len(t, rec.all(), len(rounds)-1, "a wait between rounds")
+
+	assert.Equal(t, len(calls), md.Attempts, "the attempts of every read")
+	assert.Equal(t, 200, md.StatusCode)
+	assert.True(t, md.OutcomeKnown)
+	require.Len(t, md.AttemptLog, 1, "the last read's")
+	assert.Equal(t, 200, md.AttemptLog[0].StatusCode)
+}
+
+// TestWatch_ReportsEachRead: a watch of one order is a round per read.
+func TestWatch_ReportsEachRead(t *testing.T) {
+	t.Parallel()
+	srv, c, _ := kit(t, nil, rxdelivery.WithRetryMax(0))
+	o := create(t, c)
+	srv.ResetCalls()
+	srv.FailNext(rxdeliverytest.OrdersGet, 1, rxdeliverytest.Unavailable(0))
+	var rounds []option.WatchRound
+	var md rxdelivery.Metadata
+	_, err := c.Orders.Wait(context.Background(), o.ID, rxdelivery.WithMetadata(&md),
+		rxdelivery.WithWatchProgress(func(r option.WatchRound) { rounds = append(rounds, r) }))
+	require.NoError(t, err)
+	require.Len(t, rounds, len(srv.Calls()))
+	assert.Equal(t, option.WatchRound{Round: 1, Batches: 1, Failed: 1, Open: 1, Wait: rounds[0].Wait}, rounds[0])
+	assert.Equal(t, option.WatchRound{Round: 2, Batches: 1, Read: 1, Changed: 1, Open: 1, Wait: rounds[1].Wait}, rounds[1])
+	assert.Equal(t, option.WatchRound{Round: len(rounds), Batches: 1, Read: 1, Changed: 1}, rounds[len(rounds)-1])
+	assert.Equal(t, len(rounds), md.Attempts)
+	assert.Equal(t, 200, md.StatusCode, "the last response's, not the 503's")
+}
+
+// TestWatchError_CarriesTheRequestIDOfItsRead: a watch that ends on a
+// status the documents do not list, or on an order a get-many response
+// leaves out, names the request id of that read.
+func TestWatchError_CarriesTheRequestIDOfItsRead(t *testing.T) {
+	t.Parallel()
+	env := testutil.Setup(t)
+	answer := func(id, body string) httpmock.Responder {
+		return func(*http.Request) (*http.Response, error) {
+			r := httpmock.NewStringResponse(200, body)
+			r.Header.Set("X-Request-Id", id)
+			return r, nil
+		}
+	}
+	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders/ord_1",
+		answer("req_5e1", `{"order":{"id":"ord_1","status":"teleported"}}`))
+	_, err := env.Client.Orders.Wait(context.Background(), "ord_1")
+	var we *rxdelivery.WatchError
+	require.ErrorAs(t, err, &we)
+	assert.Equal(t, "req_5e1", we.RequestID)
+	assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e1)"), err.Error())
+
+	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders",
+		answer("req_5e2", `{"orders":[{"id":"ord_2","status":"delivered"}]}`))
+	for _, err := range env.Client.Orders.WatchMany(context.Background(), []string{"ord_2", "ord_3"}) {
+		if err != nil {
+			require.ErrorAs(t, err, &we)
+			assert.True(t, we.Gone)
+			assert.Equal(t, "req_5e2", we.RequestID)
+			assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e2)"), err.Error())
+		}
+	}
 }

@@ -115,6 +115,17 @@ type APIError struct {
 	// the status (500, 502, 504, or a redirect) does not tell whether it
 	// took effect.
 	UnknownOutcome bool
+	// RequestID is the platform's identifier of the request, from the
+	// response's X-Request-Id header, in a safe form (see the package
+	// documentation, "Request ids"); "" when it had none. Error shows it,
+	// so the error's text is enough for a support ticket. It is not ID,
+	// the omni error body's id.
+	RequestID string
+	// Attempts is how many attempts the call made: 1 plus its retries,
+	// an attempt stopped before sending (by the rate limiter, a pause, a
+	// hook) included. A call the limiter refused before its first request
+	// has 1 attempt and no RequestID.
+	Attempts int
 }
 
 // Error returns "rxdelivery: METHOD PATH: STATUS: code: message".
@@ -149,7 +160,36 @@ func (e *APIError) Error() string {
 	if e.UnknownOutcome {
 		b.WriteString(" (outcome unknown: reconcile before retrying)")
 	}
+	b.WriteString(requestIDSuffix(e.RequestID))
 	return b.String()
+}
+
+// requestIDSuffix is " (request id ID)" for a request id shown, and ""
+// for none.
+func requestIDSuffix(id string) string {
+	if id = shownRequestID(id); id == "" {
+		return ""
+	}
+	return " (request id " + id + ")"
+}
+
+// shownRequestID is id when it may be shown, else "". The SDK sets only
+// ids of a safe form (see the package documentation); one set by other
+// code is shown only when it is one token of letters, digits and . _ : -,
+// of at most 128 characters.
+func shownRequestID(id string) string {
+	if len(id) > 128 {
+		return ""
+	}
+	for i := 0; i < len(id); i++ {
+		switch ch := id[i]; {
+		case ch >= '0' && ch <= '9', ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z',
+			ch == '.', ch == '_', ch == ':', ch == '-':
+		default:
+			return ""
+		}
+	}
+	return id
 }
 
 // Is matches the sentinel errors that describe e.
@@ -195,6 +235,15 @@ type TransportError struct {
 	// UnknownOutcome is true when the call was a side-effecting write whose
 	// request may have reached the platform.
 	UnknownOutcome bool
+	// RequestID is the platform's identifier of the last response the
+	// call got, when an earlier attempt got one (a 503 before the
+	// connection failed), in a safe form (see the package documentation,
+	// "Request ids"); "" when none came. Error shows it.
+	RequestID string
+	// Attempts is how many attempts the call made: 1 plus its retries,
+	// an attempt stopped before sending included; 0 when the call ended
+	// before its first attempt (its context had ended).
+	Attempts int
 }
 
 // Error returns "rxdelivery: METHOD PATH: cause". The SDK sets Err to a
@@ -206,7 +255,7 @@ func (e *TransportError) Error() string {
 	if e.UnknownOutcome {
 		s += " (outcome unknown: reconcile before retrying)"
 	}
-	return s
+	return s + requestIDSuffix(e.RequestID)
 }
 
 // Unwrap returns the cause.
@@ -234,6 +283,12 @@ type DecodeError struct {
 	// UnknownOutcome is true when the call was a side-effecting write: the
 	// platform accepted it, but its response (with the new identifier) was lost.
 	UnknownOutcome bool
+	// RequestID is the platform's identifier of the request, from the
+	// response's X-Request-Id header, in a safe form (see the package
+	// documentation, "Request ids"); "" when it had none. Error shows it.
+	RequestID string
+	// Attempts is how many attempts the call made: 1 plus its retries.
+	Attempts int
 }
 
 // Error returns "rxdelivery: METHOD PATH: STATUS: malformed response body:
@@ -249,7 +304,7 @@ func (e *DecodeError) Error() string {
 	if e.UnknownOutcome {
 		s += " (outcome unknown: reconcile before retrying)"
 	}
-	return s
+	return s + requestIDSuffix(e.RequestID)
 }
 
 // Unwrap returns the cause.
@@ -261,7 +316,8 @@ func (e *DecodeError) Is(target error) bool {
 }
 
 // ConfigError reports a client that cannot make a call as configured. It
-// names the option or environment variable that fixes it.
+// names the option or environment variable that fixes it. It is returned
+// before anything is sent: there is no request id and no attempt.
 type ConfigError struct {
 	// Message says what is missing or wrong.
 	Message string
@@ -298,7 +354,7 @@ func (p Problem) String() string {
 
 // ValidationError lists every problem found in one params value. It is
 // returned before anything is sent, so an invalid value never reaches the
-// network.
+// network: there is no request id and no attempt.
 type ValidationError struct {
 	// Problems holds every problem found, in the order of the fields.
 	Problems []Problem
@@ -333,7 +389,9 @@ func (e *ValidationError) Has(path string) bool {
 // NotSentError is the cause of a call whose last attempt was stopped
 // before its request left the process: by the client-side rate limiter's
 // wait or by an attempt hook that did not call next. A write that fails
-// this way has a known outcome: not applied.
+// this way has a known outcome: not applied. The *TransportError it is
+// the cause of counts the stopped attempt in Attempts; its RequestID is
+// that of an earlier attempt's response, if one came.
 type NotSentError struct{ Err error }
 
 func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
@@ -391,9 +449,9 @@ func (e *APIError) Format(f fmt.State, verb rune) {
 			fmt.Fprint(f, "(*rxtypes.APIError)(nil)")
 			return
 		}
-		fmt.Fprintf(f, "&rxtypes.APIError{StatusCode:%d, Method:%q, Path:%q, Interface:%q, ID:%q, Type:%q, Code:%q, Message:%q, RetryAfter:%d, Body:<%d bytes not shown>, Header:<%d keys not shown>, Location:%q, UnknownOutcome:%t}",
+		fmt.Fprintf(f, "&rxtypes.APIError{StatusCode:%d, Method:%q, Path:%q, Interface:%q, ID:%q, Type:%q, Code:%q, Message:%q, RetryAfter:%d, Body:<%d bytes not shown>, Header:<%d keys not shown>, Location:%q, UnknownOutcome:%t, RequestID:%q, Attempts:%d}",
 			e.StatusCode, e.Method, e.Path, e.Interface.String(), e.ID, e.Type, e.Code, e.Message, int64(e.RetryAfter),
-			len(e.Body), len(e.Header), e.Location, e.UnknownOutcome)
+			len(e.Body), len(e.Header), e.Location, e.UnknownOutcome, shownRequestID(e.RequestID), e.Attempts)
 		return
 	}
 	formatText(f, verb, e.Error())

@@ -59,7 +59,7 @@ func TestErrorRenderingsShowNoRawField(t *testing.T) {
 	}
 	t.Logf("renderings checked: %d", n)
 	e := &rxtypes.APIError{StatusCode: 404, Method: "GET", Path: "/p", Body: []byte("abc"), Header: http.Header{"A": {"b"}}}
-	assert.Equal(t, `&rxtypes.APIError{StatusCode:404, Method:"GET", Path:"/p", Interface:"omni", ID:"", Type:"", Code:"", Message:"", RetryAfter:0, Body:<3 bytes not shown>, Header:<1 keys not shown>, Location:"", UnknownOutcome:false}`,
+	assert.Equal(t, `&rxtypes.APIError{StatusCode:404, Method:"GET", Path:"/p", Interface:"omni", ID:"", Type:"", Code:"", Message:"", RetryAfter:0, Body:<3 bytes not shown>, Header:<1 keys not shown>, Location:"", UnknownOutcome:false, RequestID:"", Attempts:0}`,
 		fmt.Sprintf("%#v", e))
 	assert.Equal(t, fmt.Sprintf("%q", e.Error()), fmt.Sprintf("%q", e))
 	assert.Equal(t, fmt.Sprintf("%x", e.Error()), fmt.Sprintf("%x", e))

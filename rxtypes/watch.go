@@ -32,12 +32,17 @@ type WatchError struct {
 	Status string
 	// Gone is true when a get-many response did not list the resource.
 	Gone bool
+	// RequestID is the platform's identifier of the read that showed the
+	// status, or of the get-many response that left the resource out, in
+	// a safe form (see the package documentation, "Request ids"); "" when
+	// it had none. Error shows it.
+	RequestID string
 }
 
 // Error returns "rxdelivery: OP ID: ...".
 func (e *WatchError) Error() string {
 	if e.Gone {
-		return "rxdelivery: " + e.Op + " " + e.ID + ": no longer listed by the get-many endpoint"
+		return "rxdelivery: " + e.Op + " " + e.ID + ": no longer listed by the get-many endpoint" + requestIDSuffix(e.RequestID)
 	}
 	st := e.Status
 	if len(st) > maxStatusShown {
@@ -46,7 +51,8 @@ func (e *WatchError) Error() string {
 	// The status is the platform's word: shown when it is an enum-like
 	// word of the platform's vocabulary, "[redacted]" otherwise.
 	st = (*safetext.Filter)(nil).Code(st)
-	return "rxdelivery: " + e.Op + " " + e.ID + ": status " + strconv.Quote(st) + " is not in the documents; whether it is final is unknown"
+	return "rxdelivery: " + e.Op + " " + e.ID + ": status " + strconv.Quote(st) + " is not in the documents; whether it is final is unknown" +
+		requestIDSuffix(e.RequestID)
 }
 
 // maxStatusShown bounds the status an error string quotes: a platform

@@ -54,18 +54,23 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // attempt runs one attempt of the call.
 func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Response, error) {
 	c.attempts++
+	if c.ext == nil && c.keepsLog() {
+		c.extras()
+	}
 	parent := req.Context()
 	if lim := c.limiter(); lim != nil {
 		if err := lim.Wait(parent); err != nil {
-			c.lastEnd, c.lastErr = time.Now(), err
-			return nil, &rxtypes.NotSentError{Err: err}
+			ns := &rxtypes.NotSentError{Err: err}
+			c.attemptEnded(parent, nil, ns)
+			c.lastErr = err
+			return nil, ns
 		}
 	}
 	if len(c.set.Middleware) > 0 {
 		return c.hookedAttempt(next, req)
 	}
 	resp, err := c.send(next, req, parent)
-	c.attemptEnded(resp, err)
+	c.attemptEnded(parent, resp, err)
 	return resp, err
 }
 
@@ -102,16 +107,18 @@ func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *h
 	returned = true
 	if !called {
 		err = &rxtypes.NotSentError{Err: orHookRefused(res.Err)}
-		c.lastEnd, c.lastErr = time.Now(), err
+		c.attemptEnded(parent, nil, err)
 		return nil, err
 	}
-	c.attemptEnded(resp, err)
+	c.attemptEnded(parent, resp, err)
 	return resp, err
 }
 
-// attemptEnded records how an attempt ended.
-func (c *call) attemptEnded(resp *http.Response, err error) {
-	c.lastEnd, c.lastErr = time.Now(), err
+// attemptEnded records how an attempt ended (ctx is its parent context).
+func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error) {
+	now := time.Now()
+	c.record(ctx, now, resp, err)
+	c.lastEnd, c.lastErr = now, err
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
 		if lim := c.limiter(); lim != nil {
@@ -167,6 +174,11 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		r = req.WithContext(ctx)
 	}
 	start := time.Now()
+	if x := c.ext; x != nil && x.sentAt.IsZero() {
+		// The attempt's request goes out (a redirect hop's does not
+		// start an attempt).
+		x.sentAt = start
+	}
 	c.sending.Store(1)
 	if c.ep.Write {
 		// The write guard: r goes with a body that cannot be rewound, and
@@ -219,6 +231,9 @@ func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Respons
 	// server's words.
 	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		attrs = append(attrs, slog.Duration("retry_after", ra))
+	}
+	if id := c.safeRequestID(resp.Header); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
 	}
 	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
 }

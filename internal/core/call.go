@@ -76,6 +76,10 @@ type call struct {
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
+	// ext holds what the call keeps for its Metadata's attempt log and
+	// for WithResponseInto (attemptlog.go); nil when it is asked for
+	// neither, so that a call that is not costs nothing more.
+	ext *callExtras
 }
 
 // callKey carries a request's *call in its context.
@@ -147,6 +151,7 @@ func (c *call) metadata(err error) option.Metadata {
 		OutcomeKnown:         !IsUnknownOutcome(err),
 		RetryBudgetExhausted: c.budgetRefused,
 		GraceUsed:            c.graceUsed.Load(),
+		AttemptLog:           c.attemptLog(),
 	}
 	if c.attempts > 0 {
 		// A call that ended before its first attempt took no time of
@@ -227,6 +232,9 @@ func requestID(h http.Header) string {
 // response handler (with the handler's error), so a decision already made
 // for the attempt is given again rather than made, and spent, twice.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if err != nil {
+		c.noteCut(err)
+	}
 	if int(c.decided) == c.attempts && err == nil {
 		// The second call around the response handler, which read the
 		// response without failing: the decision stands.
@@ -385,6 +393,9 @@ func (c *call) logEnd(ctx context.Context, err error) {
 	)
 	if c.status != 0 {
 		attrs = append(attrs, slog.Int("status", c.status))
+	}
+	if id := c.requestID(); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
 	}
 	l.LogAttrs(ctx, level, msg, attrs...)
 }

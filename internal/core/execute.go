@@ -136,7 +136,7 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 // that calls it twice sends once.
 func (c *call) hooked(ctx context.Context) error {
 	if len(c.set.CallMiddleware) == 0 {
-		return c.exchange(ctx)
+		return c.withCallInfo(c.exchange(ctx))
 	}
 	var err error
 	called := false
@@ -145,7 +145,7 @@ func (c *call) hooked(ctx context.Context) error {
 			return option.CallResult{Metadata: c.metadata(err), Err: errCalledTwice}
 		}
 		called = true
-		err = c.exchange(ctx)
+		err = c.withCallInfo(c.exchange(ctx))
 		return option.CallResult{Metadata: c.metadata(err), Err: err}
 	})
 	for i := len(c.set.CallMiddleware) - 1; i >= 0; i-- {
@@ -237,6 +237,9 @@ func (c *call) exchange(ctx context.Context) error {
 		}
 		var cut *bodyCutError
 		if errors.As(err, &cut) && resp != nil {
+			if c.set.Response != nil {
+				c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
+			}
 			return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
 		}
 		return c.transportError(asAttemptTimeout(ctx, err))
@@ -251,8 +254,18 @@ func (c *call) exchange(ctx context.Context) error {
 	}()
 	c.status, c.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if c.set.Response != nil {
+			// One byte more than an error keeps, to tell a body cut
+			// short from one that fits.
+			data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
+			c.keepRaw(resp, nil, data, option.MaxRawErrorBody)
+			return c.apiError(resp, data[:min(len(data), maxErrorBody)])
+		}
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return c.apiError(resp, data)
+	}
+	if c.set.Response != nil {
+		c.keepRaw(resp, body, nil, 0)
 	}
 	if c.outStatus != nil {
 		*c.outStatus = resp.StatusCode
@@ -310,6 +323,12 @@ func (c *call) end(ctx context.Context, err error) {
 	}
 	if m := c.set.Metadata; m != nil {
 		*m = c.metadata(err)
+	}
+	if r := c.set.Response; r != nil {
+		*r = option.RawResponse{}
+		if c.ext != nil {
+			*r = c.ext.raw
+		}
 	}
 	if ctx != nil {
 		c.logEnd(ctx, err)

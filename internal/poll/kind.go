@@ -44,8 +44,12 @@ func (k *Kind[E]) One(ctx context.Context, clock option.Clock, id string, opts [
 			yield(nil, err)
 			return
 		}
+		m := newMeter(set.Calls)
+		w.RequestID = m.requestID
 		One(ctx, w, res, func(ctx context.Context) (*E, error) {
-			return k.Get(ctx, id, set.Calls...)
+			v, err := k.Get(ctx, id, m.opts...)
+			m.add()
+			return v, err
 		}, yield)
 	}
 }
@@ -64,8 +68,11 @@ func (k *Kind[E]) Many(ctx context.Context, clock option.Clock, ids []string, op
 			yield(nil, err)
 			return
 		}
+		m := newMeter(set.Calls)
+		w.RequestID = m.requestID
 		Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*E, error) {
-			list, err := k.GetMany(ctx, batch, set.Calls...)
+			list, err := k.GetMany(ctx, batch, m.opts...)
+			m.add()
 			out := make([]*E, len(list))
 			for i := range list {
 				out[i] = &list[i]
@@ -89,4 +96,57 @@ func Last[E any](watch iter.Seq2[*E, error]) (*E, error) {
 		}
 	}
 	return last, nil
+}
+
+// meter reads the Metadata of each of a watch's reads: for the request id
+// of the last one, and to sum them into the one a WithMetadata among the
+// watch's call options asks for, so that no read overwrites what the
+// reads before it did (see option.WatchOption).
+type meter struct {
+	// opts are the call options of each read: the watch's, and one more
+	// that gives each read read's Metadata.
+	opts []option.CallOption
+	user *option.Metadata
+	read option.Metadata
+	// lastID is the request id of the last read.
+	lastID string
+}
+
+// newMeter returns the meter of a watch with the call options calls. The
+// caller's Metadata, when one is asked for, starts empty.
+func newMeter(calls []option.CallOption) *meter {
+	var s option.Settings
+	for _, o := range calls {
+		o.Apply(&s)
+	}
+	m := &meter{user: s.Metadata}
+	if m.user != nil {
+		*m.user = option.Metadata{OutcomeKnown: true}
+	}
+	// The last WithMetadata wins: each read fills m.read.
+	m.opts = append(calls[:len(calls):len(calls)], option.WithMetadata(&m.read))
+	return m
+}
+
+// requestID is the request id of the last read.
+func (m *meter) requestID() string { return m.lastID }
+
+// add notes the read just made, and sums it into the caller's Metadata.
+func (m *meter) add() {
+	m.lastID = m.read.RequestID
+	if m.user == nil {
+		m.read = option.Metadata{}
+		return
+	}
+	u, r := m.user, &m.read
+	u.Attempts += r.Attempts
+	u.Duration += r.Duration
+	u.RetryBudgetExhausted = u.RetryBudgetExhausted || r.RetryBudgetExhausted
+	u.GraceUsed = u.GraceUsed || r.GraceUsed
+	u.OutcomeKnown = u.OutcomeKnown && r.OutcomeKnown
+	if r.StatusCode != 0 {
+		u.StatusCode, u.Header, u.RequestID = r.StatusCode, r.Header, r.RequestID
+	}
+	u.AttemptLog = r.AttemptLog
+	*r = option.Metadata{}
 }

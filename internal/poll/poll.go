@@ -60,6 +60,29 @@ type Watch struct {
 	// Rand returns a number in [0, 1) for the jitter; nil means
 	// math/rand/v2.
 	Rand func() float64
+	// Progress, when set, is told what each round did
+	// (option.WithWatchProgress).
+	Progress func(option.WatchRound)
+	// RequestID, when set, returns the request id of the last read, for
+	// the WatchError a read ends in.
+	RequestID func() string
+}
+
+// watchError is the WatchError of the resource id of watch op, with the
+// request id of the read that showed it.
+func (w *Watch) watchError(op, id, status string, gone bool) *rxtypes.WatchError {
+	e := &rxtypes.WatchError{Op: op, ID: id, Status: status, Gone: gone}
+	if w.RequestID != nil {
+		e.RequestID = w.RequestID()
+	}
+	return e
+}
+
+// report tells the watch's Progress func what a round did.
+func (w *Watch) report(r option.WatchRound) {
+	if w.Progress != nil {
+		w.Progress(r)
+	}
 }
 
 // Resolve applies opts to a zero option.WatchSettings, fills in the
@@ -71,7 +94,7 @@ func Resolve(clock option.Clock, opts []option.WatchOption) (Watch, option.Watch
 			o.ApplyWatch(&s)
 		}
 	}
-	w := Watch{Clock: clock, Interval: s.Interval, MaxInterval: s.MaxInterval, BatchSize: s.BatchSize}
+	w := Watch{Clock: clock, Interval: s.Interval, MaxInterval: s.MaxInterval, BatchSize: s.BatchSize, Progress: s.Progress}
 	if w.Interval <= 0 {
 		w.Interval = option.DefaultPollInterval
 	}
@@ -108,15 +131,19 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 	var zero T
 	wait := w.Interval
 	last, seen := "", false
-	for {
+	for n := 1; ; n++ {
+		round := option.WatchRound{Round: n, Batches: 1}
 		v, err := read(ctx)
 		if err == nil {
+			round.Read = 1
 			if st, unknown := r.Unknown(v); unknown {
-				yield(v, &rxtypes.WatchError{Op: r.Op, ID: r.ID(v), Status: st})
+				w.report(round)
+				yield(v, w.watchError(r.Op, r.ID(v), st, false))
 				return
 			}
 			if state := r.State(v); !seen || state != last {
 				seen, last, wait = true, state, w.Interval
+				round.Changed = 1
 				if !yield(v, nil) {
 					return
 				}
@@ -124,16 +151,25 @@ func One[T any](ctx context.Context, w Watch, r Resource[T], read func(context.C
 				wait = w.grow(wait)
 			}
 			if r.done(v) {
+				w.report(round)
 				return
 			}
 		} else {
 			if ctx.Err() != nil || !Passing(err) {
+				w.report(round)
 				yield(zero, err)
 				return
 			}
+			round.Failed = 1
+			if throttled(err) {
+				round.Throttled = 1
+			}
 			wait = w.grow(wait)
 		}
-		if err := w.sleep(ctx, w.jitter(wait, err)); err != nil {
+		d := w.jitter(wait, err)
+		round.Open, round.Wait = 1, d
+		w.report(round)
+		if err := w.sleep(ctx, d); err != nil {
 			yield(zero, err)
 			return
 		}
@@ -163,28 +199,35 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 		}
 	}
 	wait := w.Interval
-	for len(open) > 0 {
+	for n := 1; len(open) > 0; n++ {
+		round := option.WatchRound{Round: n}
 		changed := false
 		var failed error
 		closed := map[string]bool{}
 		carry := -1
 		for start := 0; start < len(open); start += w.BatchSize {
 			batch := open[start:min(start+w.BatchSize, len(open))]
+			round.Batches++
 			list, err := readMany(ctx, batch)
 			if err != nil {
 				if ctx.Err() != nil || !Passing(err) {
+					w.report(round)
 					yield(zero, err)
 					return
 				}
 				failed = err
+				round.Failed++
 				if throttled(err) {
 					// The platform asked to slow down: the rest of the
 					// round waits for the next one, which starts with it.
+					round.Throttled++
+					round.Carried = len(open) - start
 					carry = start
 					break
 				}
 				continue
 			}
+			round.Read += len(batch)
 			got := make(map[string]bool, len(list))
 			for _, v := range list {
 				id := r.ID(v)
@@ -194,13 +237,14 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 				got[id] = true
 				if st, unknown := r.Unknown(v); unknown {
 					closed[id] = true
-					if !yield(v, &rxtypes.WatchError{Op: r.Op, ID: id, Status: st}) {
+					if !yield(v, w.watchError(r.Op, id, st, false)) {
 						return
 					}
 					continue
 				}
 				if state := r.State(v); !seen[id] || state != last[id] {
 					seen[id], last[id], changed = true, state, true
+					round.Changed++
 					if !yield(v, nil) {
 						return
 					}
@@ -212,7 +256,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 			for _, id := range batch {
 				if !got[id] && !closed[id] {
 					closed[id] = true
-					if !yield(zero, &rxtypes.WatchError{Op: r.Op, ID: id, Gone: true}) {
+					if !yield(zero, w.watchError(r.Op, id, "", true)) {
 						return
 					}
 				}
@@ -233,6 +277,7 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 			open = keep
 		}
 		if len(open) == 0 {
+			w.report(round)
 			return
 		}
 		if changed {
@@ -240,7 +285,10 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 		} else {
 			wait = w.grow(wait)
 		}
-		if err := w.sleep(ctx, w.jitter(wait, failed)); err != nil {
+		d := w.jitter(wait, failed)
+		round.Open, round.Wait = len(open), d
+		w.report(round)
+		if err := w.sleep(ctx, d); err != nil {
 			yield(zero, err)
 			return
 		}

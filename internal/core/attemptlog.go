@@ -1,0 +1,208 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
+)
+
+// What a call tells of itself: the record of each attempt (Metadata's
+// AttemptLog), the request id and attempt count its error carries, and
+// the raw response WithResponseInto asks for. Records are kept cheaply
+// (the first in the call value itself); what they show is worked out only
+// when the caller asks for Metadata.
+
+// callExtras is what a call keeps for its attempt log and raw response.
+type callExtras struct {
+	// recs records the call's attempts, the first in rec0; sentAt is when
+	// the current attempt's request went out.
+	recs   []attemptRec
+	rec0   [1]attemptRec
+	sentAt time.Time
+	// raw is the final response WithResponseInto asks for.
+	raw option.RawResponse
+}
+
+// extras returns the call's extras, made on first use.
+func (c *call) extras() *callExtras {
+	if c.ext == nil {
+		c.ext = new(callExtras)
+		c.ext.recs = c.ext.rec0[:0]
+	}
+	return c.ext
+}
+
+// keepsLog reports whether anything reads the call's attempt log: its
+// Metadata, asked for by the caller or handed to call hooks.
+func (c *call) keepsLog() bool {
+	return c.set.Metadata != nil || len(c.set.CallMiddleware) > 0
+}
+
+// attemptRec is one attempt as the call keeps it.
+type attemptRec struct {
+	number int
+	// wait is the time from the end of the attempt before (the call's
+	// start for the first) to the request going out; took is how long
+	// the exchange took.
+	wait, took time.Duration
+	end        option.AttemptEnd
+	status     int
+	header     http.Header
+	// err is the attempt's failure, read as an attempt timeout where it
+	// is one.
+	err error
+}
+
+// record notes how the current attempt ended, at now: with resp, or with
+// err (ctx is the attempt's parent context, which tells a timeout of the
+// attempt's own from the caller's end). An attempt stopped before sending
+// has no sentAt (send sets it): its wait runs to its end.
+func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, err error) {
+	x := c.ext
+	if x == nil {
+		return
+	}
+	prev := c.lastEnd
+	if prev.IsZero() {
+		prev = c.start
+	}
+	r := attemptRec{number: c.attempts}
+	if x.sentAt.IsZero() || x.sentAt.Before(prev) {
+		r.wait = now.Sub(prev)
+	} else {
+		r.wait, r.took = x.sentAt.Sub(prev), now.Sub(x.sentAt)
+	}
+	x.sentAt = time.Time{}
+	switch {
+	case resp != nil:
+		r.end, r.status, r.header = option.AttemptResponded, resp.StatusCode, resp.Header
+	case isNotSent(err):
+		r.end, r.err, r.took = option.AttemptNotSent, err, 0
+	default:
+		r.err = asAttemptTimeout(ctx, err)
+		r.end = option.AttemptFailed
+		if errors.Is(r.err, rxtypes.ErrAttemptTimeout) {
+			r.end = option.AttemptTimedOut
+		}
+	}
+	x.recs = append(x.recs, r)
+}
+
+// isNotSent reports whether err says the request never left the process.
+func isNotSent(err error) bool {
+	var ns *rxtypes.NotSentError
+	return errors.As(err, &ns)
+}
+
+// noteCut marks the last attempt's 2xx response as one whose body ended
+// early, when err (the response handler's) says so.
+func (c *call) noteCut(err error) {
+	if c.ext == nil {
+		return
+	}
+	recs := c.ext.recs
+	var cut *bodyCutError
+	if n := len(recs); n > 0 && recs[n-1].end == option.AttemptResponded && errors.As(err, &cut) {
+		recs[n-1].end, recs[n-1].err = option.AttemptBodyCut, err
+	}
+}
+
+// attemptLog is the call's attempts as Metadata lists them.
+func (c *call) attemptLog() []option.AttemptRecord {
+	if c.ext == nil || len(c.ext.recs) == 0 {
+		return nil
+	}
+	now := c.b.s.now()
+	out := make([]option.AttemptRecord, len(c.ext.recs))
+	for i, r := range c.ext.recs {
+		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}
+		if r.header != nil {
+			a.RequestID = c.safeRequestID(r.header)
+			if ra, ok := parseRetryAfter(r.header.Get("Retry-After"), now); ok {
+				a.RetryAfter = ra
+			}
+		}
+		if r.err != nil {
+			a.ErrorKind = attemptKind(r.err)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// attemptKind names an attempt's failure: ErrorKind's name for it, or
+// "transport" for a failure that matches no sentinel.
+func attemptKind(err error) string {
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
+		return "body_cut"
+	}
+	if k := option.ErrorKind(err); k != "error" {
+		return k
+	}
+	return "transport"
+}
+
+// withCallInfo gives err, the error of the call's exchange, the call's
+// request id and attempt count. Only the error types the exchange builds
+// are given them, never an error they wrap.
+func (c *call) withCallInfo(err error) error {
+	switch e := err.(type) {
+	case *rxtypes.APIError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
+	case *rxtypes.TransportError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
+	case *rxtypes.DecodeError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
+	}
+	return err
+}
+
+// requestID is the safe request id of the call's last response; "" when
+// none came.
+func (c *call) requestID() string {
+	if c.header == nil {
+		return ""
+	}
+	return c.safeRequestID(c.header)
+}
+
+// keepRaw copies what WithResponseInto asks for of the call's final
+// response: its status and headers, and its body, read whole for a 2xx
+// (buf, when the call read it; read here otherwise, within the size
+// limit) or data for any other status (the start of it an error is built
+// from, whole when shorter than limit).
+func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
+	r := &c.extras().raw
+	r.StatusCode, r.Header = resp.StatusCode, resp.Header
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		if len(data) > limit {
+			data, r.Truncated = data[:limit], true
+		}
+		r.Body = bytes.Clone(data)
+	case buf != nil && buf.err != nil:
+		r.Truncated = true
+	case buf != nil:
+		if buf.buf.Len() > 0 {
+			r.Body = bytes.Clone(buf.buf.Bytes())
+		}
+	default:
+		all, err := io.ReadAll(io.LimitReader(resp.Body, c.b.s.maxBody+1))
+		if int64(len(all)) > c.b.s.maxBody {
+			all, r.Truncated = all[:c.b.s.maxBody], true
+		}
+		if err != nil {
+			r.Truncated = true
+		}
+		if len(all) > 0 {
+			r.Body = all
+		}
+	}
+}
