@@ -13,7 +13,7 @@ import (
 func TestScrub(t *testing.T) {
 	t.Parallel()
 	b := &Backend{secrets: []string{"key-1234", "sec-5678", "a2V5OnNlYw=="}}
-	path, shown := OrdersRemovePrescription.Paths("ord_1", "RX/991")
+	path, shown, _ := OrdersRemovePrescription.Paths("ord_1", "RX/991")
 	sc := b.newScrubber(path, shown, "origin_address=12+Main+Street&page=2", []byte(`{"patient":{"first_name":"Jane","last_name":"Doe","dob":"1980-02-29"},"state":"OH","qty":30,"fee":5.00,"ok":true}`))
 	cases := map[string]string{
 		"Invalid name JANE DOE born 1980-02-29":             "Invalid name [redacted] [redacted] born [redacted]",
