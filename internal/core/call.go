@@ -96,7 +96,9 @@ func callOf(ctx context.Context) *call {
 func newCall(b *Backend, r *Request) *call {
 	ep := r.Endpoint
 	c := &call{b: b, ep: ep, out: r.Out, outStatus: r.Status, start: time.Now()}
-	c.path, c.shown = ep.pathsOrRoute(r.PathValues)
+	// A descriptor's mistake (a count of values its route does not have)
+	// leaves the route as both paths; prepare refuses the call with it.
+	c.path, c.shown, _ = ep.Paths(r.PathValues...)
 	return c
 }
 
@@ -398,15 +400,6 @@ func (c *call) logEnd(ctx context.Context, err error) {
 		attrs = append(attrs, slog.String("request_id", id))
 	}
 	l.LogAttrs(ctx, level, msg, attrs...)
-}
-
-// pathsOrRoute is Paths, for a route whose placeholders PathValues fill;
-// checkPathValues has refused a count that does not match.
-func (e *Endpoint) pathsOrRoute(values []string) (path, shown string) {
-	if strings.Count(e.Route, "{") != len(values) {
-		return e.Route, e.Route
-	}
-	return e.Paths(values...)
 }
 
 // sendTrace tells whether the last attempt of a write got a connection. A

@@ -1,9 +1,13 @@
 package core
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
@@ -31,6 +35,9 @@ type Endpoint struct {
 	// platform provably did not act, and any other failure leaves its
 	// outcome unknown.
 	Write bool
+
+	// rt is Route parsed, on first use (parsed).
+	rt atomic.Pointer[route]
 }
 
 // The platform's endpoints, in the order of the README's Operations table.
@@ -67,41 +74,119 @@ var Endpoints = []*Endpoint{
 	PricingQuote,
 }
 
+// route is an Endpoint's Route parsed once: the literal text around each
+// placeholder and the placeholders' names. A call fills it without parsing
+// the template again.
+type route struct {
+	// lits are the literal parts: lits[i] comes before names[i], and the
+	// last one ends the route.
+	lits  []string
+	names []string
+	// hidden[i] is set when names[i] is one of the Endpoint's Hidden.
+	hidden []bool
+	// err is a malformed template: a brace without its pair, a placeholder
+	// without a name, or a Hidden name the route does not have.
+	err error
+}
+
+// routeParses counts the templates parsed, for the test that a call parses
+// none of its own.
+var routeParses atomic.Int64
+
+// parsed returns the Endpoint's parsed route, parsing it on first use and
+// keeping it in the descriptor.
+func (e *Endpoint) parsed() *route {
+	if r := e.rt.Load(); r != nil {
+		return r
+	}
+	r := parseRoute(e)
+	if !e.rt.CompareAndSwap(nil, r) {
+		return e.rt.Load()
+	}
+	return r
+}
+
+func parseRoute(e *Endpoint) *route {
+	routeParses.Add(1)
+	r := &route{}
+	rest := e.Route
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}') + open
+		if end < open || end == open+1 || strings.IndexByte(rest[open+1:end], '{') >= 0 {
+			r.err = errors.New(e.Name + ": malformed route template " + e.Route)
+			break
+		}
+		name := rest[open+1 : end]
+		r.lits = append(r.lits, rest[:open])
+		r.names = append(r.names, name)
+		r.hidden = append(r.hidden, e.hides(name))
+		rest = rest[end+1:]
+	}
+	if r.err == nil && strings.IndexByte(rest, '}') >= 0 {
+		r.err = errors.New(e.Name + ": malformed route template " + e.Route)
+	}
+	r.lits = append(r.lits, rest)
+	for _, h := range e.Hidden {
+		if r.err == nil && !slices.Contains(r.names, h) {
+			r.err = errors.New(e.Name + ": hidden placeholder {" + h + "} is not in the route")
+		}
+	}
+	return r
+}
+
+// Check reports a mistake in the descriptor: a malformed route template or
+// a Hidden name the route does not have. A test runs it over every
+// descriptor; a call on a descriptor that fails it fails with a
+// *rxtypes.ConfigError before sending.
+func (e *Endpoint) Check() error { return e.parsed().err }
+
+// Placeholders returns the names of the route's placeholders, in order.
+func (e *Endpoint) Placeholders() []string { return slices.Clone(e.parsed().names) }
+
 // Paths fills the route's placeholders, in order, with values escaped as
 // path segments. It returns the path to send and the path errors and logs
 // show, in which the Hidden placeholders stay as they are (":rx_number").
-// It panics when the number of values differs from the number of
-// placeholders: that is a mistake in the SDK, not in a call.
-func (e *Endpoint) Paths(values ...string) (path, shown string) {
-	rest := e.Route
+// A number of values that differs from the number of placeholders, or a
+// malformed descriptor, is a mistake in the SDK, not in a call: Paths
+// returns a *rxtypes.ConfigError, and the route as both paths.
+func (e *Endpoint) Paths(values ...string) (path, shown string, err error) {
+	r := e.parsed()
+	if r.err != nil {
+		return e.Route, e.Route, &rxtypes.ConfigError{Message: r.err.Error()}
+	}
+	if len(values) != len(r.names) {
+		return e.Route, e.Route, e.countError(len(values))
+	}
+	if len(values) == 0 {
+		return e.Route, e.Route, nil
+	}
 	hidden := false
-	for _, v := range values {
-		open := strings.IndexByte(rest, '{')
-		end := strings.IndexByte(rest, '}')
-		if open < 0 || end < open {
-			panic("rxdelivery: " + e.Name + ": more values than placeholders")
-		}
+	for i, v := range values {
 		escaped := url.PathEscape(v)
-		path += rest[:open] + escaped
-		if name := rest[open+1 : end]; e.hides(name) {
-			shown += rest[:open] + ":" + name
+		path += r.lits[i] + escaped
+		if r.hidden[i] {
+			shown += r.lits[i] + ":" + r.names[i]
 			hidden = true
 		} else {
-			shown += rest[:open] + escaped
+			shown += r.lits[i] + escaped
 		}
-		rest = rest[end+1:]
 	}
-	if strings.IndexByte(rest, '{') >= 0 {
-		panic("rxdelivery: " + e.Name + ": fewer values than placeholders")
-	}
-	if rest != "" {
-		path += rest
-	}
+	last := r.lits[len(values)]
+	path += last
 	if !hidden {
 		// The common case: nothing hidden, one string for both.
-		return path, path
+		return path, path, nil
 	}
-	return path, shown + rest
+	return path, shown + last, nil
+}
+
+// countError is the error of n values for the route's placeholders.
+func (e *Endpoint) countError(n int) error {
+	return &rxtypes.ConfigError{Message: e.Name + ": " + strconv.Itoa(n) + " path values for " + strconv.Itoa(len(e.parsed().names)) + " placeholders"}
 }
 
 func (e *Endpoint) hides(name string) bool {

@@ -1,13 +1,16 @@
 package core_test
 
 import (
+	"errors"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // TestEndpointsMatchTheREADME holds the sixteen descriptors against the
@@ -50,22 +53,57 @@ func TestEndpointsMatchTheREADME(t *testing.T) {
 
 func TestEndpointPaths(t *testing.T) {
 	t.Parallel()
-	path, shown := core.OrdersRemovePrescription.Paths("o/1", "RX 7")
-	if path != "/api/v1/orders/o%2F1/prescriptions/RX%207" || shown != "/api/v1/orders/o%2F1/prescriptions/:rx_number" {
-		t.Errorf("Paths = %q, %q", path, shown)
+	path, shown, err := core.OrdersRemovePrescription.Paths("o/1", "RX 7")
+	if err != nil || path != "/api/v1/orders/o%2F1/prescriptions/RX%207" || shown != "/api/v1/orders/o%2F1/prescriptions/:rx_number" {
+		t.Errorf("Paths = %q, %q, %v", path, shown, err)
 	}
-	path, shown = core.OrdersCreate.Paths()
-	if path != "/api/v1/orders" || shown != path {
-		t.Errorf("Paths() = %q, %q", path, shown)
+	path, shown, err = core.OrdersCreate.Paths()
+	if err != nil || path != "/api/v1/orders" || shown != path {
+		t.Errorf("Paths() = %q, %q, %v", path, shown, err)
 	}
+	// A count of values the route does not have is the SDK's mistake: a
+	// ConfigError, never a panic, and the route as both paths.
 	for _, bad := range [][]string{{}, {"a", "b"}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("Paths(%q) of a route with one placeholder did not panic", bad)
-				}
-			}()
-			core.OrdersGet.Paths(bad...)
-		}()
+		path, shown, err := core.OrdersGet.Paths(bad...)
+		var ce *rxtypes.ConfigError
+		if !errors.As(err, &ce) || path != core.OrdersGet.Route || shown != path {
+			t.Errorf("Paths(%q) of a route with one placeholder = %q, %q, %v; want the route and a ConfigError", bad, path, shown, err)
+		}
+	}
+}
+
+// TestEveryEndpointDescriptor catches a descriptor's mistake at test time:
+// every route parses, its Hidden names are placeholders of it, and its
+// placeholders are named as the README's path shows them.
+func TestEveryEndpointDescriptor(t *testing.T) {
+	t.Parallel()
+	for _, e := range core.Endpoints {
+		if err := e.Check(); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+		values := make([]string, len(e.Placeholders()))
+		for i := range values {
+			values[i] = "v" + strconv.Itoa(i)
+		}
+		if _, _, err := e.Paths(values...); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+		if n := strings.Count(e.Route, "{"); n != len(values) {
+			t.Errorf("%s: %d placeholders parsed, %d in %s", e.Name, len(values), n, e.Route)
+		}
+	}
+	for _, bad := range []*core.Endpoint{
+		{Name: "x.Open", Route: "/a/{id"},
+		{Name: "x.Close", Route: "/a/id}"},
+		{Name: "x.Empty", Route: "/a/{}"},
+		{Name: "x.Nested", Route: "/a/{{id}}"},
+		{Name: "x.Hidden", Route: "/a/{id}", Hidden: []string{"rx_number"}},
+	} {
+		if bad.Check() == nil {
+			t.Errorf("%s: route %q (hidden %q) passes Check", bad.Name, bad.Route, bad.Hidden)
+		}
+		if _, _, err := bad.Paths("1"); err == nil {
+			t.Errorf("%s: Paths of a malformed descriptor did not fail", bad.Name)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/google/go-querystring/query"
@@ -88,26 +87,23 @@ func checkID(c *validate.Collector, path, id string) {
 
 // checkPathValues refuses, whatever the validation setting, a path value
 // that would not name one resource (CheckID), at the placeholder's name
-// ("id", "rx_number").
+// ("id", "rx_number"), and a number of values the route does not have.
 func checkPathValues(e *Endpoint, values []string) error {
+	r := e.parsed()
+	if r.err != nil {
+		return &rxtypes.ConfigError{Message: r.err.Error()}
+	}
+	if len(r.names) != len(values) {
+		return e.countError(len(values))
+	}
 	var c *validate.Collector
-	rest := e.Route
-	for _, v := range values {
-		open := strings.IndexByte(rest, '{')
-		end := strings.IndexByte(rest, '}')
-		if open < 0 || end < open {
-			break
-		}
+	for i, v := range values {
 		if v == "" || v == "." || v == ".." || strings.TrimSpace(v) == "" || validate.HasControl(v) {
 			if c == nil {
 				c = new(validate.Collector)
 			}
-			checkID(c, rest[open+1:end], v)
+			checkID(c, r.names[i], v)
 		}
-		rest = rest[end+1:]
-	}
-	if n := strings.Count(e.Route, "{"); n != len(values) {
-		return &rxtypes.ConfigError{Message: e.Name + ": " + strconv.Itoa(len(values)) + " path values for " + strconv.Itoa(n) + " placeholders"}
 	}
 	if c == nil {
 		return nil

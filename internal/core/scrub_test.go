@@ -19,7 +19,7 @@ import (
 func TestScrub(t *testing.T) {
 	t.Parallel()
 	b := &Backend{secrets: []string{"key-1234", "sec-5678", "a2V5OnNlYw=="}}
-	path, shown := OrdersRemovePrescription.Paths("ord_1", "RX/991")
+	path, shown, _ := OrdersRemovePrescription.Paths("ord_1", "RX/991")
 	sc := b.newScrubber(path, shown, "origin_address=12+Main+Street&page=2",
 		[]byte(`{"initiator":"pharmacy","patient":{"first_name":"Jane","last_name":"Price","date_of_birth":"1980-02-29"},"state":"OH","qty":30,"fee":5.00,"ok":true}`))
 	cases := map[string]string{
