@@ -498,14 +498,18 @@ type pauseClock struct {
 
 func (c *pauseClock) Sleep(ctx context.Context, d time.Duration) error {
 	done := make(chan struct{})
-	t := c.AfterFunc(d, func() { close(done) })
+	// The count drops when the timer fires, inside advance, so that a test
+	// that advances the clock and then waits for the count to be whole
+	// again knows every waiter has woken and gone back to sleep.
+	t := c.AfterFunc(d, func() { c.sleeping.Add(-1); close(done) })
 	c.sleeping.Add(1)
-	defer c.sleeping.Add(-1)
 	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		t.Stop()
+		if t.Stop() {
+			c.sleeping.Add(-1)
+		}
 		return ctx.Err()
 	}
 }
@@ -561,8 +565,10 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 
 	// The clock passes the end before the waiters wake, so that none reads
 	// it midway.
+	// A waiter may still be between two sleeps: the clock moves on until
+	// every one has returned.
 	clk.jump(time.Minute)
-	clk.advance(0)
+	eventually(t, func() bool { clk.advance(time.Second); return returned.Load() == callers }, "every waiter returns once the pause is over")
 	for range callers {
 		assert.NoError(t, <-errs)
 	}
