@@ -58,7 +58,6 @@ type settings struct {
 	creds      [len(rxtypes.Interfaces)]*core.Credentials
 	enc        [len(rxtypes.Interfaces)]*base64.Encoding
 	httpClient *http.Client
-	retryMax   int
 	waitMin    time.Duration
 	waitMax    time.Duration
 	logger     *slog.Logger
@@ -68,7 +67,8 @@ type settings struct {
 	sandbox    bool
 	maxBody    int64
 	programID  string
-	now        func() time.Time
+	// wallNow is the wall clock HTTP dates are read against (tests only).
+	wallNow func() time.Time
 	// clock is what watches wait on (WithClock); nil for real time.
 	clock option.Clock
 	// call holds the client-level forms of the call options.
@@ -413,9 +413,10 @@ func WithMaxResponseBytes(n int64) Option {
 	return clientOpt(func(s *settings) { s.maxBody = n })
 }
 
-// withClock replaces the clock, for tests of Retry-After dates.
-func withClock(now func() time.Time) Option {
-	return clientOpt(func(s *settings) { s.now = now })
+// withWallClock replaces the wall clock a Retry-After date is read
+// against, for tests of those dates. Every wait runs on WithClock's clock.
+func withWallClock(now func() time.Time) Option {
+	return clientOpt(func(s *settings) { s.wallNow = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }

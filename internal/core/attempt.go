@@ -213,7 +213,7 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 // of the path, a query string, a header value, a body or an error's
 // message.
 func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
-	l := c.b.s.logger
+	l := c.b.s.cfg.Logger
 	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
 		return
 	}

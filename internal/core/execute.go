@@ -99,7 +99,7 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 		return err
 	}
 	if r.Check != nil {
-		if err := r.Check(Checks{Validate: b.s.validate, Options: b.s.vopts, Sandbox: b.s.sandbox}); err != nil {
+		if err := r.Check(Checks{Validate: b.s.cfg.Validate, Options: b.s.cfg.ValidateOptions, Sandbox: b.s.cfg.Sandbox}); err != nil {
 			return err
 		}
 	}
@@ -209,14 +209,14 @@ func (c *call) exchange(ctx context.Context) error {
 	// been read.
 	var body *body
 	if c.out != nil {
-		body = getBody(b.s.maxBody)
+		body = getBody(b.s.cfg.MaxResponseBytes)
 		defer putBody(body)
 		req.SetResponseHandler(body.read)
 	}
 	c.loop = retryablehttp.Client{
 		HTTPClient:   b.s.hc,
-		RetryWaitMin: b.s.waitMin,
-		RetryWaitMax: b.s.waitMax,
+		RetryWaitMin: b.s.cfg.RetryWaitMin,
+		RetryWaitMax: b.s.cfg.RetryWaitMax,
 		RetryMax:     c.retryMax,
 		CheckRetry:   c.checkRetry,
 		Backoff:      c.backoff,

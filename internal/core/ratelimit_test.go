@@ -522,7 +522,7 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	t.Parallel()
 	clk := &pauseClock{fakeClock: newFakeClock()}
 	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
-	l.SetPauseBounds(clk, 10*time.Second, clk.Now)
+	l.UseClock(clk, 10*time.Second, clk.Now)
 	ra := func(v string) http.Header { return http.Header{"Retry-After": {v}} }
 
 	l.observe(429, nil)
@@ -573,4 +573,42 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 		assert.NoError(t, <-errs)
 	}
 	assert.True(t, l.PausedUntil().IsZero())
+}
+
+// TestLimiterRunsOnTheClientsClock: a client given WithClock counts its
+// rate's turns on that clock, as it counts its pauses and its watches
+// wait: a turn an hour away comes when that clock has moved an hour, not
+// when real time has.
+func TestLimiterRunsOnTheClientsClock(t *testing.T) {
+	t.Parallel()
+	clk := &pauseClock{fakeClock: newFakeClock()}
+	l := NewLimiter(1.0/3600, 1)
+	l.UseClock(clk, time.Minute, nil)
+	require.NoError(t, l.Wait(context.Background()), "the first turn is in the bucket")
+	done := make(chan error, 1)
+	go func() { done <- l.Wait(context.Background()) }()
+	eventually(t, func() bool { return clk.sleeping.Load() == 1 }, "the second waits for its turn on the client's clock")
+	select {
+	case err := <-done:
+		t.Fatalf("the turn came before the clock moved: %v", err)
+	default:
+	}
+	clk.advance(time.Hour)
+	eventually(t, func() bool {
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+			return true
+		default:
+			return false
+		}
+	}, "the turn comes when the client's clock has moved an hour")
+	assert.InDelta(t, 0, l.State().Tokens, 1e-6)
+
+	// A deadline is wall-clock time: it is judged as the distance left,
+	// whatever the clock, so a turn an hour away on the client's clock is
+	// refused at once for a context of a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	assert.ErrorIs(t, l.Wait(ctx), errRateWait)
 }
