@@ -127,7 +127,9 @@ func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *h
 // sent.
 type hookFailedError struct{ err error }
 
-func (e *hookFailedError) Error() string { return "an attempt hook failed the response: " + e.err.Error() }
+func (e *hookFailedError) Error() string {
+	return "an attempt hook failed the response: " + e.err.Error()
+}
 func (e *hookFailedError) Unwrap() error { return e.err }
 
 // attemptEnded records how an attempt ended (ctx is its parent context).
