@@ -385,7 +385,7 @@ func TestMiddlewareThatDoesNotSend(t *testing.T) {
 	assert.EqualValues(t, 0, s.hits.Load())
 }
 
-// TestEveryEndpointNamesItsOperation calls the 16 endpoints with a
+// TestEveryEndpointNamesItsOperation calls every endpoint with a
 // recording middleware and checks the name, templated path and class
 // each one reports.
 func TestEveryEndpointNamesItsOperation(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
-// endpoint is one of the 16 endpoints, callable with the forms of input
+// endpoint is one of the platform's endpoints, callable with the forms of input
 // that end a call before anything is sent. A nil func marks a form the
 // endpoint does not take (an id, params).
 type endpoint struct {
@@ -36,7 +36,7 @@ type endpoint struct {
 // e0 drops a call's result, keeping its error.
 func e0[T any](_ T, err error) error { return err }
 
-// endpoints returns the 16 endpoints.
+// endpoints returns every endpoint.
 func endpoints() []endpoint {
 	return []endpoint{
 		{name: "requests.Create", iface: rxdelivery.Omni,
@@ -220,7 +220,7 @@ func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, m
 	assert.Equal(t, rxdelivery.Metadata{Attempts: attempts, OutcomeKnown: true}, md, msg)
 }
 
-// TestMetadataAtEveryEndBeforeSending ends each of the 16 endpoints in
+// TestMetadataAtEveryEndBeforeSending ends each endpoint in
 // every way a call can end before anything is sent, and checks that
 // WithMetadata was filled each time: status 0, no header, 0 attempts, the
 // outcome known (the README's `if !md.OutcomeKnown` branch must not take

@@ -7,7 +7,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
 )
 
-// Operation names one of the sixteen endpoints, as the SDK's service
+// Operation names one of the platform's endpoints, as the SDK's service
 // method that calls it is named, such as "orders.Create". FailNext and
 // Call use it.
 type Operation string
@@ -38,7 +38,7 @@ const (
 	PricingQuote Operation = sandbox.OpPricingQuote // POST /pricing/v1/quotes
 )
 
-// Operations lists the sixteen operations.
+// Operations lists every operation, one per endpoint.
 func Operations() []Operation {
 	out := make([]Operation, len(sandbox.Operations))
 	for i, o := range sandbox.Operations {

@@ -12,7 +12,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Endpoint describes one operation of the platform. The sixteen below are
+// Endpoint describes one operation of the platform. Those below are
 // the SDK's whole surface on the wire: a service method is its validation
 // plus one call on its Endpoint.
 type Endpoint struct {
@@ -64,7 +64,7 @@ var (
 	PricingQuote = &Endpoint{Name: "pricing.Quote", Interface: rxtypes.InterfacePricing, Method: http.MethodPost, Route: "/pricing/v1/quotes"}
 )
 
-// Endpoints lists the sixteen endpoints in the order of the README's
+// Endpoints lists the endpoints in the order of the README's
 // Operations table.
 var Endpoints = []*Endpoint{
 	RequestsCreate, RequestsCancel, RequestsGet, RequestsGetMany,

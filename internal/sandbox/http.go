@@ -86,7 +86,7 @@ const (
 	OpPricingQuote             = "pricing.Quote"
 )
 
-// Operations lists the sixteen operation names.
+// Operations lists the operation names, one per endpoint.
 var Operations = []string{
 	OpRequestsCreate, OpRequestsCancel, OpRequestsGet, OpRequestsGetMany,
 	OpPharmaciesSearch, OpPharmaciesGet, OpPharmaciesDeliveryInfo,
