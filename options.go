@@ -212,8 +212,8 @@ func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptT
 func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 
 // WithWriteGrace lets a write already sent outlive the end of its
-// caller's context by up to d, waiting for its response (see the README's
-// "Stopping without leaving unknown outcomes"): a service stopped for a
+// caller's context by up to d, waiting for its response (see
+// docs/operations.md, "Stopping without leaving unknown outcomes"): a service stopped for a
 // deploy then finishes the creates it has in flight instead of leaving
 // each with an unknown outcome. A write not yet sent stops at once. The
 // caller's deadline still bounds everything but the write in flight: a

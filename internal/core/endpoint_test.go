@@ -18,7 +18,7 @@ import (
 // against the test kit's operation names.
 func TestEndpointsMatchTheREADME(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/endpoints.md")
 	if err != nil {
 		t.Fatal(err)
 	}
