@@ -71,12 +71,33 @@ func TestControlFaultKinds(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, res)
 			}
+			// The record names the fault by the kind it was injected as.
+			var in struct {
+				Kind      string `json:"kind"`
+				Committed bool   `json:"committed"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(tc.body), &in))
+			want := in.Kind
+			if in.Committed {
+				want = "committed, then " + want
+			}
+			_, got := controlCall(t, srv, "GET", "/calls?operation=pharmacies.Get", "")
+			calls, _ := got["calls"].([]any)
+			require.Len(t, calls, 1)
+			assert.Equal(t, want, calls[0].(map[string]any)["fault"])
 		})
 	}
 	srv := rxdeliverytest.Start(t)
 	for _, bad := range []string{`{"kind":"status","status":200}`, `{"kind":"cut","times":0}`, `{"kind":"cut","extra":1}`, `not json`} {
 		status, _ := controlCall(t, srv, "POST", "/faults", bad)
 		assert.Contains(t, []int{400, 422}, status, bad)
+	}
+	// An unknown operation is refused with the list of the valid ones.
+	status, got := controlCall(t, srv, "POST", "/faults", `{"operation":"orders.Make","kind":"cut"}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, status)
+	msg, _ := got["error"].(map[string]any)["message"].(string)
+	for _, op := range rxdeliverytest.Operations() {
+		assert.Contains(t, msg, string(op))
 	}
 }
 
