@@ -87,9 +87,13 @@ func startSandbox(t *testing.T, args ...string) *sandbox {
 		t.Fatal(err)
 	}
 	vals := shellValues(t, string(b), "RXDELIVERY_API_KEY", "RXDELIVERY_API_SECRET", "RXDELIVERY_OMNI_URL",
-		"RXDELIVERY_DELIVERY_URL", "RXDELIVERY_TRACKING_URL", "RXDELIVERY_PRICING_URL")
+		"RXDELIVERY_DELIVERY_URL", "RXDELIVERY_TRACKING_URL", "RXDELIVERY_PRICING_URL", "RXDELIVERY_SANDBOX_CONTROL_URL")
 	s.key, s.secret, s.omni, s.delivery, s.tracking, s.pricing = vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
-	s.control = strings.TrimSuffix(s.omni, "/omni") + "/_control"
+	// The control API's URL is read from the env file, as a script would.
+	s.control = vals[6]
+	if want := strings.TrimSuffix(s.omni, "/omni") + "/_control"; s.control != want {
+		t.Fatalf("env file's RXDELIVERY_SANDBOX_CONTROL_URL = %q, want %q", s.control, want)
+	}
 	return s
 }
 
@@ -402,7 +406,7 @@ func TestSandboxControlFaultsAndCallRecord(t *testing.T) {
 	want(t, c["method"], any("POST"), "method")
 	want(t, c["path"], any("/api/v1/orders"), "path")
 	want(t, c["status"], any(float64(500)), "recorded status")
-	want(t, c["fault"], any("committed, then status"), "fault")
+	want(t, c["fault"], any("committed, then server_error"), "fault")
 	want(t, field(c, "body", "external_reference_number"), any("ext-1"), "recorded body")
 	if raw, _ := json.Marshal(calls); strings.Contains(string(raw), "Basic") {
 		t.Errorf("a credential in the call record: %s", raw)
