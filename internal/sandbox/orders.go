@@ -539,14 +539,8 @@ func (s *Sandbox) scheduleOrderStepLocked(o *deliveryOrder, due time.Time) {
 		steps := len(courierSteps)
 		if o.ship != nil {
 			steps = len(trackingSteps)
-			status := trackingSteps[o.step]
-			switch status {
-			case "Accepted":
-				s.applyOrderStatusLocked(o, orderPickedUp, at)
-			case "Delivered":
-				s.applyOrderStatusLocked(o, orderDelivered, at)
-			}
-			out = s.emitLocked(o.ship.trackingNumber, status, at)
+			// emitLocked moves the order as the tracking status says.
+			out = s.emitLocked(o.ship.trackingNumber, trackingSteps[o.step], at)
 		} else {
 			s.applyOrderStatusLocked(o, courierSteps[o.step], at)
 		}
