@@ -149,6 +149,10 @@ func (s *Sandbox) subscribe(c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
+	// x-rxdelivery-reading: subscribe-status. The success status of the
+	// POST is not shown (doc 3): the simulator answers 201 when it creates
+	// the subscription and 200 when it updates one (pinned by
+	// TestSubscribeCreateUpdateAndGet).
 	status := http.StatusOK
 	sub := s.subs[tn]
 	if sub == nil {
