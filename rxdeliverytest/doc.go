@@ -188,7 +188,12 @@
 //   - service_level "sameday" (same-day orders leave it out), an order
 //     without prescriptions, a negative fee or package dimension (400);
 //   - adding or removing a prescription on an order past "submitted to
-//     courier" (400).
+//     courier" (400);
+//   - Basic credentials in the base64 alphabet the interface's documents
+//     do not show (401, as undecodable credentials): tracking reads the
+//     standard alphabet, omni, delivery and pricing the URL-safe one, as
+//     the SDK sends them (padding optional). The control API reads the
+//     standard one, as most HTTP clients write Basic credentials.
 //
 // The simulator also has its own responses where the documents show none:
 // delivery information (pharmacies.DeliveryInfo) answers a deliverability

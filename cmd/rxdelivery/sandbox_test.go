@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log"
@@ -167,6 +168,14 @@ func (s *sandbox) doAs(key, secret, method, url string, body any) (int, map[stri
 	}
 	if key != "" {
 		req.SetBasicAuth(key, secret)
+		// Omni, delivery and pricing read Basic credentials in the URL-safe
+		// base64 alphabet of their documents (tracking and the control API
+		// in the standard one, as SetBasicAuth writes them).
+		for _, base := range []string{s.omni, s.delivery, s.pricing} {
+			if strings.HasPrefix(url, base+"/") {
+				req.Header.Set("Authorization", "Basic "+base64.URLEncoding.EncodeToString([]byte(key+":"+secret)))
+			}
+		}
 	}
 	res, err := s.http.Do(req)
 	if err != nil {
