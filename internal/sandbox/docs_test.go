@@ -12,28 +12,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestValidationDocNamesTheDeliveryInfoInputs: the delivery information
-// inputs docs/validation.md lists (rows DI-..) are the query parameters the
-// simulator reads, written as they are sent: a request made of exactly the
-// names of the document, each with a valid value, is answered 200, and the
-// dotted form is refused with the bracket form it should have been.
+// TestValidationDocNamesTheDeliveryInfoInputs: docs/validation.md names
+// each delivery information input of its DI rows (delivery.address.street,
+// as the document and the SDK's ValidationError do) together with the form
+// it is sent in (delivery[address][street]), and the simulator reads that
+// form: a request made of the documented wire names, each with a valid
+// value, is answered 200, while the dotted form is refused with the
+// bracket form it should have been.
 func TestValidationDocNamesTheDeliveryInfoInputs(t *testing.T) {
 	t.Parallel()
 	doc, err := os.ReadFile("../../docs/validation.md")
 	require.NoError(t, err)
-	values := map[string]string{"street": "1 Test Plaza", "street2": "Suite 2", "city": "New York",
-		"state": "NY", "zipcode": "10001", "delivery": "true", "POD": "adult_required", "package": "postal_small_flat_rate_box"}
+	values := map[string]string{"street": "1 Test Plaza", "street2": "Suite 2", "city": "New York", "state": "NY", "zipcode": "10001"}
 	row := regexp.MustCompile("(?m)^\\| DI-\\d+ \\| `([^`]+)` \\|")
 	q := url.Values{}
 	for _, m := range row.FindAllStringSubmatch(string(doc), -1) {
-		name := m[1]
-		last := name[strings.LastIndex(name, "[")+1:]
-		last = strings.TrimSuffix(last, "]")
-		v, ok := values[last]
-		require.True(t, ok, "docs/validation.md names %q, which no test value fits", name)
-		q.Set(name, v)
+		parts := strings.Split(m[1], ".")
+		wire := parts[0] + "[" + strings.Join(parts[1:], "][") + "]"
+		require.Contains(t, string(doc), "`"+wire+"`", "docs/validation.md says how %s is sent", m[1])
+		q.Set(wire, values[parts[len(parts)-1]])
 	}
-	require.Len(t, q, len(values), "docs/validation.md lists every input of delivery information")
+	require.Len(t, q, len(values), "docs/validation.md lists every address input")
+	for _, wire := range []string{"`POD`", "`package`", "`saturday[delivery]`"} {
+		require.Contains(t, string(doc), wire, "docs/validation.md names the input as it is sent")
+	}
+	q.Set("POD", "adult_required")
+	q.Set("package", "postal_small_flat_rate_box")
+	q.Set("saturday[delivery]", "true")
 	h := newHarness(t, Config{})
 	ph := BuiltinPharmacies()[0]
 	r := h.do("GET", "/delivery/api/v1/pharmacies/"+ph.NCPDP+"?"+q.Encode(), nil)
