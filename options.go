@@ -58,7 +58,6 @@ type settings struct {
 	creds      [len(rxtypes.Interfaces)]*core.Credentials
 	enc        [len(rxtypes.Interfaces)]*base64.Encoding
 	httpClient *http.Client
-	retryMax   int
 	waitMin    time.Duration
 	waitMax    time.Duration
 	logger     *slog.Logger

@@ -117,7 +117,6 @@ func (c *call) resolveSettings(opts []option.CallOption) error {
 			return c.set.Err
 		}
 	}
-	c.retryMax = s.retryMax
 	if c.set.RetryMax != nil {
 		c.retryMax = *c.set.RetryMax
 	}

@@ -39,7 +39,9 @@ type Config struct {
 	// HTTPClient, when set, supplies the transport, timeout, redirect
 	// policy and cookie jar; it is wrapped, never modified.
 	HTTPClient *http.Client
-	// RetryMax is how many retries follow the first attempt.
+	// RetryMax is how many retries follow the first attempt when
+	// Defaults.RetryMax is nil (the client sets it there, as a call's
+	// WithRetryMax does: one field for both).
 	RetryMax int
 	// RetryWaitMin is the first backoff wait; RetryWaitMax caps any one
 	// wait, a server's Retry-After included.
@@ -85,7 +87,6 @@ type Shared struct {
 	sandbox   bool
 	maxBody   int64
 	now       func() time.Time
-	retryMax  int
 	waitMin   time.Duration
 	waitMax   time.Duration
 	defaults  option.Settings
@@ -130,13 +131,18 @@ func NewShared(cfg Config) *Shared {
 		sandbox:  cfg.Sandbox,
 		maxBody:  cfg.MaxResponseBytes,
 		now:      cfg.Now,
-		retryMax: cfg.RetryMax,
 		waitMin:  cfg.RetryWaitMin,
 		waitMax:  cfg.RetryWaitMax,
 		defaults: cfg.Defaults,
 		limiters: cfg.RateLimits,
 		budget:   cfg.RetryBudget,
 		clock:    cfg.Clock,
+	}
+	// A call's retry count lives in its settings, as its attempt timeout
+	// does: the client's default and a call's WithRetryMax are one field.
+	if s.defaults.RetryMax == nil {
+		n := cfg.RetryMax
+		s.defaults.RetryMax = &n
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
