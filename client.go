@@ -203,7 +203,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		ValidateOptions:  validate.Options{NPICheckDigit: s.npiCheck},
 		Sandbox:          s.sandbox,
 		MaxResponseBytes: s.maxBody,
-		Now:              s.now,
+		WallNow:          s.wallNow,
 		Defaults:         s.call,
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),

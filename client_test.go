@@ -169,7 +169,7 @@ func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
 		return r, nil
 	})
 	c, err := NewClient("key", "secret", WithOmniURL("https://omni.example.test"),
-		WithHTTPClient(&http.Client{Transport: mock}), WithRetryWaitMax(time.Second), withClock(func() time.Time { return now }))
+		WithHTTPClient(&http.Client{Transport: mock}), WithRetryWaitMax(time.Second), withWallClock(func() time.Time { return now }))
 	require.NoError(t, err)
 	_, err = c.Requests.Get(context.Background(), "req_1")
 	var apiErr *APIError

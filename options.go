@@ -67,7 +67,10 @@ type settings struct {
 	sandbox    bool
 	maxBody    int64
 	programID  string
-	now        func() time.Time
+	// wallNow replaces the wall clock a Retry-After's date is read
+	// against (withWallClock, for tests); nil for time.Now. Waits run on
+	// clock.
+	wallNow func() time.Time
 	// clock is what watches wait on (WithClock); nil for real time.
 	clock option.Clock
 	// call holds the client-level forms of the call options.
@@ -412,9 +415,11 @@ func WithMaxResponseBytes(n int64) Option {
 	return clientOpt(func(s *settings) { s.maxBody = n })
 }
 
-// withClock replaces the clock, for tests of Retry-After dates.
-func withClock(now func() time.Time) Option {
-	return clientOpt(func(s *settings) { s.now = now })
+// withWallClock replaces the wall clock a Retry-After's HTTP date is read
+// against, for tests of those dates. It is not WithClock: waits still run
+// on the client's Clock.
+func withWallClock(now func() time.Time) Option {
+	return clientOpt(func(s *settings) { s.wallNow = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }

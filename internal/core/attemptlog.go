@@ -118,7 +118,7 @@ func (c *call) attemptLog() []option.AttemptRecord {
 	if c.ext == nil || len(c.ext.recs) == 0 {
 		return nil
 	}
-	now := c.b.s.now()
+	now := c.b.s.wallNow()
 	out := make([]option.AttemptRecord, len(c.ext.recs))
 	for i, r := range c.ext.recs {
 		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}

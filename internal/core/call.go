@@ -252,7 +252,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		// is live when it is read) may pass on a second try.
 		Err:     asAttemptTimeout(ctx, err),
 		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
-		Now:     s.now(),
+		Now:     s.wallNow(),
 		WaitMin: s.waitMin,
 		WaitMax: s.waitMax,
 		Jitter:  rand.Float64(),

@@ -38,7 +38,7 @@ import (
 // off than the longest wait the client allows, it is refused at once with
 // a *PauseError, which carries the rest of the pause.
 type Limiter struct {
-	clock clock
+	rateClock rateClock
 	// unlimited is set for a rate that is not a finite number: every
 	// attempt goes at once.
 	unlimited bool
@@ -97,12 +97,12 @@ func NewLimiter(perSecond float64, burst int) *Limiter {
 	return newLimiter(perSecond, burst, systemClock{})
 }
 
-func newLimiter(perSecond float64, burst int, clk clock) *Limiter {
+func newLimiter(perSecond float64, burst int, clk rateClock) *Limiter {
 	if burst < 1 {
 		burst = 1
 	}
 	l := &Limiter{
-		clock:     clk,
+		rateClock: clk,
 		unlimited: !(perSecond < math.Inf(1)),
 		max:       perSecond,
 		floor:     perSecond / 16,
@@ -141,7 +141,7 @@ func (l *Limiter) Wait(ctx context.Context) error {
 		return nil
 	}
 	l.mu.Lock()
-	now := l.clock.Now()
+	now := l.rateClock.Now()
 	l.update(now)
 	if len(l.queue) == 0 && l.tokens >= 1-tokenSlack {
 		l.tokens = math.Max(l.tokens-1, 0)
@@ -169,7 +169,7 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now = l.clock.Now()
+	now = l.rateClock.Now()
 	l.update(now)
 	select {
 	case <-w.ready:
@@ -242,7 +242,7 @@ func (l *Limiter) schedule(now time.Time) {
 	}
 	d := l.turn(now, 0).Sub(now)
 	if l.timer == nil {
-		l.timer = l.clock.AfterFunc(d, l.wake)
+		l.timer = l.rateClock.AfterFunc(d, l.wake)
 		return
 	}
 	l.timer.Reset(d)
@@ -254,7 +254,7 @@ func (l *Limiter) schedule(now time.Time) {
 func (l *Limiter) wake() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.clock.Now()
+	now := l.rateClock.Now()
 	l.update(now)
 	l.schedule(now)
 }
@@ -264,7 +264,7 @@ func (l *Limiter) wake() {
 // waiter whose turn would now pass its deadline is refused and leaves the
 // queue. Callers hold l.mu.
 func (l *Limiter) setRate(rate float64) {
-	now := l.clock.Now()
+	now := l.rateClock.Now()
 	l.update(now)
 	l.rate = rate
 	kept := l.queue[:0]
@@ -330,8 +330,9 @@ func secondsToDuration(s float64) time.Duration {
 	return time.Duration(ns)
 }
 
-// clock is the time a Limiter runs on: the system's, or a test's.
-type clock interface {
+// rateClock is the time a Limiter's rate runs on: the system's, or a
+// test's. A pause runs on pauseClock (the client's WithClock).
+type rateClock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) stopper
 }
@@ -465,7 +466,7 @@ func (l *Limiter) State() LimiterState {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.update(l.clock.Now())
+	l.update(l.rateClock.Now())
 	st.Rate, st.Burst, st.Tokens, st.Waiting = l.rate, int(l.burst), l.tokens, len(l.queue)
 	return st
 }

@@ -142,7 +142,7 @@ func TestDecideRetrySaysWhy(t *testing.T) {
 // testCall is a call of a read, or of a write, on a client whose longest
 // wait is a minute.
 func testCall(write bool) *call {
-	b := &Backend{s: &Shared{waitMax: time.Minute, now: time.Now}}
+	b := &Backend{s: &Shared{waitMax: time.Minute, wallNow: time.Now}}
 	c := newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 	c.retryMax = DefaultRetryMax
 	return c

@@ -60,8 +60,10 @@ type Config struct {
 	// MaxResponseBytes bounds a successful response's body; zero means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Now is the clock, for tests; nil means time.Now.
-	Now func() time.Time
+	// WallNow is the wall clock (nil means time.Now) that a Retry-After's
+	// HTTP date, an error's time and the attempt log are read against.
+	// It is not Clock, which waits run on; tests replace it alone.
+	WallNow func() time.Time
 	// Defaults are the settings of every call (the client-level forms of
 	// the call options).
 	Defaults option.Settings
@@ -86,7 +88,7 @@ type Shared struct {
 	vopts     validate.Options
 	sandbox   bool
 	maxBody   int64
-	now       func() time.Time
+	wallNow   func() time.Time
 	waitMin   time.Duration
 	waitMax   time.Duration
 	defaults  option.Settings
@@ -130,7 +132,7 @@ func NewShared(cfg Config) *Shared {
 		vopts:    cfg.ValidateOptions,
 		sandbox:  cfg.Sandbox,
 		maxBody:  cfg.MaxResponseBytes,
-		now:      cfg.Now,
+		wallNow:  cfg.WallNow,
 		waitMin:  cfg.RetryWaitMin,
 		waitMax:  cfg.RetryWaitMax,
 		defaults: cfg.Defaults,
@@ -147,8 +149,8 @@ func NewShared(cfg Config) *Shared {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxResponseBytes
 	}
-	if s.now == nil {
-		s.now = time.Now
+	if s.wallNow == nil {
+		s.wallNow = time.Now
 	}
 	// Every interface has a Limiter, unlimited where no rate is set: it
 	// is where a Retry-After pauses the interface for every call.
@@ -157,7 +159,7 @@ func NewShared(cfg Config) *Shared {
 			l = NewLimiter(math.Inf(1), 1)
 			s.limiters[i] = l
 		}
-		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax, s.now)
+		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax, s.wallNow)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
