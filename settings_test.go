@@ -48,3 +48,26 @@ func TestRetryMaxClientAndCallAgree(t *testing.T) {
 	assert.Equal(t, 1, attempts([]Option{WithRetryMax(5)}, WithRetryMax(0)))
 	assert.Equal(t, 3, attempts([]Option{WithRetryMax(0)}, WithRetryMax(2)))
 }
+
+// TestAttemptTimeoutClientAndCallAgree: WithAttemptTimeout given to the
+// client and given to a call bound an attempt the same way: the attempt
+// ends with ErrAttemptTimeout either way.
+func TestAttemptTimeoutClientAndCallAgree(t *testing.T) {
+	t.Parallel()
+	call := func(clientOpts []Option, callOpts ...CallOption) error {
+		mock := httpmock.NewMockTransport()
+		mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		})
+		opts := append([]Option{WithOmniURL("https://omni.example.test"),
+			WithHTTPClient(&http.Client{Transport: mock}), WithRetryMax(0)}, clientOpts...)
+		c, err := NewClient("key", "secret", opts...)
+		require.NoError(t, err)
+		_, err = c.Requests.Get(context.Background(), "req_1", callOpts...)
+		return err
+	}
+	assert.ErrorIs(t, call([]Option{WithAttemptTimeout(time.Millisecond)}), ErrAttemptTimeout)
+	assert.ErrorIs(t, call(nil, WithAttemptTimeout(time.Millisecond)), ErrAttemptTimeout)
+	assert.ErrorIs(t, call([]Option{WithAttemptTimeout(time.Hour)}, WithAttemptTimeout(time.Millisecond)), ErrAttemptTimeout)
+}
