@@ -20,5 +20,7 @@ export RXDELIVERY_CONFORMANCE_DIR=$record
 
 # The modules whose tests start the simulator (the root module's packages
 # and examples, the command's sandbox and transcripts, the journal).
-go test -tags conformance -count=1 "$@" ./... ./cmd/rxdelivery/... ./journal/...
+tests=0
+go test -tags conformance -count=1 "$@" ./... ./cmd/rxdelivery/... ./journal/... || tests=$?
 (cd internal/conformance && go run . "$OLDPWD/api" "$record")
+exit "$tests"
