@@ -42,7 +42,7 @@ var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 // TestPlantedViolations checks that the check reports a response without a
 // required field and a request with a value outside its enum, names the
 // operation, and leaves the offending values out; a conforming exchange
-// passes.
+// and a nonconforming request the simulator refused pass.
 func TestPlantedViolations(t *testing.T) {
 	t.Parallel()
 	dir := record(t,
@@ -54,7 +54,12 @@ func TestPlantedViolations(t *testing.T) {
 			Method: http.MethodDelete, Path: "/delivery/api/v1/orders/o-2", RequestHeader: authed(nil),
 			Status: 400, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"error":{"note":"PATIENT-SECRET"}}`),
 		},
-		exchange{ // request: a status outside the documents' enum
+		exchange{ // request: a status outside the documents' enum, accepted
+			Method: http.MethodPut, Path: "/_control/orders/o-3/status", RequestHeader: authed(jsonHeader),
+			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+		},
+		exchange{ // request: the same refused, as it should be: no violation
 			Method: http.MethodPut, Path: "/_control/orders/o-3/status", RequestHeader: authed(jsonHeader),
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
 			Status:      422, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"error":{"message":"status: not an order status of the documents"}}`),
@@ -64,8 +69,8 @@ func TestPlantedViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Requests != 3 || res.Responses != 3 {
-		t.Errorf("validated %d requests and %d responses, want 3 and 3", res.Requests, res.Responses)
+	if res.Requests != 4 || res.Responses != 4 {
+		t.Errorf("validated %d requests and %d responses, want 4 and 4", res.Requests, res.Responses)
 	}
 	if len(res.Violations) != 2 {
 		t.Fatalf("violations %q, want 2", res.Violations)
