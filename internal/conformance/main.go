@@ -171,7 +171,15 @@ func (c *checker) check(ex exchange, res *Result) {
 		u.Path, u.RawPath = p, path
 	}
 	req, _ := http.NewRequest(ex.Method, u.String(), bytes.NewReader(ex.RequestBody))
-	req.Header = ex.RequestHeader
+	req.Header = ex.RequestHeader.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	if doc == "sandbox.yaml" && len(ex.RequestBody) > 0 && req.Header.Get("Content-Type") == "" {
+		// The control API reads a JSON body whatever its Content-Type
+		// (api/sandbox.yaml says so).
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.URL = u
 	// A request the simulator refused (4xx) was a test of the refusal: a
 	// violation of the documents is what it should be. One it accepted

@@ -85,3 +85,29 @@ func TestPlantedViolations(t *testing.T) {
 		t.Errorf("violations show a value the exchange carried: %q", all)
 	}
 }
+
+// TestControlBodyWithoutContentType checks that a control API body sent
+// without a Content-Type is read as JSON, as the simulator reads it, and
+// still validated: a platform request without one is a violation.
+func TestControlBodyWithoutContentType(t *testing.T) {
+	t.Parallel()
+	dir := record(t,
+		exchange{
+			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
+			RequestBody: []byte(`{"status":"delivered"}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+		},
+		exchange{
+			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
+			RequestBody: []byte(`{"status":"lost"}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+		},
+	)
+	res, err := CheckDir("../../api", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 1 || !strings.Contains(res.Violations[0], "enum") {
+		t.Errorf("violations %q, want the one enum violation", res.Violations)
+	}
+}
