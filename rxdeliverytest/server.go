@@ -218,7 +218,7 @@ func newServer(opts []Option) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle(ControlPrefix+"/", s.controlHandler())
 	mux.Handle("/", s.sb)
-	s.ts = httptest.NewUnstartedServer(mux)
+	s.ts = httptest.NewUnstartedServer(sandbox.Observe(mux))
 	if cfg.listener != nil {
 		_ = s.ts.Listener.Close()
 		s.ts.Listener = cfg.listener

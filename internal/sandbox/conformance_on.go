@@ -1,0 +1,116 @@
+//go:build conformance
+
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// ConformanceEnv names the directory where a simulator built with the
+// conformance tag writes every exchange it serves, one JSON object a line,
+// one file per process; .ci/conformance.sh then validates each one against
+// the OpenAPI documents in api/ (internal/conformance). The files hold the
+// requests' bodies as sent: they are CI scratch files, never kept.
+const ConformanceEnv = "RXDELIVERY_CONFORMANCE_DIR"
+
+// Exchange is one request the simulator served and its response, as the
+// conformance record holds it.
+type Exchange struct {
+	Method         string      `json:"method"`
+	Path           string      `json:"path"`
+	RawQuery       string      `json:"raw_query"`
+	RequestHeader  http.Header `json:"request_header"`
+	RequestBody    []byte      `json:"request_body"`
+	Status         int         `json:"status"`
+	ResponseHeader http.Header `json:"response_header"`
+	ResponseBody   []byte      `json:"response_body"`
+}
+
+var conformanceOut struct {
+	once sync.Once
+	mu   sync.Mutex
+	f    *os.File
+}
+
+func conformanceFile() *os.File {
+	c := &conformanceOut
+	c.once.Do(func() {
+		dir := os.Getenv(ConformanceEnv)
+		if dir == "" {
+			return
+		}
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("exchanges-%d.jsonl", os.Getpid())), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			panic("conformance record: " + err.Error())
+		}
+		c.f = f
+	})
+	return c.f
+}
+
+// Observe wraps h so that each exchange it serves is recorded in the
+// directory ConformanceEnv names (nothing is recorded when it is unset).
+func Observe(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f := conformanceFile()
+		if f == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		tw := &teeWriter{ResponseWriter: w}
+		h.ServeHTTP(tw, r)
+		if tw.status == 0 {
+			return // hijacked (a cut or dropped connection): no response to check
+		}
+
+		line, err := json.Marshal(Exchange{
+			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
+			RequestHeader: r.Header.Clone(), RequestBody: body,
+			Status: tw.status, ResponseHeader: w.Header().Clone(), ResponseBody: tw.body.Bytes(),
+		})
+		if err != nil {
+			return
+		}
+		c := &conformanceOut
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, _ = f.Write(append(line, '\n'))
+	})
+}
+
+// teeWriter passes a response through and keeps its status and body; Unwrap
+// lets http.ResponseController reach the connection as before.
+type teeWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (t *teeWriter) WriteHeader(code int) {
+	if t.status == 0 {
+		t.status = code
+	}
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	if t.status == 0 {
+		t.status = http.StatusOK
+	}
+	t.body.Write(p)
+	return t.ResponseWriter.Write(p)
+}
+
+func (t *teeWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
