@@ -12,7 +12,7 @@ import "encoding/base64"
 // authorization credentials"), so a client that sends the wrong one fails
 // in testing as it would against the platform.
 //
-// x-rxdelivery-reading: auth-alphabet. The documents show one alphabet per
+// x-rxdelivery-reading: basic-auth-alphabet. The documents show one alphabet per
 // interface in an example and do not say whether the other is refused:
 // the simulator refuses it.
 func authAlphabet(iface Interface) *base64.Encoding {

@@ -370,7 +370,7 @@ func (s *Sandbox) getPharmacy(c *call) {
 // deliveryInfoOut is the sandbox's own reading of the delivery information
 // answer, which the documents do not show.
 //
-// x-rxdelivery-reading: delivery-info-answer. The response schema is not
+// x-rxdelivery-reading: delivery-info-inputs. The response schema is not
 // shown (doc 2): the simulator answers this summary, whose fields no
 // document names; the SDK keeps the body whole (DeliveryInfo.Raw) and
 // fills only npi, ncpdp and name (docs/validation.md says so).
@@ -394,7 +394,7 @@ func (s *Sandbox) deliveryInfo(c *call) {
 		saturday = "saturday[delivery]"
 	)
 	q := c.r.URL.Query()
-	// x-rxdelivery-reading: delivery-info-query. Where the inputs go is not
+	// x-rxdelivery-reading: delivery-info-inputs. Where the inputs go is not
 	// shown (doc 2): they are query parameters nested with brackets, as the
 	// SDK sends them (docs/validation.md, DI rows). A dotted name, the way
 	// the document writes them, is refused with the form it should have.
