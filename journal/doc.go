@@ -78,4 +78,8 @@
 // (marks in the store, one conditional write per notification; see
 // MarkStore). Journal.Marks gives tracking.WithOrdering the same marks
 // without Once.
+//
+// Creating exactly once with a journal is told in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/exactly-once.md
+// and running it behind poolers, across failovers and deploys in
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/operations.md
 package journal

@@ -43,4 +43,8 @@
 // Until, and every CallOption, which applies to each read of the watch. A
 // client's watches wait between reads on its Clock (real time unless
 // rxdelivery.WithClock says otherwise).
+//
+// Per-call options are told in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/calls.md, retries
+// and the unknown outcome in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/retries.md, and
+// watches in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/following.md
 package option

@@ -215,4 +215,7 @@
 // summary, pricing answers one postal ground quote with a deterministic
 // price, and ZIP codes 00000 to 00999 are outside every service area
 // (no pharmacy, no quote, not deliverable).
+//
+// The simulator, its scenarios and faults are told in the guide
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/testkit.md
 package rxdeliverytest
