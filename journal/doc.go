@@ -65,17 +65,22 @@
 //
 // Errors and renderings of a Key or a Claim (%v, %+v, %#v, %q) never show
 // the reference, which may be a medical record number: it is in
-// Key.Reference and ClaimedError.Claim for code. WithLogger writes the
+// [Key.Reference] and [ClaimedError.Claim] for code. [WithLogger] writes the
 // journal's events (claims, releases, unknown outcomes, lease expiries,
 // takeovers) without it unless WithReferencesInLogs asks for it.
 //
-// Journal.Once gives tracking notifications the same protection: wrapped
+// [Journal.Once] gives tracking notifications the same protection: wrapped
 // around a tracking.NewHandler callback, it lets each (tracking number,
 // status, status_occurred_at) reach the callback once across replicas.
-// Journal.TrackingHandler also orders them: a tracking number's
+// [Journal.TrackingHandler] also orders them: a tracking number's
 // notifications reach the callback one at a time across replicas, the
 // calls that succeed in increasing status_occurred_at, the stale ones acknowledged without it
 // (marks in the store, one conditional write per notification; see
-// MarkStore). Journal.Marks gives tracking.WithOrdering the same marks
+// [MarkStore]). [Journal.Marks] gives tracking.WithOrdering the same marks
 // without Once.
+//
+// Creating exactly once with a journal is told in
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/exactly-once.md
+// and running it behind poolers, across failovers and deploys in
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/operations.md
 package journal

@@ -30,4 +30,6 @@
 //		},
 //	})
 //	// info.Raw holds the response as received; its schema is not documented.
+//
+// What each service method sends is listed in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
 package pharmacies

@@ -29,4 +29,6 @@
 //
 // Every package measure is required: the platform never infers weight or
 // dimensions. ZIP+4 codes are accepted and sent as 5 digits.
+//
+// What each service method sends is listed in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
 package pricing

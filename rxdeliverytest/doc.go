@@ -22,25 +22,25 @@
 //		...
 //	}
 //
-// Server.Client is built with rxdelivery.NewClient on the simulator's four
+// [Server.Client] is built with rxdelivery.NewClient on the simulator's four
 // base URLs, in sandbox mode, with the server's credentials and retry waits
-// of a few milliseconds, then with your own options (WithClientOptions), so
-// it behaves as your production client does. Server.NewClient builds more.
+// of a few milliseconds, then with your own options ([WithClientOptions]), so
+// it behaves as your production client does. [Server.NewClient] builds more.
 // Code that builds its client from the environment can be given
-// Server.EnvLines. NewServer starts a simulator without a testing.TB, for
+// [Server.EnvLines]. [NewServer] starts a simulator without a testing.TB, for
 // Example functions and programs; call Close when done.
 //
 // # The clock
 //
 // The simulator runs on a manual clock starting at DefaultStart,
-// 2026-03-02T09:00:00Z (WithStartTime sets another start). Nothing moves until the test calls Server.Advance, which
+// 2026-03-02T09:00:00Z ([WithStartTime] sets another start). Nothing moves until the test calls [Server.Advance], which
 // applies, before it returns and in time order, every transition that
 // became due: the steps of omni sandbox scenarios (test_meta), the courier
 // progress of delivery orders (new, "submitted to courier", picked_up,
-// delivered, one step per WithOrderCadence, 30 seconds by default), the
+// delivered, one step per [WithOrderCadence], 30 seconds by default), the
 // tracking events of shipping orders (Accepted, Moving Through Network, Out
 // for Delivery, Delivered), and the tracking notifications they cause. A
-// test never sleeps and always sees the same sequence. WithRealClock runs
+// test never sleeps and always sees the same sequence. [WithRealClock] runs
 // on real time instead (Advance still jumps ahead). On either clock a
 // status shows from its occurred_at on: the platform writes timestamps to
 // the second, so the first step after a create falls on the last whole
@@ -96,7 +96,7 @@
 // every notification for it is handed to the handler, in-process, before
 // Track or Advance returns: no certificate, port or goroutine in the test.
 // Notifications to other URLs are posted over the network
-// (WithListenerClient sets the client). Server.Notifications records each
+// ([WithListenerClient] sets the client). [Server.Notifications] records each
 // delivery attempt.
 //
 // # Faults
@@ -141,7 +141,7 @@
 // SimulatedAt on the simulator's clock. No header is kept, so no
 // credential is in it. CallsTo filters by operation; ResetCalls empties the
 // record; Call.DecodeBody decodes a body into a type of yours. The record
-// keeps the latest DefaultCallRecordLimit calls (WithCallRecordLimit sets
+// keeps the latest [DefaultCallRecordLimit] calls ([WithCallRecordLimit] sets
 // another bound, or none); CallCounts counts every call per operation,
 // past that bound.
 //
@@ -215,4 +215,7 @@
 // summary, pricing answers one postal ground quote with a deterministic
 // price, and ZIP codes 00000 to 00999 are outside every service area
 // (no pharmacy, no quote, not deliverable).
+//
+// The simulator, its scenarios and faults are told in the guide
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/testkit.md
 package rxdeliverytest

@@ -22,10 +22,10 @@
 //		// not subscribed
 //	}
 //
-// On the receiving side, NewHandler serves the listener URL and
+// On the receiving side, [NewHandler] serves the listener URL and
 // ParseNotification reads one notification in a handler of your own. The
 // platform shows no signature scheme for notifications, so authenticate
-// them yourself; NewHandler's documentation shows one way.
+// them yourself; [NewHandler]'s documentation shows one way.
 //
 // Errors of the interface carry a code (CodeNotFound, CodeForbidden, ...)
 // in the Code field of the *rxdelivery.APIError.
