@@ -32,10 +32,12 @@ import (
 // SDK unwrapped is read by its type (h2StreamError). The words of a
 // connection found unusable, or closed, between the choice of it and the
 // request ("client conn not usable", "could not be established", "cannot
-// rewind body", "cannot retry err") come only from races no test can
-// provoke on demand; they have no canary. A rewording of any of them fails
-// safe: the write is no longer proven unsent, so its outcome is reported
-// unknown and it is never sent again.
+// rewind body", "cannot retry err") come only from races no test provokes
+// on demand: TestNetHTTPSourceWordsCanary finds each of them, and every
+// other word fateOf matches, among the string literals of the net/http
+// that compiles it, so a rewording fails a test there too. A rewording
+// fails safe besides: the write is no longer proven unsent, so its outcome
+// is reported unknown and it is never sent again.
 
 // sendFate is what a transport error proves about the request.
 type sendFate uint8
