@@ -32,7 +32,8 @@ func newHandwritten(t testing.TB, s *server, omniPrefix string) *handwritten {
 }
 
 // plainHTTP is the net/http and encoding/json plumbing an integrator
-// writes by hand: one tuned keep-alive client, the base URLs, the
+// writes by hand: one tuned keep-alive client whose calls are bounded
+// (http.Client.Timeout of 30 s, as careful code sets), the base URLs, the
 // Authorization and User-Agent values computed once, and do. handwritten
 // uses it with its own structs, sdkTypes with the SDK's models.
 type plainHTTP struct {
@@ -54,7 +55,7 @@ func newPlainHTTP(t testing.TB, s *server, omniPrefix string) plainHTTP {
 	}
 	t.Cleanup(tr.CloseIdleConnections)
 	return plainHTTP{
-		hc:       &http.Client{Transport: tr},
+		hc:       &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		omni:     s.URL + omniPrefix,
 		delivery: s.URL + "/delivery",
 		auth:     authHeader,
