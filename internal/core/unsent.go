@@ -26,7 +26,10 @@ import (
 // in 1.27 with the same words) or golang.org/x/net/http2.
 // TestNetHTTPWordsCanary provokes each refusal before writing under the Go
 // that runs it, and internal/reliability's HTTP/2 server the graceful
-// GOAWAY and REFUSED_STREAM: they fail the day a release rewords one. A
+// GOAWAY and REFUSED_STREAM, and TestNetHTTPSourceWordsCanary finds every
+// word (the unusable and never-established connections, an error GOAWAY,
+// a body that cannot be rewound included) among the literals of the
+// net/http that compiles it: they fail the day a release rewords one. A
 // stream error that reaches the SDK unwrapped is read by its type
 // (h2StreamError).
 
