@@ -1,0 +1,125 @@
+package testutil_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+)
+
+// unexplained are the test files that start raw httptest servers and do not
+// yet say why a real socket is needed. The list only shrinks: a file leaves
+// it when it moves to Setup's httpmock or to the simulator, or when it
+// gains its "// httptest:" line.
+var unexplained = map[string]bool{
+	"budget_test.go":                     true,
+	"calloptions_bench_test.go":          true,
+	"calloptions_test.go":                true,
+	"cmd/rxdelivery/cli_test.go":         true,
+	"cmd/rxdelivery/echo_test.go":        true,
+	"cmd/rxdelivery/sandbox_test.go":     true,
+	"e2e_test.go":                        true,
+	"example_do_test.go":                 true,
+	"example_test.go":                    true,
+	"headers_test.go":                    true,
+	"internal/benchmarks/server_test.go": true,
+	"internal/core/budget_test.go":       true,
+	"internal/core/canary_test.go":       true,
+	"internal/core/loopback_test.go":     true,
+	"internal/core/panic_test.go":        true,
+	"internal/core/retry_test.go":        true,
+	"internal/core/transport_test.go":    true,
+	"internal/sandbox/http_test.go":      true,
+	"internal/sandbox/lifecycle_test.go": true,
+	"internal/sandbox/stats_test.go":     true,
+	"internal/sandbox/tracking_test.go":  true,
+	"journal/echo_note_test.go":          true,
+	"journal/marks_example_test.go":      true,
+	"journal/marks_test.go":              true,
+	"journal/platform_test.go":           true,
+	"journal/redaction_test.go":          true,
+	"journal/skew_test.go":               true,
+	"journal/tracking_test.go":           true,
+	"lifecycles_test.go":                 true,
+	"logging_test.go":                    true,
+	"otel/bench_test.go":                 true,
+	"otel/otel_test.go":                  true,
+	"otel/watch_test.go":                 true,
+	"ratelimit_test.go":                  true,
+	"requestid_test.go":                  true,
+	"tracking/busy_test.go":              true,
+	"tracking/example_ordering_test.go":  true,
+	"tracking/example_test.go":           true,
+	"tracking/fuzz_test.go":              true,
+	"tracking/nginx_test.go":             true,
+	"tracking/notification_test.go":      true,
+	"tracking/ordering_test.go":          true,
+	"transcript_read_test.go":            true,
+	"transcript_test.go":                 true,
+}
+
+// TestRawServersSayWhy: a test file that imports net/http/httptest carries
+// a line "// httptest: <why>" saying what real sockets it needs (HTTP/2,
+// TLS, connection reuse, a cut connection, a timeout); wire-format tests
+// use Setup's httpmock and behaviour tests the simulator instead.
+func TestRawServersSayWhy(t *testing.T) {
+	t.Parallel()
+	root := testutil.Root()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		imports := false
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "net/http/httptest" {
+				imports = true
+			}
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		says := strings.Contains("\n"+string(src), "\n// httptest: ")
+		switch {
+		case !imports:
+		case unexplained[rel]:
+			seen[rel] = true
+			if says {
+				t.Errorf("%s says why it uses httptest: remove it from unexplained", rel)
+			}
+		case !says:
+			t.Errorf("%s imports net/http/httptest without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel := range unexplained {
+		if !seen[rel] {
+			t.Errorf("%s no longer uses httptest: remove it from unexplained", rel)
+		}
+	}
+}
