@@ -18,7 +18,6 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"budget_test.go":                     true,
 	"calloptions_bench_test.go":          true,
 	"calloptions_test.go":                true,
 	"cmd/rxdelivery/cli_test.go":         true,
