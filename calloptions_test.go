@@ -20,6 +20,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 )
 
+// httptest: a handler that hangs until the attempt timeout ends the request on a real connection.
+
 // anyBody satisfies the decoder of every endpoint: each envelope member
 // is present, and the bare models read their fields from the top level.
 const anyBody = `{"order":{"id":"ord_1"},"orders":[{"id":"ord_1"}],"request":{"id":"req_1"},` +

@@ -23,6 +23,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
+// httptest: the flows include a connection cut mid-call (a hijacked socket).
+
 // syncBuffer is a bytes.Buffer safe for a handler's concurrent writes.
 type syncBuffer struct {
 	mu sync.Mutex
