@@ -45,7 +45,6 @@ var unexplained = map[string]bool{
 	"otel/bench_test.go":                 true,
 	"otel/otel_test.go":                  true,
 	"otel/watch_test.go":                 true,
-	"ratelimit_test.go":                  true,
 	"tracking/busy_test.go":              true,
 	"tracking/example_ordering_test.go":  true,
 	"tracking/example_test.go":           true,
