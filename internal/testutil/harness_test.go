@@ -16,12 +16,9 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"calloptions_bench_test.go":          true,
 	"cmd/rxdelivery/cli_test.go":         true,
 	"cmd/rxdelivery/echo_test.go":        true,
 	"cmd/rxdelivery/sandbox_test.go":     true,
-	"example_do_test.go":                 true,
-	"example_test.go":                    true,
 	"internal/benchmarks/server_test.go": true,
 	"internal/core/budget_test.go":       true,
 	"internal/core/canary_test.go":       true,
@@ -37,9 +34,6 @@ var unexplained = map[string]bool{
 	"otel/bench_test.go":                 true,
 	"otel/otel_test.go":                  true,
 	"otel/watch_test.go":                 true,
-	"tracking/example_ordering_test.go":  true,
-	"tracking/example_test.go":           true,
-	"tracking/nginx_test.go":             true,
 	"tracking/notification_test.go":      true,
 	"transcript_read_test.go":            true,
 	"transcript_test.go":                 true,
