@@ -160,11 +160,10 @@ func (s *settings) uncoveredInterfaces() error {
 
 func defaultSettings() *settings {
 	return &settings{
-		retryMax:    core.DefaultRetryMax,
 		retryBudget: DefaultRetryBudget,
 		waitMin:     core.DefaultRetryWaitMin,
 		waitMax:     core.DefaultRetryWaitMax,
-		call:        option.Settings{AttemptTimeout: ptr(DefaultAttemptTimeout)},
+		call:        option.Settings{RetryMax: ptr(core.DefaultRetryMax), AttemptTimeout: ptr(DefaultAttemptTimeout)},
 	}
 }
 
@@ -188,9 +187,6 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	if s.call.CallOnly != "" {
 		return nil, &rxtypes.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
 	}
-	if s.call.RetryMax != nil {
-		s.retryMax, s.call.RetryMax = *s.call.RetryMax, nil
-	}
 	var limits [len(rxtypes.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
 		if l != nil {
@@ -199,7 +195,6 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	}
 	shared := core.NewShared(core.Config{
 		HTTPClient:       s.httpClient,
-		RetryMax:         s.retryMax,
 		RetryWaitMin:     s.waitMin,
 		RetryWaitMax:     s.waitMax,
 		Logger:           s.logger,
@@ -208,7 +203,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		ValidateOptions:  validate.Options{NPICheckDigit: s.npiCheck},
 		Sandbox:          s.sandbox,
 		MaxResponseBytes: s.maxBody,
-		Now:              s.now,
+		WallNow:          s.wallNow,
 		Defaults:         s.call,
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),

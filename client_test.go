@@ -123,7 +123,11 @@ func TestNewClientErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "tracking API key and secret must be given together")
 	_, err = NewClient("key", "secret", WithDeliveryURL("::not a url"))
 	assert.ErrorContains(t, err, "WithDeliveryURL")
-	c, err := NewClient("key", "secret", nil, WithRetryMax(-1), WithRetryWaitMin(time.Hour), WithRetryWaitMax(time.Second))
+	_, err = NewClient("key", "secret", WithRetryMax(-1))
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce, "a negative retry count is refused, as a call refuses it")
+	assert.Contains(t, ce.Message, "WithRetryMax")
+	c, err := NewClient("key", "secret", nil, WithRetryWaitMin(time.Hour), WithRetryWaitMax(time.Second))
 	require.NoError(t, err)
 	assert.False(t, c.Sandbox())
 	c.CloseIdleConnections()
@@ -169,7 +173,7 @@ func TestRetryAfterDateUsesTheClientClock(t *testing.T) {
 		return r, nil
 	})
 	c, err := NewClient("key", "secret", WithOmniURL("https://omni.example.test"),
-		WithHTTPClient(&http.Client{Transport: mock}), WithRetryWaitMax(time.Second), withClock(func() time.Time { return now }))
+		WithHTTPClient(&http.Client{Transport: mock}), WithRetryWaitMax(time.Second), withWallClock(func() time.Time { return now }))
 	require.NoError(t, err)
 	_, err = c.Requests.Get(context.Background(), "req_1")
 	var apiErr *APIError

@@ -91,4 +91,28 @@
 // How omni requests, delivery orders and tracking subscriptions move from
 // status to status, and which statuses are final or cancellable, is drawn
 // in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
+//
+// # Guides
+//
+// The README (https://github.com/rxdelivery/rxdelivery-go) holds the
+// quickstart, configuration and errors; the rest is in guides under
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/, read in
+// this order:
+//   - endpoints.md: what each service method sends ([orders.Service.Create]
+//     and the others), and the life cycles;
+//   - retries.md: what is sent again, the unknown outcome
+//     ([ErrUnknownOutcome]), the retry budget and rate limits;
+//   - exactly-once.md: creating once, and the journal module;
+//   - operations.md: the journal behind poolers and across failovers,
+//     runbooks, stopping for a deploy ([WithWriteGrace]);
+//   - calls.md: per-call options ([option.CallOption]), [Metadata] and
+//     [Client.Do] for an endpoint the SDK does not model;
+//   - observability.md: logs, hooks, OpenTelemetry, transcripts;
+//   - following.md: Watch, Wait and WatchMany;
+//   - notifications.md: tracking notifications, in order and once;
+//   - testkit.md: the test kit (package rxdeliverytest) and sandbox scenarios;
+//   - models.md: validation, money and dates;
+//   - cli.md: the operator command rxdelivery;
+//   - development.md and versioning.md: working on the SDK, and what a
+//     version promises.
 package rxdelivery

@@ -58,7 +58,6 @@ type settings struct {
 	creds      [len(rxtypes.Interfaces)]*core.Credentials
 	enc        [len(rxtypes.Interfaces)]*base64.Encoding
 	httpClient *http.Client
-	retryMax   int
 	waitMin    time.Duration
 	waitMax    time.Duration
 	logger     *slog.Logger
@@ -68,7 +67,8 @@ type settings struct {
 	sandbox    bool
 	maxBody    int64
 	programID  string
-	now        func() time.Time
+	// wallNow is the wall clock HTTP dates are read against (tests only).
+	wallNow func() time.Time
 	// clock is what watches wait on (WithClock); nil for real time.
 	clock option.Clock
 	// call holds the client-level forms of the call options.
@@ -212,8 +212,8 @@ func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptT
 func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 
 // WithWriteGrace lets a write already sent outlive the end of its
-// caller's context by up to d, waiting for its response (see the README's
-// "Stopping without leaving unknown outcomes"): a service stopped for a
+// caller's context by up to d, waiting for its response (see
+// docs/operations.md, "Stopping without leaving unknown outcomes"): a service stopped for a
 // deploy then finishes the creates it has in flight instead of leaving
 // each with an unknown outcome. A write not yet sent stops at once. The
 // caller's deadline still bounds everything but the write in flight: a
@@ -413,9 +413,10 @@ func WithMaxResponseBytes(n int64) Option {
 	return clientOpt(func(s *settings) { s.maxBody = n })
 }
 
-// withClock replaces the clock, for tests of Retry-After dates.
-func withClock(now func() time.Time) Option {
-	return clientOpt(func(s *settings) { s.now = now })
+// withWallClock replaces the wall clock a Retry-After date is read
+// against, for tests of those dates. Every wait runs on WithClock's clock.
+func withWallClock(now func() time.Time) Option {
+	return clientOpt(func(s *settings) { s.wallNow = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }

@@ -195,9 +195,7 @@ func Example() { _ = helper() }
 // calls an internal package.
 func TestDocSnippetsUsePublicAPIOnly(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("README.md")
-	require.NoError(t, err)
-	for _, b := range goBlock.FindAllStringSubmatch(string(readme), -1) {
+	for _, b := range goBlock.FindAllStringSubmatch(readmeAndGuides(t), -1) {
 		assert.NotContains(t, b[1], "/internal", "README block:\n%s", b[1])
 	}
 	fset := token.NewFileSet()

@@ -379,3 +379,73 @@ func TestLogLinesNameTheRequestID(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, logs.String(), "attempts=1 error=unavailable status=503 request_id=req_6a2\n")
 }
+
+// TestRetryMaxAndAttemptTimeoutAreOneSetting: WithRetryMax and
+// WithAttemptTimeout given to NewClient are the defaults a call clones and
+// its own options replace; the client's and a call's forms make the same
+// attempts, and both refuse a negative value before sending.
+func TestRetryMaxAndAttemptTimeoutAreOneSetting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	unavailable := func(n int) []step {
+		steps := make([]step, n)
+		for i := range steps {
+			steps[i] = step{status: 503, body: `{"error":"down"}`}
+		}
+		return steps
+	}
+	for _, tc := range []struct {
+		name   string
+		client []rxdelivery.Option
+		call   []rxdelivery.CallOption
+		want   int
+	}{
+		{"default", nil, nil, 4},
+		{"client", []rxdelivery.Option{rxdelivery.WithRetryMax(1)}, nil, 2},
+		{"call", nil, []rxdelivery.CallOption{rxdelivery.WithRetryMax(1)}, 2},
+		{"call over client", []rxdelivery.Option{rxdelivery.WithRetryMax(3)}, []rxdelivery.CallOption{rxdelivery.WithRetryMax(0)}, 1},
+		{"client zero", []rxdelivery.Option{rxdelivery.WithRetryMax(0)}, nil, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newScripted(t, unavailable(5)...)
+			var md rxdelivery.Metadata
+			_, err := s.client(t, tc.client...).Orders.Get(ctx, "ord_1", append(tc.call, rxdelivery.WithMetadata(&md))...)
+			require.Error(t, err)
+			assert.Equal(t, tc.want, s.requests(), "requests sent")
+			assert.Equal(t, tc.want, md.Attempts)
+		})
+	}
+	t.Run("attempt timeout, client and call", func(t *testing.T) {
+		t.Parallel()
+		for _, opts := range [][2][]any{
+			{{rxdelivery.WithAttemptTimeout(50 * time.Millisecond)}, nil},
+			{nil, {rxdelivery.WithAttemptTimeout(50 * time.Millisecond)}},
+		} {
+			s := newScripted(t, step{stall: true}, step{stall: true})
+			var clientOpts []rxdelivery.Option
+			for _, o := range opts[0] {
+				clientOpts = append(clientOpts, o.(rxdelivery.CallOption))
+			}
+			callOpts := []rxdelivery.CallOption{rxdelivery.WithRetryMax(1)}
+			for _, o := range opts[1] {
+				callOpts = append(callOpts, o.(rxdelivery.CallOption))
+			}
+			_, err := s.client(t, clientOpts...).Orders.Get(ctx, "ord_1", callOpts...)
+			assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
+			assert.Equal(t, 2, s.requests(), "both forms bound each attempt, and the read is retried once")
+		}
+	})
+	t.Run("negative values", func(t *testing.T) {
+		t.Parallel()
+		s := newScripted(t)
+		for _, o := range []rxdelivery.CallOption{rxdelivery.WithRetryMax(-1), rxdelivery.WithAttemptTimeout(-time.Second), rxdelivery.WithWriteGrace(-time.Second)} {
+			_, err := rxdelivery.NewClient("key", "secret", rxdelivery.WithDeliveryURL(s.URL), o)
+			var ce *rxdelivery.ConfigError
+			assert.ErrorAs(t, err, &ce, "NewClient")
+			_, err = s.client(t).Orders.Create(ctx, &orders.CreateParams{}, o)
+			assert.ErrorAs(t, err, &ce, "a call")
+		}
+		assert.Zero(t, s.requests(), "nothing is sent")
+	})
+}

@@ -13,11 +13,14 @@ type Clock = option.Clock
 // WithClock makes the client's watches wait on c between reads instead of
 // in real time. The test kit's clients (rxdeliverytest) have one that
 // moves the simulator's manual clock forward instead of sleeping; a
-// program seldom needs it. A nil c keeps real time. The pause a
-// Retry-After sets on an interface (see Client.LimiterState) is counted
-// and waited on c too, so that a test on a manual clock sees it end when
-// its clock passes it. Nothing else changes: calls, the rate limit,
-// retries and their backoff waits keep real time.
+// program seldom needs it. A nil c keeps real time. c is the client's one
+// clock for waits the SDK schedules itself: the pause a Retry-After sets
+// on an interface and the turns of WithRateLimit (see
+// Client.LimiterState) are counted and waited on c too, so that a test on
+// a manual clock sees them end when its clock passes them; a context's
+// deadline is read as the time left on it. The waits between the attempts
+// of one call (backoff, a Retry-After within a call's retries) and each
+// attempt's timeout keep real time: they belong to the transport.
 func WithClock(c Clock) Option {
 	return clientOpt(func(s *settings) { s.clock = c })
 }

@@ -97,13 +97,23 @@ type AttemptResult struct {
 // AttemptFunc performs one attempt.
 type AttemptFunc func(ctx context.Context, a *Attempt) AttemptResult
 
-// Middleware wraps every attempt of a call. It must call next once to
-// send the request, with ctx or a context derived from it; the SDK uses
-// the response next returned whatever the middleware returns. A middleware
-// that returns without calling next stops the attempt before anything is
-// sent: the call fails with the AttemptResult's Err (a write's outcome is
-// then known, not applied) and is not retried. See the package
-// documentation for what it may log.
+// Middleware wraps every attempt of a call. It calls next once to send
+// the request, with ctx or a context derived from it, and what it returns
+// is the attempt's result:
+//   - next's result as it came: the attempt goes on with the response (a
+//     middleware that observes, sets headers or times does this);
+//   - an Err of its own over a response next returned (a check of the
+//     response): the response is dropped and the attempt fails as one that
+//     was sent, so a read is retried by the retry policy and a write is
+//     never sent again (its outcome is unknown: ErrUnknownOutcome); the
+//     error stays in the call's error chain (errors.Is);
+//   - without calling next: the attempt stops before anything is sent and
+//     the call fails with the AttemptResult's Err (a write's outcome is
+//     then known, not applied) and is not retried.
+//
+// StatusCode and Header of the result are read from the response, never
+// from what a middleware writes there: a middleware cannot make a
+// response up. See the package documentation for what it may log.
 type Middleware func(next AttemptFunc) AttemptFunc
 
 // CallResult is how a call ended.
@@ -119,9 +129,19 @@ type CallResult struct {
 // them.
 type CallFunc func(ctx context.Context, op *Operation) CallResult
 
-// CallMiddleware wraps a whole call. It must call next once, with ctx or a
-// context derived from it (attempt hooks run within it); the call returns
-// what next returned whatever the middleware returns.
+// CallMiddleware wraps a whole call. It calls next once, with ctx or a
+// context derived from it (attempt hooks run within it), and the Err it
+// returns decides the call's error as follows. For a read, a non-nil Err
+// is the call's error (a middleware may fail a read, or annotate its
+// error with %w); a nil Err leaves next's error as it was (a failed read
+// cannot be made to succeed: there is nothing to decode). For a write the
+// platform's answer stands: the middleware's Err is the call's only when
+// it wraps next's error (errors.Is), so ErrUnknownOutcome and the
+// *APIError still match; an Err that would fail a write the platform
+// applied, or hide why one failed, is not used and a warning is logged
+// (its kind, never its text), since a caller would send the write again.
+// A middleware that returns without calling next stops the call before
+// anything is sent.
 type CallMiddleware func(next CallFunc) CallFunc
 
 // ErrorKind names err for logs and telemetry without its message: the

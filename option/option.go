@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/header"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // Option configures a Client: rxdelivery.NewClient and
@@ -86,14 +87,19 @@ func (s *Settings) Clone() Settings {
 }
 
 // WithRetryMax sets how many retries may follow the first attempt
-// (default 3); zero turns retries off. A negative n changes nothing. The
+// (default 3); zero turns retries off. The
 // retry policy still decides which failures are retried: a write is sent
 // again only where the platform provably did not act.
+//
+// A negative n is refused: the call (or NewClient) fails before sending
+// with a *rxdelivery.ConfigError naming the option.
 func WithRetryMax(n int) CallOption {
 	return CallOption{func(s *Settings) {
-		if n >= 0 {
-			s.RetryMax = &n
+		if n < 0 {
+			s.refuse("WithRetryMax: the number of retries must be 0 or more")
+			return
 		}
+		s.RetryMax = &n
 	}}
 }
 
@@ -102,11 +108,15 @@ func WithRetryMax(n int) CallOption {
 // context still bounds the whole call, waits included. An attempt that
 // times out is a failure like any other: a read is retried, a write that
 // may have been sent has an unknown outcome.
+//
+// A negative d is refused as WithRetryMax refuses a negative count.
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return CallOption{func(s *Settings) {
-		if d >= 0 {
-			s.AttemptTimeout = &d
+		if d < 0 {
+			s.refuse("WithAttemptTimeout: the bound must be 0 (none) or more")
+			return
 		}
+		s.AttemptTimeout = &d
 	}}
 }
 
@@ -123,12 +133,24 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // the write ends as before, its outcome unknown. Metadata.GraceUsed says when a call went
 // on after its context ended. Zero (the default) turns it off; reads never
 // use it.
+//
+// A negative d is refused as WithRetryMax refuses a negative count.
 func WithWriteGrace(d time.Duration) CallOption {
 	return CallOption{func(s *Settings) {
-		if d >= 0 {
-			s.WriteGrace = &d
+		if d < 0 {
+			s.refuse("WithWriteGrace: the grace must be 0 (none) or more")
+			return
 		}
+		s.WriteGrace = &d
 	}}
+}
+
+// refuse records the first refusal of the options applied to s: the call
+// (or NewClient) fails with it before sending.
+func (s *Settings) refuse(msg string) {
+	if s.Err == nil {
+		s.Err = &rxtypes.ConfigError{Message: msg}
+	}
 }
 
 // WithTranscript writes to w a transcript of every attempt of the call (or,

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -28,8 +30,12 @@ func TestJoinAppliesInOrder(t *testing.T) {
 	if got := s.Header.Get("X-A"); got != "2" {
 		t.Errorf("header: %q", got)
 	}
-	if s := apply(WithRetryMax(-1), WithAttemptTimeout(-1)); s.RetryMax != nil || s.AttemptTimeout != nil {
-		t.Errorf("negative values change nothing: %+v", s)
+	for name, o := range map[string]CallOption{"WithRetryMax": WithRetryMax(-1), "WithAttemptTimeout": WithAttemptTimeout(-1), "WithWriteGrace": WithWriteGrace(-time.Second)} {
+		s := apply(o)
+		var ce *rxtypes.ConfigError
+		if !errors.As(s.Err, &ce) || !strings.HasPrefix(ce.Message, name+": ") || s.RetryMax != nil || s.AttemptTimeout != nil || s.WriteGrace != nil {
+			t.Errorf("%s of a negative value: want a ConfigError naming it and nothing set, got %v / %+v", name, s.Err, s)
+		}
 	}
 }
 

@@ -473,8 +473,8 @@ func (s *ShippingParams) check(c *validate.Collector) {
 	}
 }
 
-// sixteen is the number of ounces in a pound.
-var sixteen = big.NewRat(16, 1)
+// ouncesPerPound converts pounds to ounces.
+var ouncesPerPound = big.NewRat(16, 1)
 
 func (s *ShippingParams) checkWeight(c *validate.Collector) {
 	validate.OneOf(c, "unit", s.Weight.Unit, true, WeightUnitOunce, WeightUnitPound)
@@ -489,12 +489,12 @@ func (s *ShippingParams) checkWeight(c *validate.Collector) {
 	ounces := s.Weight.Value.Rat()
 	switch s.Weight.Unit {
 	case WeightUnitPound:
-		ounces.Mul(ounces, sixteen)
+		ounces.Mul(ounces, ouncesPerPound)
 	case WeightUnitOunce:
 	default:
 		return
 	}
-	if ounces.Cmp(sixteen) >= 0 {
+	if ounces.Cmp(ouncesPerPound) >= 0 {
 		c.Add(valuePath, "must be under 1 pound (16 ounces) for POSTAL First Class Mail")
 	}
 }

@@ -248,7 +248,7 @@ func TestWatch_UnknownStatusEndsWithATypedError(t *testing.T) {
 	assert.ErrorIs(t, err, rxdelivery.ErrUnknownStatus)
 	var we *rxdelivery.WatchError
 	require.ErrorAs(t, err, &we)
-	assert.Equal(t, rxdelivery.WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported"}, *we)
+	assert.Equal(t, rxdelivery.WatchError{Op: "orders.Watch", ID: "ord_1", Status: "teleported", Attempts: 1}, *we)
 	require.NotNil(t, o, "Wait returns the order as read")
 	assert.Equal(t, rxtypes.OrderStatus("teleported"), o.Status)
 	assert.Equal(t, 1, env.Mock.GetTotalCallCount(), "no read after it")
@@ -431,7 +431,7 @@ func TestWatchMany_MissingIDIsYieldedAsGoneAndTheOthersGoOn(t *testing.T) {
 	assert.ErrorIs(t, gone[0], rxdelivery.ErrNotFound)
 	var we *rxdelivery.WatchError
 	require.ErrorAs(t, gone[0], &we)
-	assert.Equal(t, rxdelivery.WatchError{Op: "orders.WatchMany", ID: "ord_nope", Gone: true}, *we)
+	assert.Equal(t, rxdelivery.WatchError{Op: "orders.WatchMany", ID: "ord_nope", Gone: true, Attempts: 1}, *we)
 	require.NotNil(t, last)
 	assert.Equal(t, rxtypes.OrderStatusDelivered, last.Status)
 	for _, call := range srv.Calls()[1:] {
@@ -675,7 +675,7 @@ func TestWatch_ReportsEachRead(t *testing.T) {
 
 // TestWatchError_CarriesTheRequestIDOfItsRead: a watch that ends on a
 // status the documents do not list, or on an order a get-many response
-// leaves out, names the request id of that read.
+// leaves out, names the request id of that read and its attempts.
 func TestWatchError_CarriesTheRequestIDOfItsRead(t *testing.T) {
 	t.Parallel()
 	env := testutil.Setup(t)
@@ -692,6 +692,7 @@ func TestWatchError_CarriesTheRequestIDOfItsRead(t *testing.T) {
 	var we *rxdelivery.WatchError
 	require.ErrorAs(t, err, &we)
 	assert.Equal(t, "req_5e1", we.RequestID)
+	assert.Equal(t, 1, we.Attempts, "the attempts of the read that showed the status")
 	assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e1)"), err.Error())
 
 	env.Mock.RegisterResponder(http.MethodGet, testutil.DeliveryURL+"/api/v1/orders",
@@ -701,6 +702,7 @@ func TestWatchError_CarriesTheRequestIDOfItsRead(t *testing.T) {
 			require.ErrorAs(t, err, &we)
 			assert.True(t, we.Gone)
 			assert.Equal(t, "req_5e2", we.RequestID)
+			assert.Equal(t, 1, we.Attempts)
 			assert.True(t, strings.HasSuffix(err.Error(), " (request id req_5e2)"), err.Error())
 		}
 	}

@@ -55,6 +55,8 @@ func (p *SearchParams) validate(o validate.Options) error {
 // DeliveryInfoParams are the inputs of DeliveryInfo. They are sent as
 // query parameters, bracket-nested after the document's names:
 // delivery[address][street]=…, POD=…, package=…, saturday[delivery]=true.
+// The document does not show where the inputs go; this is the SDK's
+// reading (delivery-info-query), the one the simulator reads.
 type DeliveryInfoParams struct {
 	// Address is the dropoff location (delivery.address); required.
 	Address rxtypes.Address

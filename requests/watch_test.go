@@ -136,7 +136,7 @@ func TestWatch_UnknownOrderStatusEndsWithATypedError(t *testing.T) {
 	assert.ErrorIs(t, err, rxdelivery.ErrUnknownStatus)
 	var we *rxdelivery.WatchError
 	require.ErrorAs(t, err, &we)
-	assert.Equal(t, rxdelivery.WatchError{Op: "requests.Watch", ID: "req_1", Status: "lost_in_space"}, *we)
+	assert.Equal(t, rxdelivery.WatchError{Op: "requests.Watch", ID: "req_1", Status: "lost_in_space", Attempts: 1}, *we)
 	require.NotNil(t, got)
 	assert.Equal(t, 1, env.Mock.GetTotalCallCount())
 }

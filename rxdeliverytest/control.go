@@ -354,11 +354,13 @@ func (s *Server) ctlAddFault(w http.ResponseWriter, r *http.Request) {
 	}
 	op := Operation(in.Operation)
 	known := op == AnyOperation
+	names := make([]string, 0, len(Operations()))
 	for _, o := range Operations() {
 		known = known || o == op
+		names = append(names, string(o))
 	}
 	if !known {
-		ctlError(w, http.StatusUnprocessableEntity, "operation: unknown (see the operation names, such as orders.Create)")
+		ctlError(w, http.StatusUnprocessableEntity, "operation: unknown; one of "+strings.Join(names, ", ")+` (or "" for any)`)
 		return
 	}
 	f, err := parseFault(in)

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
@@ -71,12 +73,33 @@ func TestControlFaultKinds(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, res)
 			}
+			// The record names the fault by the kind it was injected as.
+			var in struct {
+				Kind      string `json:"kind"`
+				Committed bool   `json:"committed"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(tc.body), &in))
+			want := in.Kind
+			if in.Committed {
+				want = "committed, then " + want
+			}
+			_, got := controlCall(t, srv, "GET", "/calls?operation=pharmacies.Get", "")
+			calls, _ := got["calls"].([]any)
+			require.Len(t, calls, 1)
+			assert.Equal(t, want, calls[0].(map[string]any)["fault"])
 		})
 	}
 	srv := rxdeliverytest.Start(t)
 	for _, bad := range []string{`{"kind":"status","status":200}`, `{"kind":"cut","times":0}`, `{"kind":"cut","extra":1}`, `not json`} {
 		status, _ := controlCall(t, srv, "POST", "/faults", bad)
 		assert.Contains(t, []int{400, 422}, status, bad)
+	}
+	// An unknown operation is refused with the list of the valid ones.
+	status, got := controlCall(t, srv, "POST", "/faults", `{"operation":"orders.Make","kind":"cut"}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, status)
+	msg, _ := got["error"].(map[string]any)["message"].(string)
+	for _, op := range rxdeliverytest.Operations() {
+		assert.Contains(t, msg, string(op))
 	}
 }
 
@@ -178,4 +201,57 @@ func TestControlCallsCarryReceiveTimes(t *testing.T) {
 	assert.Equal(t, rec.ReceivedAt.UTC().Format(time.RFC3339Nano), c["received_at"])
 	assert.Equal(t, rxdeliverytest.DefaultStart.Format(time.RFC3339Nano), c["simulated_at"])
 	assert.Equal(t, map[string]any{"orders.Create": float64(1)}, out["counts"], "CallCounts")
+}
+
+// TestControlTrackingMovesShippingOrder: a tracking status injected
+// through the control API moves the shipping order of its number as the
+// order's own progression does (docs/lifecycles.md): Accepted to
+// picked_up, Delivered to delivered (shipping.delivery.occurred_at set),
+// never back, and a cancelled order stays cancelled.
+func TestControlTrackingMovesShippingOrder(t *testing.T) {
+	t.Parallel()
+	srv := rxdeliverytest.Start(t)
+	ctx := context.Background()
+	create := func() (string, string) {
+		p := rxdeliverytest.SamedayOrderParams()
+		p.DeliveryFee, p.RxAmountDue = nil, nil
+		p.ServiceLevel = orders.ServiceLevelShipping
+		p.Patient.MobilePhoneNumber = "6145550100"
+		p.Shipping = &orders.ShippingParams{
+			Carrier: orders.CarrierPostal, CarrierService: orders.CarrierServicePostalPriorityMail, Signature: orders.SignatureNone,
+			Weight: orders.Weight{Unit: orders.WeightUnitOunce, Value: rxdelivery.MustDecimal("8")}, PackageCode: orders.PackagePostalSmallFlatRateBox,
+		}
+		o, err := srv.Client().Orders.Create(ctx, p)
+		require.NoError(t, err)
+		tn, ok := srv.TrackingNumber(o.ID)
+		require.True(t, ok)
+		return o.ID, tn
+	}
+	track := func(tn, status string) {
+		code, _ := controlCall(t, srv, "POST", "/tracking", `{"tracking_number":"`+tn+`","status":"`+status+`"}`)
+		require.Equal(t, http.StatusNoContent, code)
+	}
+	orderStatus := func(id string) any {
+		_, got := controlCall(t, srv, "GET", "/orders/"+id, "")
+		return got["status"]
+	}
+	id, tn := create()
+	track(tn, "Moving Through Network")
+	assert.Equal(t, "new", orderStatus(id), "a status that names no move")
+	track(tn, "Accepted")
+	assert.Equal(t, "picked_up", orderStatus(id))
+	track(tn, "Delivered")
+	assert.Equal(t, "delivered", orderStatus(id))
+	o, err := srv.Client().Orders.Get(ctx, id)
+	require.NoError(t, err)
+	require.NotNil(t, o.Shipping)
+	assert.NotNil(t, o.Shipping.Delivery, "shipping.delivery.occurred_at")
+	track(tn, "Accepted")
+	assert.Equal(t, "delivered", orderStatus(id), "never back")
+
+	id, tn = create()
+	err = srv.Client().Orders.Cancel(ctx, id)
+	require.NoError(t, err)
+	track(tn, "Delivered")
+	assert.Equal(t, "cancelled", orderStatus(id), "a cancelled order stays cancelled")
 }

@@ -32,8 +32,8 @@
 //
 // # The clock
 //
-// The simulator runs on a manual clock starting at DefaultStart (see
-// WithStartTime). Nothing moves until the test calls Server.Advance, which
+// The simulator runs on a manual clock starting at DefaultStart,
+// 2026-03-02T09:00:00Z (WithStartTime sets another start). Nothing moves until the test calls Server.Advance, which
 // applies, before it returns and in time order, every transition that
 // became due: the steps of omni sandbox scenarios (test_meta), the courier
 // progress of delivery orders (new, "submitted to courier", picked_up,
@@ -48,6 +48,21 @@
 // cadence), and a call shows every step that was due when it arrived.
 // With a cadence under a second the steps fall between seconds, and an
 // occurred_at may be up to a second before its step shows.
+//
+// The simulator writes timestamps in the several ISO 8601 forms the
+// documents allow, so that code reading them meets each:
+//
+//   - milliseconds and Z (2026-03-02T09:00:00.000Z): an omni request's
+//     created_at, a subscription's subscribed_at and updated_at, and a
+//     tracking notification's timestamp, status_occurred_at and events;
+//   - a -05:00 offset, whole seconds (2026-03-02T04:00:30-05:00): the
+//     occurred_at of an omni request's order and a delivery order's
+//     eta.arrival_at;
+//   - microseconds and Z (2026-03-02T09:00:30.000000Z): an omni order's
+//     status_note_updated_at;
+//   - whole seconds and Z (2026-03-02T09:01:00Z): a delivery order's
+//     occurred_at (pickup, delivery, return, cancellation,
+//     shipping.delivery).
 //
 // Code that waits for a delivery (Orders.Wait, Requests.Watch, WatchMany)
 // runs on the same clock: the kit's clients wait between reads on
@@ -188,7 +203,12 @@
 //   - service_level "sameday" (same-day orders leave it out), an order
 //     without prescriptions, a negative fee or package dimension (400);
 //   - adding or removing a prescription on an order past "submitted to
-//     courier" (400).
+//     courier" (400);
+//   - Basic credentials in the base64 alphabet the interface's documents
+//     do not show (401, as undecodable credentials): tracking reads the
+//     standard alphabet, omni, delivery and pricing the URL-safe one, as
+//     the SDK sends them (padding optional). The control API reads the
+//     standard one, as most HTTP clients write Basic credentials.
 //
 // The simulator also has its own responses where the documents show none:
 // delivery information (pharmacies.DeliveryInfo) answers a deliverability

@@ -7,7 +7,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
 )
 
-// Operation names one of the sixteen endpoints, as the SDK's service
+// Operation names one of the platform's endpoints, as the SDK's service
 // method that calls it is named, such as "orders.Create". FailNext and
 // Call use it.
 type Operation string
@@ -38,7 +38,7 @@ const (
 	PricingQuote Operation = sandbox.OpPricingQuote // POST /pricing/v1/quotes
 )
 
-// Operations lists the sixteen operations.
+// Operations lists every operation, one per endpoint.
 func Operations() []Operation {
 	out := make([]Operation, len(sandbox.Operations))
 	for i, o := range sandbox.Operations {
@@ -77,7 +77,7 @@ func RateLimitedUntil(retryAfter time.Duration) Fault {
 	if retryAfter <= 0 {
 		retryAfter = time.Second
 	}
-	return Fault{sandbox.Fault{Kind: sandbox.FaultRateLimit, RetryAfter: retryAfter, RetryAfterDate: true}}
+	return Fault{sandbox.Fault{Kind: sandbox.FaultRateLimit, Name: "rate_limit_date", RetryAfter: retryAfter, RetryAfterDate: true}}
 }
 
 // Unavailable responds 503 (maintenance), with a Retry-After header in
@@ -87,7 +87,9 @@ func Unavailable(retryAfter time.Duration) Fault {
 }
 
 // ServerError responds 500 with an error body in the interface's shape.
-func ServerError() Fault { return StatusError(http.StatusInternalServerError) }
+func ServerError() Fault {
+	return Fault{sandbox.Fault{Kind: sandbox.FaultStatus, Name: "server_error", Status: http.StatusInternalServerError}}
+}
 
 // StatusError answers status (such as 502) with an error body in the
 // interface's shape: omni {"error":{"id","type","message"}}, delivery and
@@ -106,12 +108,12 @@ func Drop() Fault { return Fault{sandbox.Fault{Kind: sandbox.FaultDrop}} }
 // Stall never answers: the call hangs until the client gives up (its
 // context ends or its timeout runs out) or the server closes. Use it to
 // test deadlines.
-func Stall() Fault { return Fault{sandbox.Fault{Kind: sandbox.FaultSlow}} }
+func Stall() Fault { return Fault{sandbox.Fault{Kind: sandbox.FaultSlow, Name: "stall"}} }
 
 // StallFor waits d of real time (not the simulator's clock), then answers
 // normally; the wait ends early when the client gives up.
 func StallFor(d time.Duration) Fault {
-	return Fault{sandbox.Fault{Kind: sandbox.FaultSlow, Delay: d}}
+	return Fault{sandbox.Fault{Kind: sandbox.FaultSlow, Name: "stall", Delay: d}}
 }
 
 // Malformed responds 200 with Content-Type application/json and a body that
@@ -135,11 +137,16 @@ func Committed(f Fault) Fault {
 	return f
 }
 
-// String names the fault as Call.Fault does: its kind (rate_limit,
-// unavailable, status, cut, drop, slow, malformed), after "committed, then "
-// for a Committed fault.
+// String names the fault as Call.Fault does, with the kind the control
+// API injects it by (rate_limit, rate_limit_date, unavailable,
+// server_error, status, cut, drop, stall, malformed), after
+// "committed, then " for a Committed fault (CommittedThenFailed is
+// "committed, then server_error").
 func (f Fault) String() string {
 	name := f.f.Kind.String()
+	if f.f.Name != "" {
+		name = f.f.Name
+	}
 	if f.f.After {
 		name = "committed, then " + name
 	}

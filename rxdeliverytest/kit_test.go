@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
@@ -348,7 +349,9 @@ func TestEmptyQuotes(t *testing.T) {
 	assert.Len(t, q, 1)
 }
 
-func TestOperationsAreSixteenAndDistinct(t *testing.T) {
+// TestOperationsAreTheEndpointsAndDistinct: the kit names one operation
+// per endpoint the SDK calls, in the endpoint table's order, each once.
+func TestOperationsAreTheEndpointsAndDistinct(t *testing.T) {
 	t.Parallel()
 	ops := rxdeliverytest.Operations()
 	seen := map[rxdeliverytest.Operation]bool{}
@@ -356,7 +359,11 @@ func TestOperationsAreSixteenAndDistinct(t *testing.T) {
 		assert.NotEmpty(t, o)
 		seen[o] = true
 	}
-	assert.Len(t, seen, 16)
+	assert.Len(t, seen, len(ops), "distinct")
+	require.Len(t, ops, len(core.Endpoints))
+	for i, ep := range core.Endpoints {
+		assert.Equal(t, rxdeliverytest.Operation(ep.Name), ops[i])
+	}
 }
 
 // ---- helpers ----

@@ -64,7 +64,10 @@ func (s *Server) RequestOrderStatus(id string) (rxtypes.OrderStatus, bool) {
 // tracking.TrackingMovingThroughNetwork, or any category text) for trackingNumber at the simulator's current time
 // and, when the number has an ENABLED subscription, posts the notification
 // of document 002 to its listener URL before returning. Any number may be
-// used, subscribed or not, a shipping order's or not.
+// used, subscribed or not, a shipping order's or not. A shipping order's
+// number moves the order as its own progression does: Accepted to
+// picked_up, Delivered to delivered, never back and never out of a final
+// status.
 func (s *Server) Track(trackingNumber string, status tracking.TrackingStatus) {
 	s.sb.EmitTracking(trackingNumber, string(status))
 }

@@ -37,6 +37,8 @@ type WatchError struct {
 	// a safe form (see the package documentation, "Request ids"); "" when
 	// it had none. Error shows it.
 	RequestID string
+	// Attempts is how many attempts that read made: 1 plus its retries.
+	Attempts int
 }
 
 // Error returns "rxdelivery: OP ID: ...".

@@ -24,13 +24,13 @@ import (
 // listener URL's token out of nginx's access log.
 func readmeNginx(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/notifications.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)```nginx\n(.*?)```").FindAllStringSubmatch(string(b), -1)
 	if len(m) != 1 {
-		t.Fatalf("the README has %d nginx blocks; want 1", len(m))
+		t.Fatalf("docs/notifications.md has %d nginx blocks; want 1", len(m))
 	}
 	return m[0][1]
 }

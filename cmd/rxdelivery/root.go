@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes, one per outcome; doc.go and the README list them.
+// Exit codes, one per outcome; doc.go and docs/cli.md list them.
 const (
 	exitOK             = 0 // success
 	exitFailure        = 1 // any other failure: the network, the platform unavailable, a store

@@ -57,6 +57,10 @@ SDK's methods (requests.Create, orders.Cancel, pricing.Quote, ...); "" or
 absent means any. The full reference is the documentation of package
 rxdeliverytest.
 
+Basic credentials are read in the base64 alphabet each interface's documents
+show: URL-safe for omni, delivery and pricing, standard for tracking and the
+control API (curl -u writes the standard one); the other alphabet answers 401.
+
 Tracking notifications go to https listener URLs; --insecure-listeners accepts
 self-signed certificates of listeners on loopback hosts (and only there), such
 as the one 'rxdelivery listen' serves.`

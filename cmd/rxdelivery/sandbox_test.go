@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log"
@@ -87,9 +88,13 @@ func startSandbox(t *testing.T, args ...string) *sandbox {
 		t.Fatal(err)
 	}
 	vals := shellValues(t, string(b), "RXDELIVERY_API_KEY", "RXDELIVERY_API_SECRET", "RXDELIVERY_OMNI_URL",
-		"RXDELIVERY_DELIVERY_URL", "RXDELIVERY_TRACKING_URL", "RXDELIVERY_PRICING_URL")
+		"RXDELIVERY_DELIVERY_URL", "RXDELIVERY_TRACKING_URL", "RXDELIVERY_PRICING_URL", "RXDELIVERY_SANDBOX_CONTROL_URL")
 	s.key, s.secret, s.omni, s.delivery, s.tracking, s.pricing = vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
-	s.control = strings.TrimSuffix(s.omni, "/omni") + "/_control"
+	// The control API's URL is read from the env file, as a script would.
+	s.control = vals[6]
+	if want := strings.TrimSuffix(s.omni, "/omni") + "/_control"; s.control != want {
+		t.Fatalf("env file's RXDELIVERY_SANDBOX_CONTROL_URL = %q, want %q", s.control, want)
+	}
 	return s
 }
 
@@ -163,6 +168,14 @@ func (s *sandbox) doAs(key, secret, method, url string, body any) (int, map[stri
 	}
 	if key != "" {
 		req.SetBasicAuth(key, secret)
+		// Omni, delivery and pricing read Basic credentials in the URL-safe
+		// base64 alphabet of their documents (tracking and the control API
+		// in the standard one, as SetBasicAuth writes them).
+		for _, base := range []string{s.omni, s.delivery, s.pricing} {
+			if strings.HasPrefix(url, base+"/") {
+				req.Header.Set("Authorization", "Basic "+base64.URLEncoding.EncodeToString([]byte(key+":"+secret)))
+			}
+		}
 	}
 	res, err := s.http.Do(req)
 	if err != nil {
@@ -402,7 +415,7 @@ func TestSandboxControlFaultsAndCallRecord(t *testing.T) {
 	want(t, c["method"], any("POST"), "method")
 	want(t, c["path"], any("/api/v1/orders"), "path")
 	want(t, c["status"], any(float64(500)), "recorded status")
-	want(t, c["fault"], any("committed, then status"), "fault")
+	want(t, c["fault"], any("committed, then server_error"), "fault")
 	want(t, field(c, "body", "external_reference_number"), any("ext-1"), "recorded body")
 	if raw, _ := json.Marshal(calls); strings.Contains(string(raw), "Basic") {
 		t.Errorf("a credential in the call record: %s", raw)

@@ -54,7 +54,10 @@ func newPlainHTTP(t testing.TB, s *server, omniPrefix string) plainHTTP {
 	}
 	t.Cleanup(tr.CloseIdleConnections)
 	return plainHTTP{
-		hc:       &http.Client{Transport: tr},
+		// A careful integrator bounds every call, as the SDK bounds each
+		// attempt (DefaultAttemptTimeout): net/http then arms a timer and
+		// a cancelable context per request.
+		hc:       &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		omni:     s.URL + omniPrefix,
 		delivery: s.URL + "/delivery",
 		auth:     authHeader,

@@ -111,8 +111,26 @@ func (c *call) hookedAttempt(next http.RoundTripper, req *http.Request) (resp *h
 		return nil, err
 	}
 	c.attemptEnded(parent, resp, err)
+	if err == nil && res.Err != nil {
+		// The hook failed an attempt that got a response (a check of its
+		// own): the response is dropped and the attempt fails as one that
+		// was sent, so a read is retried and a write is never sent again
+		// (its outcome is unknown: resolve it by reading).
+		closeBody(resp.Body)
+		return nil, &hookFailedError{err: res.Err}
+	}
 	return resp, err
 }
+
+// hookFailedError is an attempt an attempt hook failed after its response
+// came. It is a failure after sending: never proof that a write was not
+// sent.
+type hookFailedError struct{ err error }
+
+func (e *hookFailedError) Error() string {
+	return "an attempt hook failed the response: " + e.err.Error()
+}
+func (e *hookFailedError) Unwrap() error { return e.err }
 
 // attemptEnded records how an attempt ended (ctx is its parent context).
 func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error) {
@@ -213,7 +231,7 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 // of the path, a query string, a header value, a body or an error's
 // message.
 func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
-	l := c.b.s.logger
+	l := c.b.s.cfg.Logger
 	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
 		return
 	}

@@ -118,7 +118,7 @@ func (c *call) attemptLog() []option.AttemptRecord {
 	if c.ext == nil || len(c.ext.recs) == 0 {
 		return nil
 	}
-	now := c.b.s.now()
+	now := c.b.s.cfg.WallNow()
 	out := make([]option.AttemptRecord, len(c.ext.recs))
 	for i, r := range c.ext.recs {
 		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}
@@ -194,9 +194,9 @@ func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
 			r.Body = bytes.Clone(buf.buf.Bytes())
 		}
 	default:
-		all, err := io.ReadAll(io.LimitReader(resp.Body, c.b.s.maxBody+1))
-		if int64(len(all)) > c.b.s.maxBody {
-			all, r.Truncated = all[:c.b.s.maxBody], true
+		all, err := io.ReadAll(io.LimitReader(resp.Body, c.b.s.cfg.MaxResponseBytes+1))
+		if int64(len(all)) > c.b.s.cfg.MaxResponseBytes {
+			all, r.Truncated = all[:c.b.s.cfg.MaxResponseBytes], true
 		}
 		if err != nil {
 			r.Truncated = true

@@ -55,7 +55,7 @@ func budgetServer(t *testing.T, status int, b *Budget) (*Backend, *atomic.Int64)
 		w.WriteHeader(status)
 	}))
 	t.Cleanup(srv.Close)
-	s := NewShared(Config{RetryMax: DefaultRetryMax, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, RetryBudget: b})
+	s := NewShared(Config{Defaults: retries(DefaultRetryMax), RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, RetryBudget: b})
 	be, err := s.NewBackend(rxtypes.InterfaceDelivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -106,9 +106,9 @@ func newCall(b *Backend, r *Request) *call {
 // defaults.
 func (c *call) resolveSettings(opts []option.CallOption) error {
 	s := c.b.s
-	c.set = &s.defaults
+	c.set = &s.cfg.Defaults
 	if len(opts) > 0 {
-		set := s.defaults.Clone()
+		set := s.cfg.Defaults.Clone()
 		for _, o := range opts {
 			o.Apply(&set)
 		}
@@ -117,7 +117,10 @@ func (c *call) resolveSettings(opts []option.CallOption) error {
 			return c.set.Err
 		}
 	}
-	c.retryMax = s.retryMax
+	// The client's WithRetryMax and a call's are one setting: NewShared
+	// puts the client's (or DefaultRetryMax) in the defaults every call
+	// clones.
+	c.retryMax = DefaultRetryMax
 	if c.set.RetryMax != nil {
 		c.retryMax = *c.set.RetryMax
 	}
@@ -142,7 +145,7 @@ func (c *call) operation() option.Operation {
 }
 
 // limiter is the rate limiter of the call's interface, or nil.
-func (c *call) limiter() *Limiter { return c.b.s.limiters[c.b.iface] }
+func (c *call) limiter() *Limiter { return c.b.s.cfg.RateLimits[c.b.iface] }
 
 // metadata is what the call's Metadata holds when it ends with err.
 func (c *call) metadata(err error) option.Metadata {
@@ -253,9 +256,9 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		// is live when it is read) may pass on a second try.
 		Err:     asAttemptTimeout(ctx, err),
 		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
-		Now:     s.now(),
-		WaitMin: s.waitMin,
-		WaitMax: s.waitMax,
+		Now:     s.cfg.WallNow(),
+		WaitMin: s.cfg.RetryWaitMin,
+		WaitMax: s.cfg.RetryWaitMax,
 		Jitter:  rand.Float64(),
 	}
 	in.Deadline, _ = c.deadline(ctx)
@@ -293,7 +296,7 @@ func callDeadline(ctx context.Context) (time.Time, bool) {
 // whether the retry may go. The cost is pending until the retry starts
 // (prepareRetry): a wait the context ends gives it back (unspend).
 func (c *call) spend(cost int64) bool {
-	if !c.b.s.budget.take(cost) {
+	if !c.b.s.cfg.RetryBudget.take(cost) {
 		c.budgetRefused = true
 		return false
 	}
@@ -305,7 +308,7 @@ func (c *call) spend(cost int64) bool {
 // context ended during its wait.
 func (c *call) unspend() {
 	if c.retrying {
-		c.b.s.budget.give(int64(c.retryCost))
+		c.b.s.cfg.RetryBudget.give(int64(c.retryCost))
 		c.retrying = false
 	}
 }
@@ -314,10 +317,10 @@ func (c *call) unspend() {
 // its retries' cost, or a little for a success at the first attempt.
 func (c *call) refill() {
 	if c.spent > 0 {
-		c.b.s.budget.give(c.spent)
+		c.b.s.cfg.RetryBudget.give(c.spent)
 		return
 	}
-	c.b.s.budget.give(SuccessRefill)
+	c.b.s.cfg.RetryBudget.give(SuccessRefill)
 }
 
 // backoff is go-retryablehttp's Backoff, which it calls once before each
@@ -339,7 +342,7 @@ func minDuration(a, b time.Duration) time.Duration {
 func (c *call) prepareRetry(req *http.Request) error {
 	c.spent += int64(c.retryCost)
 	c.retrying = false
-	l := c.b.s.logger
+	l := c.b.s.cfg.Logger
 	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
 		return nil
@@ -375,7 +378,7 @@ func (c *call) logAttrs(extra ...slog.Attr) []slog.Attr {
 // after retrying, or could not retry, on a response it retries (Warn).
 // Other failures are the caller's to report.
 func (c *call) logEnd(ctx context.Context, err error) {
-	l := c.b.s.logger
+	l := c.b.s.cfg.Logger
 	if err == nil || l == nil {
 		return
 	}

@@ -95,10 +95,15 @@ func (cu *Custom) endpoint(iface rxtypes.Interface) (*Endpoint, []string, error)
 	if !ok {
 		return nil, nil, refuse("the method must be GET, HEAD, POST, PUT, PATCH or DELETE")
 	}
-	names, err := routeNames(cu.Route)
-	if err != nil {
+	// The route is parsed once, into the descriptor the call then fills:
+	// the same parse as the SDK's own descriptors, with a custom route's
+	// further checks on what it found.
+	ep := &Endpoint{Name: name, Interface: iface, Method: cu.Method, Route: cu.Route, Write: write}
+	r := ep.parsed()
+	if err := checkCustomRoute(cu.Route, r); err != nil {
 		return nil, nil, refuse(err.Error())
 	}
+	names := r.names
 	values := make([]string, len(names))
 	for i, n := range names {
 		v, ok := cu.Params[n]
@@ -112,67 +117,59 @@ func (cu *Custom) endpoint(iface rxtypes.Interface) (*Endpoint, []string, error)
 			return nil, nil, refuse("the path has no parameter {" + safeName(k) + "}")
 		}
 	}
-	var hidden []string
-	for _, n := range names {
-		if !slices.Contains(cu.Visible, n) {
-			hidden = append(hidden, n)
-		}
-	}
 	for _, v := range cu.Visible {
 		if !slices.Contains(names, v) {
 			return nil, nil, refuse("Visible names {" + safeName(v) + "}, which the path does not have")
 		}
 	}
-	return &Endpoint{Name: name, Interface: iface, Method: cu.Method, Route: cu.Route, Hidden: hidden, Write: write}, values, nil
+	// Every placeholder is hidden but those Visible names. The descriptor
+	// is this call's own, not yet shared, so its parse takes the flags
+	// here.
+	for i, n := range names {
+		if !slices.Contains(cu.Visible, n) {
+			ep.Hidden = append(ep.Hidden, n)
+			r.hidden[i] = true
+		}
+	}
+	return ep, values, nil
 }
 
-// routeNames returns the placeholders of route, in order, and refuses a
-// route that is not a path below a base URL: one that does not start
-// with "/", holds a query, a fragment, a dot segment or a character that
-// needs escaping outside its placeholders, or a placeholder that is
-// malformed or named twice.
-func routeNames(route string) ([]string, error) {
+// checkCustomRoute refuses a custom route, given its parse r, that is not
+// a path below a base URL: one that does not start with "/", whose braces
+// do not pair, whose placeholder names are not letters, digits and '_' or
+// repeat, or whose literal part needs escaping, has a query, a fragment or
+// a dot segment.
+func checkCustomRoute(route string, r *route) error {
 	if !strings.HasPrefix(route, "/") {
-		return nil, errText("the path must start with \"/\"")
+		return errText("the path must start with \"/\"")
 	}
-	var names []string
-	rest := route
-	var lits strings.Builder
-	for {
-		open := strings.IndexByte(rest, '{')
-		if open < 0 {
-			lits.WriteString(rest)
-			break
+	if r.err != nil {
+		switch opens, closes := strings.Count(route, "{"), strings.Count(route, "}"); {
+		case opens > closes:
+			return errText("the path has a \"{\" without its \"}\"")
+		case opens < closes:
+			return errText("the path has a \"}\" without its \"{\"")
 		}
-		end := strings.IndexByte(rest[open:], '}') + open
-		if end < open {
-			return nil, errText("the path has a \"{\" without its \"}\"")
-		}
-		n := rest[open+1 : end]
+		return errText("a path parameter's name must be letters, digits and '_'")
+	}
+	for i, n := range r.names {
 		if !placeholderName(n) {
-			return nil, errText("a path parameter's name must be letters, digits and '_'")
+			return errText("a path parameter's name must be letters, digits and '_'")
 		}
-		if slices.Contains(names, n) {
-			return nil, errText("the path names {" + n + "} twice")
+		if slices.Contains(r.names[:i], n) {
+			return errText("the path names {" + n + "} twice")
 		}
-		names = append(names, n)
-		lits.WriteString(rest[:open])
-		lits.WriteString("/x/")
-		rest = rest[end+1:]
 	}
-	lit := lits.String()
-	if strings.ContainsAny(lit, "{}") {
-		return nil, errText("the path has a \"}\" without its \"{\"")
-	}
+	lit := strings.Join(r.lits, "/x/")
 	if (&url.URL{Path: lit}).EscapedPath() != lit || strings.ContainsAny(lit, "?#%") {
-		return nil, errText("the path has a character that needs escaping, a query or a fragment (pass Query)")
+		return errText("the path has a character that needs escaping, a query or a fragment (pass Query)")
 	}
 	for _, seg := range strings.Split(lit, "/") {
 		if seg == "." || seg == ".." {
-			return nil, errText("the path has a dot segment")
+			return errText("the path has a dot segment")
 		}
 	}
-	return names, nil
+	return nil
 }
 
 type errText string

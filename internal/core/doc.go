@@ -1,6 +1,6 @@
 // Package core is the SDK's call path, shared by every service package.
 //
-// A service method builds a Request for one of the sixteen Endpoints and
+// A service method builds a Request for one of the Endpoints and
 // hands it to Backend.Execute (execute.go), which reads top to bottom:
 // settings, checks, encoding, the call hooks, go-retryablehttp's loop
 // (with the call's retry policy as methods of the call, call.go), each

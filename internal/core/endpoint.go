@@ -12,7 +12,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Endpoint describes one operation of the platform. The sixteen below are
+// Endpoint describes one operation of the platform. Those below are
 // the SDK's whole surface on the wire: a service method is its validation
 // plus one call on its Endpoint.
 type Endpoint struct {
@@ -40,7 +40,8 @@ type Endpoint struct {
 	rt atomic.Pointer[route]
 }
 
-// The platform's endpoints, in the order of the README's Operations table.
+// The platform's endpoints, in the order of the Operations table of
+// docs/endpoints.md.
 var (
 	RequestsCreate  = &Endpoint{Name: "requests.Create", Interface: rxtypes.InterfaceOmni, Method: http.MethodPost, Route: "/api/v1/requests", Write: true}
 	RequestsCancel  = &Endpoint{Name: "requests.Cancel", Interface: rxtypes.InterfaceOmni, Method: http.MethodDelete, Route: "/api/v1/requests/{id}", Write: true}
@@ -64,7 +65,7 @@ var (
 	PricingQuote = &Endpoint{Name: "pricing.Quote", Interface: rxtypes.InterfacePricing, Method: http.MethodPost, Route: "/pricing/v1/quotes"}
 )
 
-// Endpoints lists the sixteen endpoints in the order of the README's
+// Endpoints lists the endpoints in the order of docs/endpoints.md's
 // Operations table.
 var Endpoints = []*Endpoint{
 	RequestsCreate, RequestsCancel, RequestsGet, RequestsGetMany,

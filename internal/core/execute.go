@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
@@ -99,7 +100,7 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 		return err
 	}
 	if r.Check != nil {
-		if err := r.Check(Checks{Validate: b.s.validate, Options: b.s.vopts, Sandbox: b.s.sandbox}); err != nil {
+		if err := r.Check(Checks{Validate: b.s.cfg.Validate, Options: b.s.cfg.ValidateOptions, Sandbox: b.s.cfg.Sandbox}); err != nil {
 			return err
 		}
 	}
@@ -156,6 +157,29 @@ func (c *call) hooked(ctx context.Context) error {
 	if !called {
 		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
 	}
+	return c.hookResult(err, res.Err)
+}
+
+// hookResult is the call's error once the call hooks returned hookErr
+// over the exchange's err. A read's hooks decide it: their error, nil
+// or not, replaces err (a hook may fail a read, or annotate its error; it
+// cannot make a failed read succeed: with no error of its own, err
+// stands). A write's result is the platform's: its hooks' error is the
+// call's only when it wraps err (errors.Is), so that what the caller acts
+// on (ErrUnknownOutcome, the APIError) still matches; a hook cannot fail
+// a write the platform applied, or hide why one failed, since a caller
+// would then send it again.
+func (c *call) hookResult(err, hookErr error) error {
+	if hookErr == nil || hookErr == err {
+		return err
+	}
+	if !c.ep.Write || (err != nil && errors.Is(hookErr, err)) {
+		return hookErr
+	}
+	if l := c.b.s.cfg.Logger; l != nil && l.Enabled(context.Background(), slog.LevelWarn) {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "rxdelivery: a call hook's error is not the result of a write",
+			c.logAttrs(slog.String("hook_error", option.ErrorKind(hookErr)))...)
+	}
 	return err
 }
 
@@ -209,14 +233,14 @@ func (c *call) exchange(ctx context.Context) error {
 	// been read.
 	var body *body
 	if c.out != nil {
-		body = getBody(b.s.maxBody)
+		body = getBody(b.s.cfg.MaxResponseBytes)
 		defer putBody(body)
 		req.SetResponseHandler(body.read)
 	}
 	c.loop = retryablehttp.Client{
 		HTTPClient:   b.s.hc,
-		RetryWaitMin: b.s.waitMin,
-		RetryWaitMax: b.s.waitMax,
+		RetryWaitMin: b.s.cfg.RetryWaitMin,
+		RetryWaitMax: b.s.cfg.RetryWaitMax,
 		RetryMax:     c.retryMax,
 		CheckRetry:   c.checkRetry,
 		Backoff:      c.backoff,

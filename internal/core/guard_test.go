@@ -39,8 +39,8 @@ func (stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestClientAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	d := 20 * time.Millisecond
-	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}}, RetryMax: 0,
-		Defaults: option.Settings{AttemptTimeout: &d}})
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: stallTransport{}},
+		Defaults: option.Settings{RetryMax: new(int), AttemptTimeout: &d}})
 	b, err := s.NewBackend(rxtypes.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	assert.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: http.MethodGet, Path: "/x"}, nil)

@@ -95,7 +95,7 @@ func TestLogTransportLogsNoSecrets(t *testing.T) {
 		return r, nil
 	})
 	mock.RegisterResponder("GET", "https://x.example/b", httpmock.NewErrorResponder(errors.New("reset")))
-	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: logger, RetryMax: 1})
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Logger: logger, Defaults: retries(1)})
 	b, err := s.NewBackend(rxtypes.InterfaceOmni, "https://x.example", Credentials{Key: "k3y", Secret: "s3cret"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "GET", Path: "/a", Query: "origin_address=1+Private+Rd"}, nil)

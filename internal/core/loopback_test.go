@@ -134,7 +134,7 @@ func TestLoopbackNameDialsIPv4ThenIPv6(t *testing.T) {
 	d := &recordingDialer{}
 	tr := &http.Transport{DialContext: d.dial}
 	defer tr.CloseIdleConnections()
-	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, RetryMax: 0})
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: tr}, Defaults: retries(0)})
 	defer s.CloseIdleConnections()
 	b, err := s.NewBackend(rxtypes.InterfaceOmni, "http://Pharmacy.LocalHost.:"+port, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)

@@ -67,13 +67,18 @@ type Limiter struct {
 	wallNow func() time.Time
 }
 
-// SetPauseBounds sets the clock a Limiter's pauses are counted and waited
-// on (nil for real time), the longest pause an attempt waits for (with
-// zero, none is waited for: as the retry policy, with a zero longest
-// wait, waits for no Retry-After) and the wall clock a Retry-After's date is read against
-// (nil for time.Now). Call it before the Limiter is used.
-func (l *Limiter) SetPauseBounds(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
+// UseClock puts the Limiter on the client's one clock, clk (its
+// WithClock; nil for real time): its rate's turns and its pauses are
+// counted and waited on clk alike. maxWait is the longest pause an attempt
+// waits for (with zero, none is waited for: as the retry policy, with a
+// zero longest wait, waits for no Retry-After) and wallNow is the wall
+// clock a Retry-After's HTTP date is read against (nil for time.Now).
+// Call it before the Limiter is used.
+func (l *Limiter) UseClock(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
 	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
+	if clk != nil {
+		l.clock = sleepTimers{clk}
+	}
 }
 
 // waiter is one attempt in a Limiter's queue.
@@ -82,7 +87,7 @@ type waiter struct {
 	// its turn came, errRateWait when its turn moved past its deadline.
 	ready    chan struct{}
 	err      error
-	deadline time.Time // zero: the context has none
+	deadline time.Time // on the Limiter's clock; zero: the context has none
 }
 
 // tokenSlack absorbs the rounding of float arithmetic when the bucket is
@@ -150,11 +155,16 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	}
 	w := &waiter{ready: make(chan struct{})}
 	if dl, ok := callDeadline(ctx); ok {
-		if l.turn(now, len(l.queue)).After(dl) {
+		// The deadline is wall-clock time; on the client's clock
+		// (WithClock) it is kept as the same distance from now.
+		w.deadline = dl
+		if _, onClientClock := l.clock.(sleepTimers); onClientClock {
+			w.deadline = now.Add(time.Until(dl))
+		}
+		if l.turn(now, len(l.queue)).After(w.deadline) {
 			l.mu.Unlock()
 			return errRateWait
 		}
-		w.deadline = dl
 	}
 	l.queue = append(l.queue, w)
 	if len(l.queue) == 1 {
@@ -330,7 +340,8 @@ func secondsToDuration(s float64) time.Duration {
 	return time.Duration(ns)
 }
 
-// clock is the time a Limiter runs on: the system's, or a test's.
+// clock is the time a Limiter runs on: the system's, or the client's
+// option.Clock as timers (sleepTimers), or a test's.
 type clock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) stopper
@@ -346,6 +357,72 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time                              { return time.Now() }
 func (systemClock) AfterFunc(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
+
+// sleepTimers runs a Limiter's timers on a client's option.Clock: each
+// timer is a goroutine asleep on it, so that a client given WithClock
+// counts its rate and its pauses in one time, the one its watches wait on.
+type sleepTimers struct{ clk option.Clock }
+
+func (c sleepTimers) Now() time.Time { return c.clk.Now() }
+
+func (c sleepTimers) AfterFunc(d time.Duration, f func()) stopper {
+	t := &sleepTimer{clk: c.clk, f: f}
+	t.Reset(d)
+	return t
+}
+
+// sleepTimer is one timer of sleepTimers. Each Reset starts a new sleep
+// and ends the one before; a sleep that ends after it was replaced fires
+// nothing.
+type sleepTimer struct {
+	clk option.Clock
+	f   func()
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // of the running sleep; nil when none runs
+	gen    uint64             // the running sleep's number
+}
+
+func (t *sleepTimer) Reset(d time.Duration) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.mu.Lock()
+	was := t.stopLocked()
+	t.cancel = cancel
+	t.gen++
+	gen := t.gen
+	t.mu.Unlock()
+	go func() {
+		if t.clk.Sleep(ctx, d) != nil {
+			return
+		}
+		t.mu.Lock()
+		fire := t.gen == gen && t.cancel != nil
+		if fire {
+			t.cancel = nil
+		}
+		t.mu.Unlock()
+		cancel()
+		if fire {
+			t.f()
+		}
+	}()
+	return was
+}
+
+func (t *sleepTimer) Stop() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopLocked()
+}
+
+func (t *sleepTimer) stopLocked() bool {
+	if t.cancel == nil {
+		return false
+	}
+	t.cancel()
+	t.cancel = nil
+	return true
+}
 
 // pauseNow is the time on the pause's clock.
 func (l *Limiter) pauseNow() time.Time {

@@ -498,14 +498,18 @@ type pauseClock struct {
 
 func (c *pauseClock) Sleep(ctx context.Context, d time.Duration) error {
 	done := make(chan struct{})
-	t := c.AfterFunc(d, func() { close(done) })
+	// The count drops when the timer fires, inside advance, so that a test
+	// that advances the clock and then waits for the count to be whole
+	// again knows every waiter has woken and gone back to sleep.
+	t := c.AfterFunc(d, func() { c.sleeping.Add(-1); close(done) })
 	c.sleeping.Add(1)
-	defer c.sleeping.Add(-1)
 	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		t.Stop()
+		if t.Stop() {
+			c.sleeping.Add(-1)
+		}
 		return ctx.Err()
 	}
 }
@@ -518,7 +522,7 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	t.Parallel()
 	clk := &pauseClock{fakeClock: newFakeClock()}
 	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
-	l.SetPauseBounds(clk, 10*time.Second, clk.Now)
+	l.UseClock(clk, 10*time.Second, clk.Now)
 	ra := func(v string) http.Header { return http.Header{"Retry-After": {v}} }
 
 	l.observe(429, nil)
@@ -561,10 +565,50 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 
 	// The clock passes the end before the waiters wake, so that none reads
 	// it midway.
+	// A waiter may still be between two sleeps: the clock moves on until
+	// every one has returned.
 	clk.jump(time.Minute)
-	clk.advance(0)
+	eventually(t, func() bool { clk.advance(time.Second); return returned.Load() == callers }, "every waiter returns once the pause is over")
 	for range callers {
 		assert.NoError(t, <-errs)
 	}
 	assert.True(t, l.PausedUntil().IsZero())
+}
+
+// TestLimiterRunsOnTheClientsClock: a client given WithClock counts its
+// rate's turns on that clock, as it counts its pauses and its watches
+// wait: a turn an hour away comes when that clock has moved an hour, not
+// when real time has.
+func TestLimiterRunsOnTheClientsClock(t *testing.T) {
+	t.Parallel()
+	clk := &pauseClock{fakeClock: newFakeClock()}
+	l := NewLimiter(1.0/3600, 1)
+	l.UseClock(clk, time.Minute, nil)
+	require.NoError(t, l.Wait(context.Background()), "the first turn is in the bucket")
+	done := make(chan error, 1)
+	go func() { done <- l.Wait(context.Background()) }()
+	eventually(t, func() bool { return clk.sleeping.Load() == 1 }, "the second waits for its turn on the client's clock")
+	select {
+	case err := <-done:
+		t.Fatalf("the turn came before the clock moved: %v", err)
+	default:
+	}
+	clk.advance(time.Hour)
+	eventually(t, func() bool {
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+			return true
+		default:
+			return false
+		}
+	}, "the turn comes when the client's clock has moved an hour")
+	assert.InDelta(t, 0, l.State().Tokens, 1e-6)
+
+	// A deadline is wall-clock time: it is judged as the distance left,
+	// whatever the clock, so a turn an hour away on the client's clock is
+	// refused at once for a context of a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	assert.ErrorIs(t, l.Wait(ctx), errRateWait)
 }

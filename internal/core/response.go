@@ -368,7 +368,7 @@ func ownWords(err error) bool {
 // apiError builds the *APIError of a response with a status outside 2xx
 // from the start of its body, with the platform's words redacted.
 func (c *call) apiError(resp *http.Response, data []byte) error {
-	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.now())
+	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.cfg.WallNow())
 	scrubAPIError(e, c.sc)
 	// A body that names a definite refusal settles the outcome whatever
 	// the status.

@@ -142,7 +142,7 @@ func TestDecideRetrySaysWhy(t *testing.T) {
 // testCall is a call of a read, or of a write, on a client whose longest
 // wait is a minute.
 func testCall(write bool) *call {
-	b := &Backend{s: &Shared{waitMax: time.Minute, now: time.Now}}
+	b := &Backend{s: &Shared{cfg: Config{RetryWaitMax: time.Minute, WallNow: time.Now}}}
 	c := newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 	c.retryMax = DefaultRetryMax
 	return c
@@ -174,7 +174,7 @@ func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	refuse := errors.New("too many hops for this service")
-	be := testBackend(t, srv.URL, Config{RetryMax: 3, HTTPClient: &http.Client{
+	be := testBackend(t, srv.URL, Config{Defaults: retries(3), HTTPClient: &http.Client{
 		CheckRedirect: func(*http.Request, []*http.Request) error { return refuse },
 	}})
 	_, err := be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
@@ -206,7 +206,7 @@ func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
 			}()
 		}
 	}()
-	be = testBackend(t, "http://"+ln.Addr().String(), Config{RetryMax: 3})
+	be = testBackend(t, "http://"+ln.Addr().String(), Config{Defaults: retries(3)})
 	_, err = be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
 	assert.NoError(t, err)
 	assert.Equal(t, int64(2), conns.Load(), "retried once")

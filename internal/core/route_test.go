@@ -42,3 +42,31 @@ func TestPathCountMismatchIsAConfigError(t *testing.T) {
 	}
 	assert.Zero(t, mock.GetTotalCallCount())
 }
+
+// TestCustomRouteParsedOnce: Do's route is parsed once, by the parse the
+// SDK's own descriptors use: the descriptor it builds comes back holding
+// that parse (so Execute parses nothing again), with every placeholder
+// but the Visible ones hidden. Not parallel: it counts the parses of the
+// whole process.
+func TestCustomRouteParsedOnce(t *testing.T) {
+	cu := Custom{Method: http.MethodGet, Route: "/api/v1/orders/{id}/prescriptions/{rx_number}",
+		Params: map[string]string{"id": "ord_1", "rx_number": "RX 1"}, Visible: []string{"id"}}
+	before := routeParses.Load()
+	ep, values, err := cu.endpoint(rxtypes.InterfaceOmni)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), routeParses.Load()-before, "route parses")
+	r := ep.rt.Load()
+	require.NotNil(t, r, "the descriptor holds its parse")
+	assert.Equal(t, []string{"id", "rx_number"}, r.names)
+	assert.Equal(t, []bool{false, true}, r.hidden)
+	assert.Equal(t, []string{"rx_number"}, ep.Hidden)
+	assert.Equal(t, []string{"ord_1", "RX 1"}, values)
+	assert.NoError(t, ep.Check())
+	assert.Equal(t, int64(1), routeParses.Load()-before, "route parses")
+
+	b, mock := newTestBackend(t, Config{})
+	mock.RegisterNoResponder(httpmock.NewStringResponder(200, `{}`))
+	before = routeParses.Load()
+	require.NoError(t, b.ExecuteCustom(context.Background(), cu))
+	assert.Equal(t, int64(1), routeParses.Load()-before, "route parses for one Do call")
+}

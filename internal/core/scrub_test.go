@@ -56,7 +56,7 @@ func TestScrub(t *testing.T) {
 // Type and Code keep only enum words of the vocabulary.
 func TestAPIErrorKeepsTheIDThePathNames(t *testing.T) {
 	t.Parallel()
-	b, mock := newTestBackend(t, Config{RetryMax: -1})
+	b, mock := newTestBackend(t, Config{Defaults: retries(0)})
 	mock.RegisterResponder("DELETE", testBase+"/api/v1/requests/req_1", httpmock.NewStringResponder(422,
 		`{"error":{"id":"req_1","type":"unable_to_cancel","message":"Orders are not in a cancellable status"}}`))
 	mock.RegisterResponder("DELETE", testBase+"/api/v1/requests/req_2", httpmock.NewStringResponder(422,

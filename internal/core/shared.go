@@ -39,8 +39,6 @@ type Config struct {
 	// HTTPClient, when set, supplies the transport, timeout, redirect
 	// policy and cookie jar; it is wrapped, never modified.
 	HTTPClient *http.Client
-	// RetryMax is how many retries follow the first attempt.
-	RetryMax int
 	// RetryWaitMin is the first backoff wait; RetryWaitMax caps any one
 	// wait, a server's Retry-After included.
 	RetryWaitMin, RetryWaitMax time.Duration
@@ -58,8 +56,10 @@ type Config struct {
 	// MaxResponseBytes bounds a successful response's body; zero means
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Now is the clock, for tests; nil means time.Now.
-	Now func() time.Time
+	// WallNow is the wall clock that HTTP dates (a Retry-After date, the
+	// time an APIError records) are read against; nil means time.Now.
+	// Only tests of those dates set it. Every wait runs on Clock.
+	WallNow func() time.Time
 	// Defaults are the settings of every call (the client-level forms of
 	// the call options).
 	Defaults option.Settings
@@ -75,23 +75,14 @@ type Config struct {
 // Shared is what every interface's Backend shares: one connection pool,
 // one retry policy, one logger, the defaults of every call.
 type Shared struct {
+	// cfg is the client's configuration, completed by NewShared (its
+	// defaults filled in); a call reads its own settings from a clone of
+	// cfg.Defaults and nothing else from here but what cannot vary by call.
+	cfg       Config
 	hc        *http.Client // the SDK's client: the attempt transport over the pool
 	transport http.RoundTripper
 	loopback  *loopbackTransport // transport, with the loopback rule
-	logger    *slog.Logger
-	uaHeader  []string // the User-Agent header value, built once
-	validate  bool
-	vopts     validate.Options
-	sandbox   bool
-	maxBody   int64
-	now       func() time.Time
-	retryMax  int
-	waitMin   time.Duration
-	waitMax   time.Duration
-	defaults  option.Settings
-	limiters  [len(rxtypes.Interfaces)]*Limiter
-	budget    *Budget
-	clock     option.Clock
+	uaHeader  []string           // the User-Agent header value, built once
 }
 
 // NewPooledTransport returns a keep-alive transport sized for concurrent
@@ -122,36 +113,25 @@ func NewPooledTransport() *http.Transport {
 
 // NewShared builds the shared state from cfg.
 func NewShared(cfg Config) *Shared {
-	s := &Shared{
-		logger:   cfg.Logger,
-		uaHeader: []string{cfg.UserAgent},
-		validate: cfg.Validate,
-		vopts:    cfg.ValidateOptions,
-		sandbox:  cfg.Sandbox,
-		maxBody:  cfg.MaxResponseBytes,
-		now:      cfg.Now,
-		retryMax: cfg.RetryMax,
-		waitMin:  cfg.RetryWaitMin,
-		waitMax:  cfg.RetryWaitMax,
-		defaults: cfg.Defaults,
-		limiters: cfg.RateLimits,
-		budget:   cfg.RetryBudget,
-		clock:    cfg.Clock,
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
-	if s.maxBody <= 0 {
-		s.maxBody = DefaultMaxResponseBytes
+	if cfg.WallNow == nil {
+		cfg.WallNow = time.Now
 	}
-	if s.now == nil {
-		s.now = time.Now
+	if cfg.Defaults.RetryMax == nil {
+		n := DefaultRetryMax
+		cfg.Defaults.RetryMax = &n
 	}
+	s := &Shared{cfg: cfg, uaHeader: []string{cfg.UserAgent}}
 	// Every interface has a Limiter, unlimited where no rate is set: it
 	// is where a Retry-After pauses the interface for every call.
-	for i, l := range s.limiters {
+	for i, l := range s.cfg.RateLimits {
 		if l == nil {
 			l = NewLimiter(math.Inf(1), 1)
-			s.limiters[i] = l
+			s.cfg.RateLimits[i] = l
 		}
-		l.SetPauseBounds(cfg.Clock, cfg.RetryWaitMax, s.now)
+		l.UseClock(cfg.Clock, cfg.RetryWaitMax, cfg.WallNow)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
@@ -191,11 +171,11 @@ func (s *Shared) CloseIdleConnections() {
 }
 
 // Sandbox reports whether the client is in sandbox mode.
-func (s *Shared) Sandbox() bool { return s.sandbox }
+func (s *Shared) Sandbox() bool { return s.cfg.Sandbox }
 
 // LimiterState returns what the limiter of iface holds now.
 func (s *Shared) LimiterState(iface rxtypes.Interface) LimiterState {
-	return s.limiters[iface].State()
+	return s.cfg.RateLimits[iface].State()
 }
 
 // Backend is one interface's view of the shared state: its base URL and
@@ -274,8 +254,8 @@ func (b *Backend) Interface() rxtypes.Interface { return b.iface }
 func (b *Backend) BaseURL() string { return b.base }
 
 // Sandbox reports whether the client is in sandbox mode.
-func (b *Backend) Sandbox() bool { return b.s.sandbox }
+func (b *Backend) Sandbox() bool { return b.s.cfg.Sandbox }
 
 // Clock returns the clock the client's watches wait on; nil for real
 // time.
-func (b *Backend) Clock() option.Clock { return b.s.clock }
+func (b *Backend) Clock() option.Clock { return b.s.cfg.Clock }

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
@@ -35,8 +36,8 @@ func newTestBackend(t *testing.T, cfg Config) (*Backend, *httpmock.MockTransport
 	if cfg.RetryWaitMax == 0 {
 		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, 5*time.Second
 	}
-	if cfg.RetryMax == 0 {
-		cfg.RetryMax = 3
+	if cfg.Defaults.RetryMax == nil {
+		cfg.Defaults = retries(3)
 	}
 	cfg.Validate = true
 	b, err := NewShared(cfg).NewBackend(rxtypes.InterfaceOmni, testBase, Credentials{Key: "k", Secret: "s"}, nil)
@@ -146,7 +147,7 @@ func TestGetRetriesServerErrors(t *testing.T) {
 
 func TestGetGivesUpAfterRetryMax(t *testing.T) {
 	t.Parallel()
-	b, mock := newTestBackend(t, Config{RetryMax: 2})
+	b, mock := newTestBackend(t, Config{Defaults: retries(2)})
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewStringResponder(502, `{"error":{"message":"upstream"}}`)}}
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", seq.responder)
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
@@ -214,7 +215,7 @@ func TestWriteTransportErrorIsUnknownAndNotRetried(t *testing.T) {
 
 func TestWriteDialFailureIsRetriedAndKnown(t *testing.T) {
 	t.Parallel()
-	b, mock := newTestBackend(t, Config{RetryMax: 2})
+	b, mock := newTestBackend(t, Config{Defaults: retries(2)})
 	dialErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	seq := &sequence{steps: []httpmock.Responder{httpmock.NewErrorResponder(dialErr)}}
 	mock.RegisterResponder("POST", testBase+"/api/v1/orders", seq.responder)
@@ -350,7 +351,7 @@ func TestErrorBodyShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b, mock := newTestBackend(t, Config{RetryMax: -1})
+			b, mock := newTestBackend(t, Config{Defaults: retries(0)})
 			mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewStringResponder(tc.status, tc.body))
 			_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
 			var apiErr *rxtypes.APIError
@@ -373,7 +374,7 @@ func TestErrorBodyShapes(t *testing.T) {
 
 func TestHugeErrorBodyIsBounded(t *testing.T) {
 	t.Parallel()
-	b, mock := newTestBackend(t, Config{RetryMax: -1})
+	b, mock := newTestBackend(t, Config{Defaults: retries(0)})
 	huge := bytes.Repeat([]byte("x"), 8<<20)
 	mock.RegisterResponder("GET", testBase+"/api/v1/x", httpmock.NewBytesResponder(500, huge))
 	_, err := b.Do(context.Background(), Call{Method: "GET", Path: "/api/v1/x"}, nil)
@@ -503,7 +504,7 @@ func TestPoolReusesConnections(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	s := NewShared(Config{Defaults: retries(1), RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
 	b, err := s.NewBackend(rxtypes.InterfaceOmni, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	for i := 0; i < 20; i++ {
@@ -524,7 +525,7 @@ func TestDialFailureAgainstClosedPort(t *testing.T) {
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	l.Close()
-	s := NewShared(Config{RetryMax: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
+	s := NewShared(Config{Defaults: retries(1), RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
 	b, err := s.NewBackend(rxtypes.InterfaceDelivery, "http://"+addr, Credentials{Key: "k", Secret: "s"}, nil)
 	require.NoError(t, err)
 	_, err = b.Do(context.Background(), Call{Method: "POST", Path: "/api/v1/orders", Query: "secret=1", Body: map[string]int{}, Write: true}, nil)
@@ -707,3 +708,6 @@ func TestTrailingDataIsMalformed(t *testing.T) {
 	assert.False(t, de.Incomplete)
 	assert.Contains(t, err.Error(), "200 OK: malformed response body: ")
 }
+
+// retries is the call defaults of a client given WithRetryMax(n).
+func retries(n int) option.Settings { return option.Settings{RetryMax: &n} }

@@ -26,9 +26,16 @@ import (
 // in 1.27 with the same words) or golang.org/x/net/http2.
 // TestNetHTTPWordsCanary provokes each refusal before writing under the Go
 // that runs it, and internal/reliability's HTTP/2 server the graceful
-// GOAWAY and REFUSED_STREAM: they fail the day a release rewords one. A
-// stream error that reaches the SDK unwrapped is read by its type
-// (h2StreamError).
+// GOAWAY, the GOAWAY with an error code before a connection's first stream
+// (TestHTTP2ErrorGoAwayBeforeTheFirstStreamIsKnown) and REFUSED_STREAM:
+// they fail the day a release rewords one. A stream error that reaches the
+// SDK unwrapped is read by its type (h2StreamError). The words of a
+// connection found unusable, or closed, between the choice of it and the
+// request ("client conn not usable", "could not be established", "cannot
+// rewind body", "cannot retry err") come only from races no test can
+// provoke on demand; they have no canary. A rewording of any of them fails
+// safe: the write is no longer proven unsent, so its outcome is reported
+// unknown and it is never sent again.
 
 // sendFate is what a transport error proves about the request.
 type sendFate uint8

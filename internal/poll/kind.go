@@ -45,7 +45,7 @@ func (k *Kind[E]) One(ctx context.Context, clock option.Clock, id string, opts [
 			return
 		}
 		m := newMeter(set.Calls)
-		w.RequestID = m.requestID
+		w.RequestID, w.Attempts = m.requestID, m.attempts
 		One(ctx, w, res, func(ctx context.Context) (*E, error) {
 			v, err := k.Get(ctx, id, m.opts...)
 			m.add()
@@ -69,7 +69,7 @@ func (k *Kind[E]) Many(ctx context.Context, clock option.Clock, ids []string, op
 			return
 		}
 		m := newMeter(set.Calls)
-		w.RequestID = m.requestID
+		w.RequestID, w.Attempts = m.requestID, m.attempts
 		Many(ctx, w, res, ids, func(ctx context.Context, batch []string) ([]*E, error) {
 			list, err := k.GetMany(ctx, batch, m.opts...)
 			m.add()
@@ -108,8 +108,10 @@ type meter struct {
 	opts []option.CallOption
 	user *option.Metadata
 	read option.Metadata
-	// lastID is the request id of the last read.
-	lastID string
+	// lastID is the request id of the last read, lastAttempts its
+	// attempts.
+	lastID       string
+	lastAttempts int
 }
 
 // newMeter returns the meter of a watch with the call options calls. The
@@ -131,9 +133,12 @@ func newMeter(calls []option.CallOption) *meter {
 // requestID is the request id of the last read.
 func (m *meter) requestID() string { return m.lastID }
 
+// attempts is the attempts of the last read.
+func (m *meter) attempts() int { return m.lastAttempts }
+
 // add notes the read just made, and sums it into the caller's Metadata.
 func (m *meter) add() {
-	m.lastID = m.read.RequestID
+	m.lastID, m.lastAttempts = m.read.RequestID, m.read.Attempts
 	if m.user == nil {
 		m.read = option.Metadata{}
 		return

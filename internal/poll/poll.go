@@ -66,6 +66,9 @@ type Watch struct {
 	// RequestID, when set, returns the request id of the last read, for
 	// the WatchError a read ends in.
 	RequestID func() string
+	// Attempts, when set, returns the attempts of the last read, for the
+	// WatchError a read ends in.
+	Attempts func() int
 }
 
 // watchError is the WatchError of the resource id of watch op, with the
@@ -74,6 +77,9 @@ func (w *Watch) watchError(op, id, status string, gone bool) *rxtypes.WatchError
 	e := &rxtypes.WatchError{Op: op, ID: id, Status: status, Gone: gone}
 	if w.RequestID != nil {
 		e.RequestID = w.RequestID()
+	}
+	if w.Attempts != nil {
+		e.Attempts = w.Attempts()
 	}
 	return e
 }

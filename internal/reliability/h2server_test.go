@@ -39,6 +39,11 @@ const (
 	// is below the request's stream, as a proxy recycling its connection
 	// does, and closes the connection: the stream was not processed.
 	goAwayBelow
+	// goAwayErrorBelow sends a GOAWAY with an error code
+	// (ENHANCE_YOUR_CALM) whose last stream id is below the request's
+	// stream and closes the connection: the stream was not processed, and
+	// net/http words it apart for the first stream of a connection.
+	goAwayErrorBelow
 )
 
 var h2FaultNames = map[h2Fault]string{
@@ -46,6 +51,7 @@ var h2FaultNames = map[h2Fault]string{
 	goAwayNamingStream: "GOAWAY naming the stream",
 	refusedStream:      "RST_STREAM REFUSED_STREAM",
 	goAwayBelow:        "graceful GOAWAY below the stream",
+	goAwayErrorBelow:   "error GOAWAY below the stream",
 }
 
 // h2Server counts the requests it received whole. With a fault that
@@ -98,6 +104,7 @@ const (
 	errCodeNoError    = 0x0
 	errCodeProtocol   = 0x1
 	errCodeRefused    = 0x7
+	errCodeCalm       = 0xb
 	clientPrefaceSize = 24
 )
 
@@ -172,7 +179,7 @@ func (s *h2Server) serve(c *tls.Conn) {
 				s.delivered.Add(1)
 				_ = writeFrame(c, frameGoAway, 0, 0, goAway(stream, errCodeNoError))
 				return
-			case refusedStream, goAwayBelow:
+			case refusedStream, goAwayBelow, goAwayErrorBelow:
 				if s.refuse.Load() == 0 {
 					s.delivered.Add(1)
 					if writeFrame(c, frameHeaders, flagEndHeaders, stream, okHeaders) != nil ||
@@ -192,7 +199,11 @@ func (s *h2Server) serve(c *tls.Conn) {
 					continue
 				}
 				// Client streams are odd: the one before is two below.
-				_ = writeFrame(c, frameGoAway, 0, 0, goAway(max(stream, 2)-2, errCodeNoError))
+				code := uint32(errCodeNoError)
+				if s.fault == goAwayErrorBelow {
+					code = errCodeCalm
+				}
+				_ = writeFrame(c, frameGoAway, 0, 0, goAway(max(stream, 2)-2, code))
 				return
 			}
 		}

@@ -372,11 +372,19 @@ func TestAttemptTimeouts(t *testing.T) {
 			c := newClient(t, s, append(su.opts(), rxdelivery.WithRetryMax(2))...)
 			ctx := context.Background()
 
-			err := returnsWithin(t, 20*time.Second, func() error { _, err := c.Orders.Get(ctx, "ord_1"); return err })
+			var md rxdelivery.Metadata
+			err := returnsWithin(t, 20*time.Second, func() error {
+				_, err := c.Orders.Get(ctx, "ord_1", rxdelivery.WithMetadata(&md))
+				return err
+			})
 			require.Error(t, err)
 			assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
 			assert.NotErrorIs(t, err, context.DeadlineExceeded)
-			assert.Equal(t, int64(3), s.attempts.Load(), "a read is retried after an attempt timeout")
+			assert.Equal(t, 3, md.Attempts, "a read is retried after an attempt timeout")
+			// On a loaded machine an attempt bounded by http.Client.Timeout
+			// may time out in its TLS handshake, before the server counts it.
+			assert.LessOrEqual(t, s.attempts.Load(), int64(3))
+			assert.GreaterOrEqual(t, s.attempts.Load(), int64(1))
 
 			before := s.attempts.Load()
 			err = returnsWithin(t, 20*time.Second, func() error {

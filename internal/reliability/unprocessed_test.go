@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"testing"
 	"time"
 
@@ -92,6 +93,40 @@ func TestHTTP2UnprocessedWritesAreSentAgain(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestHTTP2ErrorGoAwayBeforeTheFirstStreamIsKnown: a server that answers
+// the first stream of each connection with a GOAWAY carrying an error
+// code and a last stream id below it did not process the write. net/http
+// words that apart ("... received GOAWAY from server ErrCode:..."), with
+// no type to read, so this test is also the canary of those words under
+// the Go that runs it: the write is not replayed at once (a server in
+// trouble), the retry policy sends it again after its wait, and it is
+// processed once; were the words to change, the first refusal would be an
+// unknown outcome and the test would fail.
+func TestHTTP2ErrorGoAwayBeforeTheFirstStreamIsKnown(t *testing.T) {
+	t.Parallel()
+	s := newH2Server(t, goAwayErrorBelow)
+	hc := pooledTLSClient(s.Server)
+	t.Cleanup(hc.CloseIdleConnections)
+	c, err := rxdelivery.NewClient(testutil.Key, testutil.Secret,
+		rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithOmniURL(s.URL), rxdelivery.WithHTTPClient(hc),
+		rxdelivery.WithRetryMax(1), rxdelivery.WithRetryWaitMin(time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	for _, w := range h2Writes(t, c) {
+		hc.CloseIdleConnections()
+		delivered, refused := s.delivered.Load(), s.refused.Load()
+		s.refuse.Store(1)
+		var md rxdelivery.Metadata
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := w.call(ctx, rxdelivery.WithMetadata(&md))
+		cancel()
+		require.NoError(t, err, "%s under %s", w.name, runtime.Version())
+		assert.Equal(t, int64(1), s.refused.Load()-refused, "%s: refusals", w.name)
+		assert.Equal(t, int64(1), s.delivered.Load()-delivered, "%s: deliveries", w.name)
+		assert.Equal(t, 2, md.Attempts, "%s: the retry policy sent it again, not a replay", w.name)
 	}
 }
 

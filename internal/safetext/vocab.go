@@ -155,6 +155,7 @@ var common = []string{
 	"notifications", "listener", "url", "https", "http", "address", "addresses", "status", "statuses",
 	"cancellation", "cancel", "cancelled", "canceled", "cancellable", "cancelable", "identifier",
 	"identifiers", "id", "reference", "program", "scenario", "sandbox", "test", "api", "v1", "v2", "route",
+	"template", "placeholder", "placeholders", "hidden",
 	"path", "method", "header", "headers", "body", "content", "type", "accept", "query", "version",
 	"credentials", "credential", "secret", "authorization", "authentication", "scheme", "basic", "bearer",
 	"token", "interface", "server", "gateway", "upstream", "downstream", "timeout", "timed", "rate",

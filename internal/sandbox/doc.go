@@ -1,6 +1,6 @@
 // Package sandbox is an in-process simulator of the platform's four
 // interfaces (omni requests and pharmacy lookup, delivery orders, tracking
-// subscriptions, pricing quotes): 16 endpoints, stateful, validating as the
+// subscriptions, pricing quotes): every endpoint, stateful, validating as the
 // interface documents say, running the sandbox scenarios on an injectable
 // clock, posting tracking notifications to listener URLs, and able to inject
 // faults. The public test kit, rxdeliverytest, is built on it (and
@@ -44,8 +44,10 @@
 // # Checks every interface shares
 //
 // In this order: an injected fault (see Fault); Basic authentication
-// (either base64 alphabet, padding optional; 401 for a missing header, a
-// scheme other than Basic, undecodable credentials, an unknown key, a wrong
+// (the base64 alphabet of the interface's documents: standard for
+// tracking, URL-safe for omni, delivery and pricing, padding optional; 401
+// for a missing header, a scheme other than Basic, undecodable credentials
+// or credentials in the other alphabet, an unknown key, a wrong
 // secret or disabled credentials, with the tracking messages of document
 // 002 on every interface; 403 for credentials not enabled for the
 // interface); the route (404); the method (405 with Allow); Accept (406

@@ -69,6 +69,10 @@ func (k FaultKind) String() string {
 type Fault struct {
 	// Kind is what the fault does.
 	Kind FaultKind
+	// Name labels the fault in the call record (Call.Fault) in place of
+	// Kind's name, so that a fault reads there as it was injected, such as
+	// "server_error" for a FaultStatus of 500 ("" means Kind's name).
+	Name string
 	// Times is how many matching calls the fault applies to: 0 means once,
 	// a negative value means until ClearFaults.
 	Times int
@@ -118,6 +122,9 @@ func (f *faultState) name() string {
 		return ""
 	}
 	n := f.f.Kind.String()
+	if f.f.Name != "" {
+		n = f.f.Name
+	}
 	if f.f.After {
 		n += "_after"
 	}

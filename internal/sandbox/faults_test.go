@@ -212,3 +212,22 @@ func TestFaultKindNames(t *testing.T) {
 	assert.Equal(t, "fault(99)", FaultKind(99).String())
 	assert.Equal(t, "status", FaultStatus.String())
 }
+
+// TestFaultNameLabelsTheRecord: a fault's Name, when set, is its label in
+// the call record (with "_after" when applied after the call), in place of
+// its kind's name.
+func TestFaultNameLabelsTheRecord(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	h.srv.InjectFault(Fault{Kind: FaultStatus, Name: "server_error"})
+	h.srv.InjectFault(Fault{Kind: FaultStatus, Name: "server_error", After: true})
+	h.srv.InjectFault(Fault{Kind: FaultStatus})
+	for range 3 {
+		h.do("GET", "/delivery/api/v1/orders/ord_none", nil)
+	}
+	var got []string
+	for _, c := range h.srv.Stats().Calls {
+		got = append(got, c.Fault)
+	}
+	assert.Equal(t, []string{"server_error", "server_error_after", "status"}, got)
+}

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,7 +85,7 @@ const (
 	OpPricingQuote             = "pricing.Quote"
 )
 
-// Operations lists the sixteen operation names.
+// Operations lists the operation names, one per endpoint.
 var Operations = []string{
 	OpRequestsCreate, OpRequestsCancel, OpRequestsGet, OpRequestsGetMany,
 	OpPharmaciesSearch, OpPharmaciesGet, OpPharmaciesDeliveryInfo,
@@ -287,7 +286,7 @@ func (s *Sandbox) authenticate(r *http.Request, iface Interface) (int, string) {
 	if !strings.EqualFold(scheme, "Basic") {
 		return http.StatusUnauthorized, "Authorization scheme must be Basic"
 	}
-	key, secret, ok := decodeBasic(strings.TrimSpace(encoded))
+	key, secret, ok := decodeBasic(strings.TrimSpace(encoded), iface)
 	if !ok {
 		return http.StatusUnauthorized, "Invalid authorization credentials"
 	}
@@ -333,17 +332,14 @@ func enabledFor(c Credentials, iface Interface) bool {
 	return false
 }
 
-// decodeBasic decodes key:secret from base64 in either alphabet, with or
-// without padding.
-func decodeBasic(encoded string) (key, secret string, ok bool) {
+// decodeBasic decodes key:secret from base64 in iface's alphabet
+// (authAlphabet), with or without padding; credentials in the other
+// alphabet do not decode.
+func decodeBasic(encoded string, iface Interface) (key, secret string, ok bool) {
 	if encoded == "" {
 		return "", "", false
 	}
-	raw := strings.TrimRight(encoded, "=")
-	b, err := base64.RawStdEncoding.DecodeString(raw)
-	if err != nil {
-		b, err = base64.RawURLEncoding.DecodeString(raw)
-	}
+	b, err := authAlphabet(iface).DecodeString(strings.TrimRight(encoded, "="))
 	if err != nil {
 		return "", "", false
 	}

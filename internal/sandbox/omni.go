@@ -332,6 +332,9 @@ func (s *Sandbox) cancelRequest(c *call) {
 		return
 	}
 	if o := req.order; o != nil {
+		// x-rxdelivery-reading: unable-to-cancel. The status of the
+		// unable_to_cancel answer is not shown (doc 1): the simulator
+		// answers 422 with the request's id (pinned by TestCancelRequest).
 		if o.status != omniNew && o.status != omniSubmitted {
 			s.failID(c, http.StatusUnprocessableEntity, "unable_to_cancel", "Orders are not in a cancellable status", req.id)
 			return

@@ -194,6 +194,12 @@ type shippingOut struct {
 	Delivery         *occurrenceOut `json:"delivery"`
 }
 
+// cancellationOut is a delivery order's cancellation.
+//
+// x-rxdelivery-reading: cancellation-reason. The schema table names the key
+// cancellation_reason, the sample body reason, and which one the service
+// emits is not shown (doc 2): the simulator emits reason, as the sample
+// does (pinned by TestCancelOrder); the SDK reads either.
 type cancellationOut struct {
 	OccurredAt string `json:"occurred_at"`
 	Reason     string `json:"reason"`
@@ -539,14 +545,8 @@ func (s *Sandbox) scheduleOrderStepLocked(o *deliveryOrder, due time.Time) {
 		steps := len(courierSteps)
 		if o.ship != nil {
 			steps = len(trackingSteps)
-			status := trackingSteps[o.step]
-			switch status {
-			case "Accepted":
-				s.applyOrderStatusLocked(o, orderPickedUp, at)
-			case "Delivered":
-				s.applyOrderStatusLocked(o, orderDelivered, at)
-			}
-			out = s.emitLocked(o.ship.trackingNumber, status, at)
+			// emitLocked moves the order as the tracking status says.
+			out = s.emitLocked(o.ship.trackingNumber, trackingSteps[o.step], at)
 		} else {
 			s.applyOrderStatusLocked(o, courierSteps[o.step], at)
 		}
@@ -656,6 +656,9 @@ func (s *Sandbox) getOrders(c *call) {
 			out = append(out, s.renderOrderLocked(o))
 		}
 	}
+	// x-rxdelivery-reading: orders-key. The array is keyed orders in the
+	// sample body and labelled objects in the schema table (doc 2): the
+	// simulator keys it orders (pinned by TestGetOrders).
 	writeJSON(c.w, http.StatusOK, map[string]any{"orders": out})
 }
 

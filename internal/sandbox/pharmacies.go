@@ -369,6 +369,11 @@ func (s *Sandbox) getPharmacy(c *call) {
 
 // deliveryInfoOut is the sandbox's own reading of the delivery information
 // answer, which the documents do not show.
+//
+// x-rxdelivery-reading: delivery-info-answer. The response schema is not
+// shown (doc 2): the simulator answers this summary, whose fields no
+// document names; the SDK keeps the body whole (DeliveryInfo.Raw) and
+// fills only npi, ncpdp and name (docs/validation.md says so).
 type deliveryInfoOut struct {
 	NPI                  string   `json:"npi"`
 	NCPDP                string   `json:"ncpdp"`
@@ -389,6 +394,22 @@ func (s *Sandbox) deliveryInfo(c *call) {
 		saturday = "saturday[delivery]"
 	)
 	q := c.r.URL.Query()
+	// x-rxdelivery-reading: delivery-info-query. Where the inputs go is not
+	// shown (doc 2): they are query parameters nested with brackets, as the
+	// SDK sends them (docs/validation.md, DI rows). A dotted name, the way
+	// the document writes them, is refused with the form it should have.
+	var dotted []string
+	for k := range q {
+		if strings.Contains(k, ".") {
+			parts := strings.Split(k, ".")
+			dotted = append(dotted, k+": send it as "+parts[0]+"["+strings.Join(parts[1:], "][")+"]")
+		}
+	}
+	if len(dotted) > 0 {
+		sort.Strings(dotted)
+		s.fail(c, http.StatusBadRequest, "", strings.Join(dotted, "; "))
+		return
+	}
 	if !s.checkQuery(c, q, street, street2, city, state, zip, "POD", "package", saturday) {
 		return
 	}

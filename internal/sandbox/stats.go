@@ -74,8 +74,9 @@ type Call struct {
 	// Status is the status answered; 0 when the connection was dropped,
 	// or while the response has not been written yet (a stalled call).
 	Status int
-	// Fault names the injected fault applied ("" when none), such as
-	// "rate_limit" or "cut_after".
+	// Fault names the injected fault applied ("" when none): Fault.Name
+	// when set, else its kind's name, with "_after" for a fault applied
+	// after the call was carried out, such as "rate_limit" or "cut_after".
 	Fault string
 	// ReceivedAt is the wall-clock time (time.Now, monotonic reading
 	// included) at which the sandbox began serving the call, once its

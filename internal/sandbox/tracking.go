@@ -149,6 +149,10 @@ func (s *Sandbox) subscribe(c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
+	// x-rxdelivery-reading: subscribe-status. The success status of the
+	// POST is not shown (doc 3): the simulator answers 201 when it creates
+	// the subscription and 200 when it updates one (pinned by
+	// TestSubscribeCreateUpdateAndGet).
 	status := http.StatusOK
 	sub := s.subs[tn]
 	if sub == nil {
@@ -204,6 +208,7 @@ func (s *Sandbox) trackLocked(trackingNumber string) {
 // returns the notification for its subscription when that is enabled. The
 // caller holds s.mu.
 func (s *Sandbox) emitLocked(trackingNumber, status string, at time.Time) []notification {
+	s.moveShippingOrderLocked(trackingNumber, status, at)
 	s.trackLocked(trackingNumber)
 	h := s.tracks[trackingNumber]
 	h.events = append(h.events, trackingEventOut{Status: status, StatusOccurredAt: tsMillis(at)})
@@ -227,12 +232,39 @@ func (s *Sandbox) emitLocked(trackingNumber, status string, at time.Time) []noti
 	return []notification{{trackingNumber: trackingNumber, listenerURL: sub.listenerURL, status: status, at: at, body: body}}
 }
 
+// moveShippingOrderLocked moves the shipping order whose label carries
+// trackingNumber as its carrier's tracking status says, whoever emits it
+// (the order's own progression or EmitTracking, as the control API does):
+// Accepted puts a new or submitted order in picked_up, Delivered puts an
+// order not yet final in delivered. An order never moves back and a final
+// one (delivered, cancelled, returned) stays; other statuses move nothing.
+// The caller holds s.mu.
+func (s *Sandbox) moveShippingOrderLocked(trackingNumber, status string, at time.Time) {
+	var o *deliveryOrder
+	for _, c := range s.orders {
+		if c.ship != nil && c.ship.trackingNumber == trackingNumber {
+			o = c
+			break
+		}
+	}
+	if o == nil {
+		return
+	}
+	switch {
+	case status == "Accepted" && (o.status == orderNew || o.status == orderSubmitted):
+		s.applyOrderStatusLocked(o, orderPickedUp, at)
+	case status == "Delivered" && o.status != orderDelivered && o.status != orderCancelled && o.status != orderReturned:
+		s.applyOrderStatusLocked(o, orderDelivered, at)
+	}
+}
+
 // EmitTracking records a new tracking status for trackingNumber at the
 // clock's time and, before returning, POSTs the notification to the
 // number's subscription when it is ENABLED. Any number may be used, subscribed
 // or not. The tracking statuses the sandbox itself emits for shipping
 // orders are Accepted, Moving Through Network, Out for Delivery and
-// Delivered.
+// Delivered; an emitted Accepted or Delivered moves the number's shipping
+// order as its own progression does (moveShippingOrderLocked).
 func (s *Sandbox) EmitTracking(trackingNumber, status string) {
 	s.mu.Lock()
 	if s.closed {

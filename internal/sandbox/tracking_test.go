@@ -241,13 +241,39 @@ func TestInvalidListenerURLSuspends(t *testing.T) {
 	assert.Equal(t, "Listener URL is invalid", reason)
 }
 
-func TestTrackingAcceptsStandardAlphabet(t *testing.T) {
+// TestEachInterfaceReadsItsAlphabet: tracking reads Basic credentials in
+// the standard base64 alphabet and omni, delivery and pricing in the
+// URL-safe one (padded or not), as the documents' examples give them;
+// credentials in the other alphabet are refused with the answer to
+// undecodable credentials, so a client sending the wrong one fails in
+// testing. The key and secret make both alphabet-specific characters
+// appear.
+func TestEachInterfaceReadsItsAlphabet(t *testing.T) {
 	t.Parallel()
 	const key, secret = "a>>>b?", "c>d?"
 	require.Equal(t, "Basic YT4+PmI/OmM+ZD8=", basicAuth(key, secret, base64.StdEncoding), "both alphabet-specific characters and padding")
 	h := newHarness(t, Config{Key: key, Secret: secret})
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		r := h.do("GET", "/tracking/tracking/v1/subscriptions?tracking_number=x", nil, "Authorization", basicAuth(key, secret, enc))
-		assert.Equal(t, http.StatusNotFound, r.status, "authenticated")
+	std := []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding}
+	url := []*base64.Encoding{base64.URLEncoding, base64.RawURLEncoding}
+	paths := map[Interface]string{
+		Tracking: "/tracking/tracking/v1/subscriptions?tracking_number=x",
+		Omni:     "/omni/api/v1/requests/req_none",
+		Delivery: "/delivery/api/v1/orders/ord_none",
+		Pricing:  "/pricing/pricing/v1/none",
+	}
+	for iface, path := range paths {
+		good, bad := url, std
+		if iface == Tracking {
+			good, bad = std, url
+		}
+		for _, enc := range good {
+			r := h.do("GET", path, nil, "Authorization", basicAuth(key, secret, enc))
+			assert.Equal(t, http.StatusNotFound, r.status, "%s: authenticated, %s", iface, r.body)
+		}
+		for _, enc := range bad {
+			r := h.do("GET", path, nil, "Authorization", basicAuth(key, secret, enc))
+			assert.Equal(t, http.StatusUnauthorized, r.status, "%s: the other alphabet", iface)
+			assert.Contains(t, string(r.body), "Invalid authorization credentials", "%s", iface)
+		}
 	}
 }
