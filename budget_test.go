@@ -3,16 +3,16 @@ package rxdelivery_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
 // budgetRun makes calls reads from each of 64 goroutines against a
@@ -51,23 +51,22 @@ func TestRetryBudgetBoundsTheLoadOfAnOutage(t *testing.T) {
 	var down atomic.Bool
 	down.Store(true)
 	var attempts atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// The platform: one responder on every client's mock transport.
+	platform := func(*http.Request) (*http.Response, error) {
 		attempts.Add(1)
 		if down.Load() {
-			http.Error(w, `{"error":{"message":"down"}}`, http.StatusServiceUnavailable)
-			return
+			return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"error":{"message":"down"}}`), nil
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"order":{"id":"ord_1","status":"new"}}`))
-	}))
-	defer srv.Close()
+		r := httpmock.NewStringResponse(http.StatusOK, `{"order":{"id":"ord_1","status":"new"}}`)
+		r.Header.Set("Content-Type", "application/json")
+		return r, nil
+	}
 	client := func(opts ...rxdelivery.Option) *rxdelivery.Client {
-		c, err := rxdelivery.NewClient("k", "s", append([]rxdelivery.Option{
-			rxdelivery.WithDeliveryURL(srv.URL),
+		env := testutil.Setup(t, append([]rxdelivery.Option{
 			rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(time.Millisecond),
 		}, opts...)...)
-		require.NoError(t, err)
-		return c
+		env.Mock.RegisterNoResponder(platform)
+		return env.Client
 	}
 	const calls = 20 // per goroutine: 1,280 calls
 

@@ -12,6 +12,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
+// httptest: the benchmark measures a call over a real loopback connection, as users make it.
+
 // BenchmarkCallOptions measures one order read against a loopback server:
 // with nothing (the plain path every call took before per-call options
 // existed), with a client-wide attempt hook that does nothing, and with

@@ -22,6 +22,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: the simulator delivers tracking notifications to a real TLS listener.
+
 // End-to-end tests: the real client against the sandbox simulator, whose
 // wire types are its own reading of the documents. Every endpoint, every
 // sandbox scenario and every fault switch is exercised here.

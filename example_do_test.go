@@ -13,6 +13,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// httptest: an Example uses the public API only, so its stand-in platform is a real loopback server.
+
 // ExampleClient_Do calls an endpoint through Do, as a program would call
 // one the SDK does not model yet: here the delivery interface's order
 // read, decoded into a type of the program's own.

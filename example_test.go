@@ -20,6 +20,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: an Example uses the public API only, so its stand-in platform is a real loopback server.
+
 // The examples in this file hold every Go block of the README, verbatim
 // (TestReadmeBlocksAreCompiled checks it), with the setup around them that
 // points the client at the sandbox simulator.

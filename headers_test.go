@@ -15,6 +15,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
+// httptest: a TLS server speaking HTTP/2, whose transport refuses connection-level headers.
+
 // unsendable are header values net/http refuses to send: each would stop
 // a request before it was written.
 var unsendable = map[string]string{

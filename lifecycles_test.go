@@ -34,6 +34,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: the simulator delivers tracking notifications to a real TLS listener.
+
 const lifecyclesDoc = "docs/lifecycles.md"
 
 // statusPackages are the directories of the packages whose status

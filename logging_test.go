@@ -23,6 +23,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
+// httptest: the flows include a connection cut mid-call (a hijacked socket).
+
 // syncBuffer is a bytes.Buffer safe for a handler's concurrent writes.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -147,7 +149,7 @@ func (s *flowServer) play(actions ...string) {
 	s.script = actions
 }
 
-// TestEveryLogLineNamesTheOperation runs a full flow on each of the 16
+// TestEveryLogLineNamesTheOperation runs a full flow on each of the
 // endpoints with a debug logger writing JSON: a success, a retried 503, a
 // 429 with Retry-After, a connection cut (retried for a read, an unknown
 // outcome for a write), a give-up, a redirect answered 3xx and a redirect

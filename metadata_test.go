@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
@@ -18,7 +19,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
-// endpoint is one of the platform's endpoints, callable with the forms of input
+// endpoint is one of the endpoints of core.Endpoints, callable with the forms of input
 // that end a call before anything is sent. A nil func marks a form the
 // endpoint does not take (an id, params).
 type endpoint struct {
@@ -33,10 +34,19 @@ type endpoint struct {
 	nilParams, invalidParams, emptyID func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
 }
 
+// btoi is 1 for true and 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // e0 drops a call's result, keeping its error.
 func e0[T any](_ T, err error) error { return err }
 
-// endpoints returns every endpoint.
+// endpoints returns a row for each endpoint of core.Endpoints: rows checks
+// that none is missing.
 func endpoints() []endpoint {
 	return []endpoint{
 		{name: "requests.Create", iface: rxdelivery.Omni,
@@ -220,7 +230,7 @@ func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, m
 	assert.Equal(t, rxdelivery.Metadata{Attempts: attempts, OutcomeKnown: true}, md, msg)
 }
 
-// TestMetadataAtEveryEndBeforeSending ends each endpoint in
+// TestMetadataAtEveryEndBeforeSending ends each endpoint of core.Endpoints in
 // every way a call can end before anything is sent, and checks that
 // WithMetadata was filled each time: status 0, no header, 0 attempts, the
 // outcome known (the README's `if !md.OutcomeKnown` branch must not take
@@ -324,10 +334,20 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 		}
 	}
 	assert.EqualValues(t, 0, s.hits.Load(), "nothing was sent")
+	// Every endpoint of core.Endpoints has its row, and each form of input
+	// it takes was run.
+	n := len(rows(t))
+	require.Len(t, core.Endpoints, n)
+	var nilParams, invalidParams, emptyID int
+	for _, e := range endpoints() {
+		nilParams += btoi(e.nilParams != nil)
+		invalidParams += btoi(e.invalidParams != nil)
+		emptyID += btoi(e.emptyID != nil)
+	}
 	assert.Equal(t, map[string]int{
-		"nil params": 9, "invalid params": 9, "empty id": 11,
-		"call option with a line break": 16, "call option with a bad header name": 16, "nil context": 16,
-		"cancelled context": 16, "no base URL": 16, "an attempt hook that does not send": 16,
+		"nil params": nilParams, "invalid params": invalidParams, "empty id": emptyID,
+		"call option with a line break": n, "call option with a bad header name": n, "nil context": n,
+		"cancelled context": n, "no base URL": n, "an attempt hook that does not send": n,
 		"test_meta outside the sandbox": 1,
 	}, covered)
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -141,20 +141,17 @@ func TestRateLimitStormSlowsQueuedCallers(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var hits []time.Time
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		mu.Lock()
-		hits = append(hits, time.Now())
-		mu.Unlock()
-		w.WriteHeader(http.StatusTooManyRequests)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := rxdelivery.NewClient("key", "secret",
-		rxdelivery.WithPricingURL(srv.URL),
+	env := testutil.Setup(t,
 		rxdelivery.WithRateLimit(rxdelivery.Pricing, 40, 1),
 		rxdelivery.WithRetryMax(0),
 	)
-	require.NoError(t, err)
-	t.Cleanup(c.CloseIdleConnections)
+	env.Mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
+		mu.Lock()
+		hits = append(hits, time.Now())
+		mu.Unlock()
+		return httpmock.NewBytesResponse(http.StatusTooManyRequests, nil), nil
+	})
+	c := env.Client
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

@@ -21,6 +21,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// httptest: a connection cut after the request (a hijacked socket) is one of the ends it names.
+
 // step is one answer of a scripted server.
 type step struct {
 	status int

@@ -11,6 +11,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: an Example uses the public API only, so its listener is a real loopback server.
+
 // notify posts a notification of status at when to url and returns the
 // status code of the answer.
 func notify(url, status, when string) int {

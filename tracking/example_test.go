@@ -13,6 +13,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: an Example uses the public API only, so its listener is a real loopback server.
+
 func ExampleService_Subscribe() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

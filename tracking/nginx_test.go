@@ -18,6 +18,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
+// httptest: nginx, a separate process, proxies to the handler over a real socket.
+
 // readmeNginx returns the README's nginx block: the lines that keep a
 // listener URL's token out of nginx's access log.
 func readmeNginx(t *testing.T) string {

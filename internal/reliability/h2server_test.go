@@ -12,6 +12,8 @@ import (
 	"testing"
 )
 
+// httptest: a TLS server speaking HTTP/2, whose connections a frame-level server takes over.
+
 // A hostile HTTP/2 server: an httptest server with EnableHTTP2 over TLS
 // whose "h2" connections are handed to a small frame-level server, so that
 // a test can commit a request and then reset its stream or send a GOAWAY,

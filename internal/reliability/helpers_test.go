@@ -19,6 +19,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
+// httptest: the hostile servers misbehave below HTTP (cut connections, TLS, HTTP/2 frames), which needs real sockets.
+
 // TestMain fails the package when a goroutine outlives the tests: every
 // test closes its client's idle connections and its servers, so whatever
 // is left was leaked by the SDK.

@@ -3,6 +3,7 @@ package reliability_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
@@ -17,10 +19,13 @@ import (
 
 // endpoint is one SDK method, called with valid params.
 type endpoint struct {
-	name         string
-	method, path string // as errors show them
-	write        bool
-	call         func(ctx context.Context, c *rxdelivery.Client) error
+	name string
+	// method and write are the endpoint's in core.Endpoints.
+	method string
+	write  bool
+	// path is the call's path as errors show it.
+	path string
+	call func(ctx context.Context, c *rxdelivery.Client) error
 }
 
 // endpoints lists every method of the SDK that makes one call, with params
@@ -32,69 +37,95 @@ func endpoints(t *testing.T) []endpoint {
 		Street: e2eStreet, City: e2eCity, State: "OH", Zipcode: "43210",
 	}}
 	rx := e2eOrder(t, "1234567890", "5550001").Prescriptions[0]
-	return []endpoint{
-		{"Requests.Create", "POST", "/api/v1/requests", true, func(ctx context.Context, c *rxdelivery.Client) error {
+	return fromTable(t, []endpoint{
+		{name: "Requests.Create", path: "/api/v1/requests", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Requests.Create(ctx, req)
 			return err
 		}},
-		{"Requests.Cancel", "DELETE", "/api/v1/requests/req_1", true, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Requests.Cancel", path: "/api/v1/requests/req_1", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			return c.Requests.Cancel(ctx, "req_1")
 		}},
-		{"Requests.Get", "GET", "/api/v1/requests/req_1", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Requests.Get", path: "/api/v1/requests/req_1", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Requests.Get(ctx, "req_1")
 			return err
 		}},
-		{"Requests.GetMany", "GET", "/api/v1/requests/", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Requests.GetMany", path: "/api/v1/requests/", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Requests.GetMany(ctx, []string{"req_1", "req_2"})
 			return err
 		}},
-		{"Orders.Create", "POST", "/api/v1/orders", true, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.Create", path: "/api/v1/orders", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Orders.Create(ctx, e2eOrder(t, "1234567890", "5550001"))
 			return err
 		}},
-		{"Orders.Cancel", "DELETE", "/api/v1/orders/ord_1", true, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.Cancel", path: "/api/v1/orders/ord_1", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			return c.Orders.Cancel(ctx, "ord_1")
 		}},
-		{"Orders.Get", "GET", "/api/v1/orders/ord_1", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.Get", path: "/api/v1/orders/ord_1", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Orders.Get(ctx, "ord_1")
 			return err
 		}},
-		{"Orders.GetMany", "GET", "/api/v1/orders", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.GetMany", path: "/api/v1/orders", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Orders.GetMany(ctx, []string{"ord_1", "ord_2"})
 			return err
 		}},
-		{"Orders.AddPrescription", "POST", "/api/v1/orders/ord_1/prescriptions", true, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.AddPrescription", path: "/api/v1/orders/ord_1/prescriptions", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Orders.AddPrescription(ctx, "ord_1", &rx)
 			return err
 		}},
-		{"Orders.RemovePrescription", "DELETE", "/api/v1/orders/ord_1/prescriptions/:rx_number", true, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Orders.RemovePrescription", path: "/api/v1/orders/ord_1/prescriptions/:rx_number", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			return c.Orders.RemovePrescription(ctx, "ord_1", e2eRxNumber)
 		}},
-		{"Pharmacies.Search", "GET", "/api/v1/pharmacies/", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Pharmacies.Search", path: "/api/v1/pharmacies/", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Pharmacies.Search(ctx, &pharmacies.SearchParams{OriginAddress: e2eStreet + ", " + e2eCity + ", OH 43210"})
 			return err
 		}},
-		{"Pharmacies.Get", "GET", "/api/v1/pharmacies/5550001", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Pharmacies.Get", path: "/api/v1/pharmacies/5550001", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Pharmacies.Get(ctx, "5550001")
 			return err
 		}},
-		{"Pharmacies.DeliveryInfo", "GET", "/api/v1/pharmacies/5550001", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Pharmacies.DeliveryInfo", path: "/api/v1/pharmacies/5550001", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Pharmacies.DeliveryInfo(ctx, "5550001", info)
 			return err
 		}},
-		{"Tracking.Subscribe", "POST", "/tracking/v1/subscriptions", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Tracking.Subscribe", path: "/tracking/v1/subscriptions", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: e2eTracking, ListenerURL: e2eListener, ReferenceID: e2eReferralID})
 			return err
 		}},
-		{"Tracking.GetSubscription", "GET", "/tracking/v1/subscriptions", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Tracking.GetSubscription", path: "/tracking/v1/subscriptions", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Tracking.GetSubscription(ctx, e2eTracking)
 			return err
 		}},
-		{"Pricing.Quote", "POST", "/pricing/v1/quotes", false, func(ctx context.Context, c *rxdelivery.Client) error {
+		{name: "Pricing.Quote", path: "/pricing/v1/quotes", call: func(ctx context.Context, c *rxdelivery.Client) error {
 			_, err := c.Pricing.Quote(ctx, e2eQuote())
 			return err
 		}},
+	})
+}
+
+// fromTable fills each row's method and write from core.Endpoints, the
+// endpoint table, and fails the test when the table has an endpoint
+// without a row or a row names no endpoint of it: a new endpoint joins
+// these tests by one row.
+func fromTable(t *testing.T, rows []endpoint) []endpoint {
+	t.Helper()
+	byName := map[string]*core.Endpoint{}
+	for _, ep := range core.Endpoints {
+		byName[ep.Name] = ep
 	}
+	seen := map[string]bool{}
+	for i := range rows {
+		// The rows name the client's field: "Orders.Get" is orders.Get.
+		name := strings.ToLower(rows[i].name[:1]) + rows[i].name[1:]
+		ep, ok := byName[name]
+		require.True(t, ok, "row %s names no endpoint of core.Endpoints", rows[i].name)
+		require.False(t, seen[name], "%s has two rows", rows[i].name)
+		seen[name] = true
+		rows[i].method, rows[i].write = ep.Method, ep.Write
+	}
+	for name := range byName {
+		require.True(t, seen[name], "core.Endpoints has %s: add its row to endpoints", name)
+	}
+	return rows
 }
 
 // answering is a server that answers every request with its current

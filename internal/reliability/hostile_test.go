@@ -19,6 +19,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
+// httptest: connections closed mid-response, HTTP/2 resets and TLS pools need real sockets.
+
 // The hostile-server suite: the client against servers that commit a write
 // and then misbehave at a layer below the retry policy (HTTP/2 stream
 // resets and GOAWAY, HTTP/1 connections closed after a request), redirect

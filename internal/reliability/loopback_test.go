@@ -27,6 +27,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
+// httptest: real loopback listeners; the rule under test is about addresses, proxies and resolvers.
+
 // The loopback rule: credentials and patient data go over https, or over
 // plain http to a loopback address, whatever a proxy setting, a resolver or
 // the spelling of the host says. Each test sends a create (credentials and

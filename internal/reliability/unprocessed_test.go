@@ -18,6 +18,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
+// httptest: REFUSED_STREAM and GOAWAY are HTTP/2 frames on a real connection.
+
 // Writes HTTP proves were never processed: a stream the server refused
 // (REFUSED_STREAM), a stream above a graceful GOAWAY's last stream id, a
 // request net/http refused to write. Their outcome is known (not applied):

@@ -1,0 +1,96 @@
+package testutil_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+)
+
+// unexplained are the test files that start raw httptest servers and do not
+// yet say why a real socket is needed. The list only shrinks: a file leaves
+// it when it moves to Setup's httpmock or to the simulator, or when it
+// gains its "// httptest:" line.
+var unexplained = map[string]bool{
+	"cmd/rxdelivery/cli_test.go":         true,
+	"cmd/rxdelivery/echo_test.go":        true,
+	"cmd/rxdelivery/sandbox_test.go":     true,
+	"internal/benchmarks/server_test.go": true,
+	"internal/core/budget_test.go":       true,
+	"internal/core/canary_test.go":       true,
+	"internal/core/loopback_test.go":     true,
+	"internal/core/panic_test.go":        true,
+	"internal/core/retry_test.go":        true,
+	"internal/core/transport_test.go":    true,
+	"internal/sandbox/lifecycle_test.go": true,
+	"internal/sandbox/tracking_test.go":  true,
+	"journal/echo_note_test.go":          true,
+	"journal/marks_test.go":              true,
+	"journal/platform_test.go":           true,
+	"otel/bench_test.go":                 true,
+	"otel/otel_test.go":                  true,
+	"otel/watch_test.go":                 true,
+	"tracking/notification_test.go":      true,
+	"transcript_read_test.go":            true,
+	"transcript_test.go":                 true,
+}
+
+// startsServer matches the start of a raw httptest server, a real socket.
+// A handler's test with httptest.NewRecorder and NewRequest opens none and
+// needs no reason.
+var startsServer = regexp.MustCompile(`httptest\.New(TLS|Unstarted)?Server\(`)
+
+// TestRawServersSayWhy: a test file that starts a raw httptest server carries
+// a line "// httptest: <why>" saying what real sockets it needs (HTTP/2,
+// TLS, connection reuse, a cut connection, a timeout); wire-format tests
+// use Setup's httpmock and behaviour tests the simulator instead.
+func TestRawServersSayWhy(t *testing.T) {
+	t.Parallel()
+	root := testutil.Root()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		starts := startsServer.Match(src)
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		says := strings.Contains("\n"+string(src), "\n// httptest: ")
+		switch {
+		case !starts:
+		case unexplained[rel]:
+			seen[rel] = true
+			if says {
+				t.Errorf("%s says why it uses httptest: remove it from unexplained", rel)
+			}
+		case !says:
+			t.Errorf("%s starts an httptest server without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel := range unexplained {
+		if !seen[rel] {
+			t.Errorf("%s starts no httptest server: remove it from unexplained", rel)
+		}
+	}
+}
