@@ -148,7 +148,9 @@ func exposed() error {
 			return err
 		}
 		exports[p.ImportPath] = p.Export
-		if p.DepOnly || p.Standard {
+		// A directory of tests only (api/, which tests the OpenAPI
+		// documents) is no package of the API: it has no export data.
+		if p.DepOnly || p.Standard || p.Export == "" {
 			continue
 		}
 		if p.Module != nil && modPath == "" {
