@@ -12,33 +12,8 @@ import (
 // Call use it.
 type Operation string
 
-// The operations, one per endpoint. AnyOperation matches every call.
-const (
-	AnyOperation Operation = ""
-
-	RequestsCreate  Operation = sandbox.OpRequestsCreate  // POST /api/v1/requests (omni)
-	RequestsCancel  Operation = sandbox.OpRequestsCancel  // DELETE /api/v1/requests/:id
-	RequestsGet     Operation = sandbox.OpRequestsGet     // GET /api/v1/requests/:id
-	RequestsGetMany Operation = sandbox.OpRequestsGetMany // GET /api/v1/requests/?ids[]=
-
-	PharmaciesSearch       Operation = sandbox.OpPharmaciesSearch       // GET /api/v1/pharmacies/ (omni)
-	PharmaciesGet          Operation = sandbox.OpPharmaciesGet          // GET /api/v1/pharmacies/:id (omni)
-	PharmaciesDeliveryInfo Operation = sandbox.OpPharmaciesDeliveryInfo // GET /api/v1/pharmacies/:id (delivery)
-
-	OrdersCreate             Operation = sandbox.OpOrdersCreate             // POST /api/v1/orders
-	OrdersCancel             Operation = sandbox.OpOrdersCancel             // DELETE /api/v1/orders/:id
-	OrdersGet                Operation = sandbox.OpOrdersGet                // GET /api/v1/orders/:id
-	OrdersGetMany            Operation = sandbox.OpOrdersGetMany            // GET /api/v1/orders?ids[]=
-	OrdersAddPrescription    Operation = sandbox.OpOrdersAddPrescription    // POST /api/v1/orders/:id/prescriptions
-	OrdersRemovePrescription Operation = sandbox.OpOrdersRemovePrescription // DELETE /api/v1/orders/:id/prescriptions/:rx_number
-
-	TrackingSubscribe       Operation = sandbox.OpTrackingSubscribe       // POST /tracking/v1/subscriptions
-	TrackingGetSubscription Operation = sandbox.OpTrackingGetSubscription // GET /tracking/v1/subscriptions
-
-	PricingQuote Operation = sandbox.OpPricingQuote // POST /pricing/v1/quotes
-)
-
-// Operations lists every operation, one per endpoint.
+// Operations lists every operation, in the order of the documents in api/
+// (docs/endpoints.md).
 func Operations() []Operation {
 	out := make([]Operation, len(sandbox.Operations))
 	for i, o := range sandbox.Operations {

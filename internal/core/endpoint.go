@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -12,8 +11,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Endpoint describes one operation of the platform. Those below are
-// the SDK's whole surface on the wire: a service method is its validation
+//go:generate go run ../cmd/endpointgen -root ../..
+
+// Endpoint describes one operation of the platform. Those in Endpoints,
+// generated from the documents in api/, are the SDK's whole surface on the
+// wire: a service method is its validation
 // plus one call on its Endpoint.
 type Endpoint struct {
 	// Name is the operation as hooks, logs, spans and the test kit name
@@ -38,41 +40,6 @@ type Endpoint struct {
 
 	// rt is Route parsed, on first use (parsed).
 	rt atomic.Pointer[route]
-}
-
-// The platform's endpoints, in the order of the Operations table of
-// docs/endpoints.md.
-var (
-	RequestsCreate  = &Endpoint{Name: "requests.Create", Interface: rxtypes.InterfaceOmni, Method: http.MethodPost, Route: "/api/v1/requests", Write: true}
-	RequestsCancel  = &Endpoint{Name: "requests.Cancel", Interface: rxtypes.InterfaceOmni, Method: http.MethodDelete, Route: "/api/v1/requests/{id}", Write: true}
-	RequestsGet     = &Endpoint{Name: "requests.Get", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/{id}"}
-	RequestsGetMany = &Endpoint{Name: "requests.GetMany", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/requests/"}
-
-	PharmaciesSearch       = &Endpoint{Name: "pharmacies.Search", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/"}
-	PharmaciesGet          = &Endpoint{Name: "pharmacies.Get", Interface: rxtypes.InterfaceOmni, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
-	PharmaciesDeliveryInfo = &Endpoint{Name: "pharmacies.DeliveryInfo", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/pharmacies/{id}"}
-
-	OrdersCreate             = &Endpoint{Name: "orders.Create", Interface: rxtypes.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders", Write: true}
-	OrdersCancel             = &Endpoint{Name: "orders.Cancel", Interface: rxtypes.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}", Write: true}
-	OrdersGet                = &Endpoint{Name: "orders.Get", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders/{id}"}
-	OrdersGetMany            = &Endpoint{Name: "orders.GetMany", Interface: rxtypes.InterfaceDelivery, Method: http.MethodGet, Route: "/api/v1/orders"}
-	OrdersAddPrescription    = &Endpoint{Name: "orders.AddPrescription", Interface: rxtypes.InterfaceDelivery, Method: http.MethodPost, Route: "/api/v1/orders/{id}/prescriptions", Write: true}
-	OrdersRemovePrescription = &Endpoint{Name: "orders.RemovePrescription", Interface: rxtypes.InterfaceDelivery, Method: http.MethodDelete, Route: "/api/v1/orders/{id}/prescriptions/{rx_number}", Hidden: []string{"rx_number"}, Write: true}
-
-	TrackingSubscribe       = &Endpoint{Name: "tracking.Subscribe", Interface: rxtypes.InterfaceTracking, Method: http.MethodPost, Route: "/tracking/v1/subscriptions"}
-	TrackingGetSubscription = &Endpoint{Name: "tracking.GetSubscription", Interface: rxtypes.InterfaceTracking, Method: http.MethodGet, Route: "/tracking/v1/subscriptions"}
-
-	PricingQuote = &Endpoint{Name: "pricing.Quote", Interface: rxtypes.InterfacePricing, Method: http.MethodPost, Route: "/pricing/v1/quotes"}
-)
-
-// Endpoints lists the endpoints in the order of docs/endpoints.md's
-// Operations table.
-var Endpoints = []*Endpoint{
-	RequestsCreate, RequestsCancel, RequestsGet, RequestsGetMany,
-	PharmaciesSearch, PharmaciesGet, PharmaciesDeliveryInfo,
-	OrdersCreate, OrdersCancel, OrdersGet, OrdersGetMany, OrdersAddPrescription, OrdersRemovePrescription,
-	TrackingSubscribe, TrackingGetSubscription,
-	PricingQuote,
 }
 
 // route is an Endpoint's Route parsed once: the literal text around each

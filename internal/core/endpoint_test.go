@@ -13,41 +13,34 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// TestEndpointsMatchTheREADME holds the descriptors against the
-// README's Operations table (service, method, HTTP method and path) and
-// against the test kit's operation names.
-func TestEndpointsMatchTheREADME(t *testing.T) {
+// TestEndpointsMatchTheTable holds the descriptors against the operations
+// table the README links (docs/endpoints.md: operation, interface, method
+// and route) and against the simulator's operation names, row for row.
+func TestEndpointsMatchTheTable(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../docs/endpoints.md")
+	table, err := os.ReadFile("../../docs/endpoints.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile("(?m)^\\| `(\\w+)` \\| `(\\w+)`[^|]*\\| `(GET|POST|DELETE) ([^`?]+)[^`]*` \\| (\\w+) \\|$")
-	want := map[string]string{}
-	for _, m := range row.FindAllStringSubmatch(string(readme), -1) {
-		name := strings.ToLower(m[1]) + "." + m[2]
-		route := regexp.MustCompile(`:(\w+)`).ReplaceAllString(m[4], "{$1}")
-		if name == "pharmacies.All" {
-			continue // an iterator over pharmacies.Search
-		}
-		want[name] = m[3] + " " + route + " " + m[5]
+	row := regexp.MustCompile("(?m)^\\| `(\\w+\\.\\w+)` \\| (\\w+) \\| (GET|POST|DELETE|PUT|PATCH) \\| `([^`]+)` \\| (yes)? \\|$")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(string(table), -1) {
+		got = append(got, m[1]+" "+m[3]+" "+m[4]+" "+m[2]+" "+strconv.FormatBool(m[5] == "yes"))
 	}
-	if len(want) != len(core.Endpoints) {
-		t.Errorf("the README's Operations table has %d endpoints, the descriptors %d", len(want), len(core.Endpoints))
-	}
-	if len(sandbox.Operations) != len(core.Endpoints) {
-		t.Fatalf("the test kit has %d operations, the descriptors %d", len(sandbox.Operations), len(core.Endpoints))
-	}
+	var want []string
 	for _, e := range core.Endpoints {
-		got := e.Method + " " + e.Route + " " + e.Interface.String()
-		if want[e.Name] != got {
-			t.Errorf("%s: descriptor %q, README %q", e.Name, got, want[e.Name])
-		}
+		want = append(want, e.Name+" "+e.Method+" "+e.Route+" "+e.Interface.String()+" "+strconv.FormatBool(e.Write))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("docs/endpoints.md lists\n%s\nthe descriptors are\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for i, op := range sandbox.Operations {
-		if core.Endpoints[i].Name != op {
-			t.Errorf("descriptor %d is %s, the test kit's operation %s", i, core.Endpoints[i].Name, op)
+		if i >= len(core.Endpoints) || core.Endpoints[i].Name != op {
+			t.Errorf("the simulator's operation %d is %s, not the descriptor's", i, op)
 		}
+	}
+	if len(sandbox.Operations) != len(core.Endpoints) {
+		t.Errorf("%d simulator operations, %d descriptors", len(sandbox.Operations), len(core.Endpoints))
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package sandbox is an in-process simulator of the platform's four
 // interfaces (omni requests and pharmacy lookup, delivery orders, tracking
-// subscriptions, pricing quotes): every endpoint, stateful, validating as the
+// subscriptions, pricing quotes): every endpoint of docs/endpoints.md, stateful, validating as the
 // interface documents say, running the sandbox scenarios on an injectable
 // clock, posting tracking notifications to listener URLs, and able to inject
 // faults. The public test kit, rxdeliverytest, is built on it (and

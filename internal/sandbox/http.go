@@ -64,35 +64,6 @@ func newRoute(iface Interface, tmpl string, methods map[string]op) *route {
 	}
 }
 
-// Operation names, one per endpoint, as the SDK's service methods are
-// named (Call.Operation, Fault.Operation).
-const (
-	OpRequestsCreate           = "requests.Create"
-	OpRequestsCancel           = "requests.Cancel"
-	OpRequestsGet              = "requests.Get"
-	OpRequestsGetMany          = "requests.GetMany"
-	OpPharmaciesSearch         = "pharmacies.Search"
-	OpPharmaciesGet            = "pharmacies.Get"
-	OpPharmaciesDeliveryInfo   = "pharmacies.DeliveryInfo"
-	OpOrdersCreate             = "orders.Create"
-	OpOrdersCancel             = "orders.Cancel"
-	OpOrdersGet                = "orders.Get"
-	OpOrdersGetMany            = "orders.GetMany"
-	OpOrdersAddPrescription    = "orders.AddPrescription"
-	OpOrdersRemovePrescription = "orders.RemovePrescription"
-	OpTrackingSubscribe        = "tracking.Subscribe"
-	OpTrackingGetSubscription  = "tracking.GetSubscription"
-	OpPricingQuote             = "pricing.Quote"
-)
-
-// Operations lists the operation names, one per endpoint.
-var Operations = []string{
-	OpRequestsCreate, OpRequestsCancel, OpRequestsGet, OpRequestsGetMany,
-	OpPharmaciesSearch, OpPharmaciesGet, OpPharmaciesDeliveryInfo,
-	OpOrdersCreate, OpOrdersCancel, OpOrdersGet, OpOrdersGetMany, OpOrdersAddPrescription, OpOrdersRemovePrescription,
-	OpTrackingSubscribe, OpTrackingGetSubscription, OpPricingQuote,
-}
-
 func (s *Sandbox) buildRoutes() []*route {
 	type m = map[string]op
 	return []*route{
