@@ -418,20 +418,16 @@ func TestRetryMaxAndAttemptTimeoutAreOneSetting(t *testing.T) {
 	}
 	t.Run("attempt timeout, client and call", func(t *testing.T) {
 		t.Parallel()
-		for _, opts := range [][2][]any{
-			{{rxdelivery.WithAttemptTimeout(50 * time.Millisecond)}, nil},
-			{nil, {rxdelivery.WithAttemptTimeout(50 * time.Millisecond)}},
+		bound := rxdelivery.WithAttemptTimeout(50 * time.Millisecond)
+		for _, form := range []struct {
+			client []rxdelivery.Option
+			call   []rxdelivery.CallOption
+		}{
+			{[]rxdelivery.Option{bound}, nil},
+			{nil, []rxdelivery.CallOption{bound}},
 		} {
 			s := newScripted(t, step{stall: true}, step{stall: true})
-			var clientOpts []rxdelivery.Option
-			for _, o := range opts[0] {
-				clientOpts = append(clientOpts, o.(rxdelivery.CallOption))
-			}
-			callOpts := []rxdelivery.CallOption{rxdelivery.WithRetryMax(1)}
-			for _, o := range opts[1] {
-				callOpts = append(callOpts, o.(rxdelivery.CallOption))
-			}
-			_, err := s.client(t, clientOpts...).Orders.Get(ctx, "ord_1", callOpts...)
+			_, err := s.client(t, form.client...).Orders.Get(ctx, "ord_1", append(form.call, rxdelivery.WithRetryMax(1))...)
 			assert.ErrorIs(t, err, rxdelivery.ErrAttemptTimeout)
 			assert.Equal(t, 2, s.requests(), "both forms bound each attempt, and the read is retried once")
 		}

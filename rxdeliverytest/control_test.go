@@ -11,8 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	rxdelivery "github.com/rxdelivery/rxdelivery-go"
-	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
@@ -213,14 +211,7 @@ func TestControlTrackingMovesShippingOrder(t *testing.T) {
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	create := func() (string, string) {
-		p := rxdeliverytest.SamedayOrderParams()
-		p.DeliveryFee, p.RxAmountDue = nil, nil
-		p.ServiceLevel = orders.ServiceLevelShipping
-		p.Patient.MobilePhoneNumber = "6145550100"
-		p.Shipping = &orders.ShippingParams{
-			Carrier: orders.CarrierPostal, CarrierService: orders.CarrierServicePostalPriorityMail, Signature: orders.SignatureNone,
-			Weight: orders.Weight{Unit: orders.WeightUnitOunce, Value: rxdelivery.MustDecimal("8")}, PackageCode: orders.PackagePostalSmallFlatRateBox,
-		}
+		p := shippingOrderParams()
 		o, err := srv.Client().Orders.Create(ctx, p)
 		require.NoError(t, err)
 		tn, ok := srv.TrackingNumber(o.ID)

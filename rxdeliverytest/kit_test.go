@@ -162,14 +162,7 @@ func TestShippingOrderNotifiesInProcessListener(t *testing.T) {
 	srv := rxdeliverytest.Start(t)
 	ctx := context.Background()
 	c := srv.Client()
-	p := rxdeliverytest.SamedayOrderParams()
-	p.DeliveryFee, p.RxAmountDue = nil, nil
-	p.ServiceLevel = orders.ServiceLevelShipping
-	p.Patient.MobilePhoneNumber = "6145550100"
-	p.Shipping = &orders.ShippingParams{
-		Carrier: orders.CarrierPostal, CarrierService: orders.CarrierServicePostalPriorityMail, Signature: orders.SignatureNone,
-		Weight: orders.Weight{Unit: orders.WeightUnitOunce, Value: rxdelivery.MustDecimal("8")}, PackageCode: orders.PackagePostalSmallFlatRateBox,
-	}
+	p := shippingOrderParams()
 	order, err := c.Orders.Create(ctx, p)
 	require.NoError(t, err)
 	tn, ok := srv.TrackingNumber(order.ID)
@@ -405,4 +398,18 @@ func quoteParams() *pricing.QuoteParams {
 			HeightIn: rxdelivery.MustDecimal("4"), WeightOz: rxdelivery.MustDecimal("12"),
 		},
 	}
+}
+
+// shippingOrderParams is a valid shipping order: the same-day params with
+// a postal carrier's service, package and weight in place of the fees.
+func shippingOrderParams() *orders.CreateParams {
+	p := rxdeliverytest.SamedayOrderParams()
+	p.DeliveryFee, p.RxAmountDue = nil, nil
+	p.ServiceLevel = orders.ServiceLevelShipping
+	p.Patient.MobilePhoneNumber = "6145550100"
+	p.Shipping = &orders.ShippingParams{
+		Carrier: orders.CarrierPostal, CarrierService: orders.CarrierServicePostalPriorityMail, Signature: orders.SignatureNone,
+		Weight: orders.Weight{Unit: orders.WeightUnitOunce, Value: rxdelivery.MustDecimal("8")}, PackageCode: orders.PackagePostalSmallFlatRateBox,
+	}
+	return p
 }
