@@ -35,8 +35,6 @@ var unexplained = map[string]bool{
 	"otel/otel_test.go":                  true,
 	"otel/watch_test.go":                 true,
 	"tracking/notification_test.go":      true,
-	"transcript_read_test.go":            true,
-	"transcript_test.go":                 true,
 }
 
 // startsServer matches the start of a raw httptest server, a real socket.
