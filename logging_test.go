@@ -55,7 +55,7 @@ func (s *syncBuffer) String() string {
 // credential.
 func TestLogLevelsAnOperatorSees(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var buf syncBuffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c := s.client(t, rxdelivery.WithLogger(logger))

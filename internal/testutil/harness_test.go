@@ -64,8 +64,6 @@ var borrowing = map[string]bool{
 	"journal/redaction_test.go":                       true,
 	"journal/resolve_test.go":                         true,
 	"journal/skew_test.go":                            true,
-	"metadata_test.go":                                true,
-	"ratelimit_test.go":                               true,
 	"rawresponse_test.go":                             true,
 }
 

@@ -3,6 +3,7 @@ package testutil
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,23 @@ func (e *Env) Kit() *Sandbox {
 		e.t.Cleanup(e.kit.Close)
 	}
 	return e.kit
+}
+
+// Serve answers every request of Client that no responder of Expect takes
+// with h, run on a recorder in the call's goroutine: a scripted handler
+// serves a wire-format test without a socket. A call whose context ends
+// first fails with the context's error, as over a connection.
+func (e *Env) Serve(h http.Handler) {
+	e.Mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		resp := rec.Result()
+		resp.Request = r
+		return resp, nil
+	})
 }
 
 // Expect registers responder for method and url on the mock and returns
