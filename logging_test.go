@@ -109,6 +109,9 @@ type flowServer struct {
 	script []string
 }
 
+// newFlowServer starts a flowServer.
+//
+// httptest: a "cut" closes a hijacked connection without an answer, which needs a real socket.
 func newFlowServer(t *testing.T) *flowServer {
 	s := &flowServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

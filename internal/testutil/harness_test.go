@@ -44,8 +44,6 @@ var unexplained = map[string]bool{
 // helper of another file of their directory and do not yet say why. Like
 // unexplained, the list only shrinks.
 var borrowing = map[string]bool{
-	"do_test.go":                                      true,
-	"hookresult_test.go":                              true,
 	"internal/benchmarks/bench_test.go":               true,
 	"internal/benchmarks/check_test.go":               true,
 	"internal/reliability/duplicate_test.go":          true,
@@ -64,7 +62,6 @@ var borrowing = map[string]bool{
 	"journal/redaction_test.go":                       true,
 	"journal/resolve_test.go":                         true,
 	"journal/skew_test.go":                            true,
-	"rawresponse_test.go":                             true,
 }
 
 // startsServer matches the start of a raw httptest server, a real socket.

@@ -65,7 +65,8 @@ func (e *Env) Kit() *Sandbox {
 // Serve answers every request of Client that no responder of Expect takes
 // with h, run on a recorder in the call's goroutine: a scripted handler
 // serves a wire-format test without a socket. A call whose context ends
-// first fails with the context's error, as over a connection.
+// first fails with the context's error, and a HEAD gets no body, as over a
+// connection.
 func (e *Env) Serve(h http.Handler) {
 	e.Mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
 		rec := httptest.NewRecorder()
@@ -75,6 +76,9 @@ func (e *Env) Serve(h http.Handler) {
 		}
 		resp := rec.Result()
 		resp.Request = r
+		if r.Method == http.MethodHead {
+			resp.Body = http.NoBody // a server sends no body to a HEAD
+		}
 		return resp, nil
 	})
 }
