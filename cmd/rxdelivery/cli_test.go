@@ -22,6 +22,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
+// httptest: the --insecure-listeners client is judged by the peer of a real TLS connection to a self-signed listener.
+
 // TestEveryCommandHasHelpWithAnExample runs --help on every command of the
 // tree: each answers 0 with its usage and at least one example line.
 func TestEveryCommandHasHelpWithAnExample(t *testing.T) {

@@ -16,9 +16,6 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"cmd/rxdelivery/cli_test.go":         true,
-	"cmd/rxdelivery/echo_test.go":        true,
-	"cmd/rxdelivery/sandbox_test.go":     true,
 	"internal/benchmarks/server_test.go": true,
 	"internal/core/budget_test.go":       true,
 	"internal/core/canary_test.go":       true,
