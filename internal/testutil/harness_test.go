@@ -25,7 +25,6 @@ var unexplained = map[string]bool{
 	"internal/core/transport_test.go":    true,
 	"internal/sandbox/lifecycle_test.go": true,
 	"internal/sandbox/tracking_test.go":  true,
-	"journal/platform_test.go":           true,
 	"tracking/notification_test.go":      true,
 	"transcript_read_test.go":            true,
 	"transcript_test.go":                 true,
