@@ -16,9 +16,6 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"cmd/rxdelivery/cli_test.go":         true,
-	"cmd/rxdelivery/echo_test.go":        true,
-	"cmd/rxdelivery/sandbox_test.go":     true,
 	"internal/benchmarks/server_test.go": true,
 	"internal/core/budget_test.go":       true,
 	"internal/core/canary_test.go":       true,
@@ -28,12 +25,6 @@ var unexplained = map[string]bool{
 	"internal/core/transport_test.go":    true,
 	"internal/sandbox/lifecycle_test.go": true,
 	"internal/sandbox/tracking_test.go":  true,
-	"journal/echo_note_test.go":          true,
-	"journal/marks_test.go":              true,
-	"journal/platform_test.go":           true,
-	"otel/bench_test.go":                 true,
-	"otel/otel_test.go":                  true,
-	"otel/watch_test.go":                 true,
 	"tracking/notification_test.go":      true,
 	"transcript_read_test.go":            true,
 	"transcript_test.go":                 true,
