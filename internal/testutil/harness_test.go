@@ -20,7 +20,6 @@ var unexplained = map[string]bool{
 	"cmd/rxdelivery/echo_test.go":        true,
 	"cmd/rxdelivery/sandbox_test.go":     true,
 	"internal/benchmarks/server_test.go": true,
-	"internal/core/budget_test.go":       true,
 	"internal/core/canary_test.go":       true,
 	"internal/core/loopback_test.go":     true,
 	"internal/core/panic_test.go":        true,
