@@ -20,8 +20,6 @@ var unexplained = map[string]bool{
 	"cmd/rxdelivery/echo_test.go":        true,
 	"cmd/rxdelivery/sandbox_test.go":     true,
 	"internal/benchmarks/server_test.go": true,
-	"internal/sandbox/lifecycle_test.go": true,
-	"internal/sandbox/tracking_test.go":  true,
 	"journal/echo_note_test.go":          true,
 	"journal/marks_test.go":              true,
 	"journal/platform_test.go":           true,
