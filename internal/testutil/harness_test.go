@@ -16,19 +16,18 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"cmd/rxdelivery/cli_test.go":         true,
-	"cmd/rxdelivery/echo_test.go":        true,
-	"cmd/rxdelivery/sandbox_test.go":     true,
-	"internal/benchmarks/server_test.go": true,
-	"journal/echo_note_test.go":          true,
-	"journal/marks_test.go":              true,
-	"journal/platform_test.go":           true,
-	"otel/bench_test.go":                 true,
-	"otel/otel_test.go":                  true,
-	"otel/watch_test.go":                 true,
-	"tracking/notification_test.go":      true,
-	"transcript_read_test.go":            true,
-	"transcript_test.go":                 true,
+	"cmd/rxdelivery/cli_test.go":     true,
+	"cmd/rxdelivery/echo_test.go":    true,
+	"cmd/rxdelivery/sandbox_test.go": true,
+	"journal/echo_note_test.go":      true,
+	"journal/marks_test.go":          true,
+	"journal/platform_test.go":       true,
+	"otel/bench_test.go":             true,
+	"otel/otel_test.go":              true,
+	"otel/watch_test.go":             true,
+	"tracking/notification_test.go":  true,
+	"transcript_read_test.go":        true,
+	"transcript_test.go":             true,
 }
 
 // startsServer matches the start of a raw httptest server, a real socket.
