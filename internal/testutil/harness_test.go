@@ -25,7 +25,6 @@ var unexplained = map[string]bool{
 	"otel/bench_test.go":             true,
 	"otel/otel_test.go":              true,
 	"otel/watch_test.go":             true,
-	"tracking/notification_test.go":  true,
 	"transcript_read_test.go":        true,
 	"transcript_test.go":             true,
 }
