@@ -16,18 +16,8 @@ import (
 // it when it moves to Setup's httpmock or to the simulator, or when it
 // gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"internal/benchmarks/server_test.go": true,
-	"internal/core/budget_test.go":       true,
-	"internal/core/canary_test.go":       true,
-	"internal/core/loopback_test.go":     true,
-	"internal/core/panic_test.go":        true,
-	"internal/core/retry_test.go":        true,
-	"internal/core/transport_test.go":    true,
-	"internal/sandbox/lifecycle_test.go": true,
-	"internal/sandbox/tracking_test.go":  true,
-	"tracking/notification_test.go":      true,
-	"transcript_read_test.go":            true,
-	"transcript_test.go":                 true,
+	"transcript_read_test.go": true,
+	"transcript_test.go":      true,
 }
 
 // startsServer matches the start of a raw httptest server, a real socket.
