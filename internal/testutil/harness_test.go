@@ -14,36 +14,12 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
-// unexplained are the test files that start raw httptest servers and do not
-// yet say why a real socket is needed. The list only shrinks: a file leaves
-// it when it moves to Setup's httpmock or to the simulator, or when it
-// gains its "// httptest:" line.
+// unexplained are the test files that start raw httptest servers, or call
+// a helper of another file that starts one, and do not yet say why a real
+// socket is needed. The list only shrinks: a file leaves it when it moves
+// to Setup's httpmock or to the simulator, or when it gains its
+// "// httptest:" line.
 var unexplained = map[string]bool{
-	"cmd/rxdelivery/cli_test.go":         true,
-	"cmd/rxdelivery/echo_test.go":        true,
-	"cmd/rxdelivery/sandbox_test.go":     true,
-	"internal/benchmarks/server_test.go": true,
-	"internal/core/budget_test.go":       true,
-	"internal/core/canary_test.go":       true,
-	"internal/core/loopback_test.go":     true,
-	"internal/core/panic_test.go":        true,
-	"internal/core/retry_test.go":        true,
-	"internal/core/transport_test.go":    true,
-	"internal/sandbox/lifecycle_test.go": true,
-	"internal/sandbox/tracking_test.go":  true,
-	"journal/echo_note_test.go":          true,
-	"journal/marks_test.go":              true,
-	"journal/platform_test.go":           true,
-	"otel/bench_test.go":                 true,
-	"otel/otel_test.go":                  true,
-	"otel/watch_test.go":                 true,
-	"tracking/notification_test.go":      true,
-}
-
-// borrowing are the test files that start raw httptest servers through a
-// helper of another file of their directory and do not yet say why. Like
-// unexplained, the list only shrinks.
-var borrowing = map[string]bool{
 	"internal/benchmarks/bench_test.go":               true,
 	"internal/benchmarks/check_test.go":               true,
 	"internal/reliability/duplicate_test.go":          true,
@@ -56,12 +32,6 @@ var borrowing = map[string]bool{
 	"internal/sandbox/realtime_test.go":               true,
 	"journal/bench_test.go":                           true,
 	"journal/journal_test.go":                         true,
-	"journal/log_test.go":                             true,
-	"journal/pgbouncer_test.go":                       true,
-	"journal/race_test.go":                            true,
-	"journal/redaction_test.go":                       true,
-	"journal/resolve_test.go":                         true,
-	"journal/skew_test.go":                            true,
 }
 
 // startsServer matches the start of a raw httptest server, a real socket.
@@ -214,10 +184,10 @@ func TestRawServersSayWhy(t *testing.T) {
 		helper, from := borrowed(f, helpers)
 		switch {
 		case !f.starts && helper == "":
-		case unexplained[f.rel] || borrowing[f.rel]:
+		case unexplained[f.rel]:
 			seen[f.rel] = true
 			if f.says {
-				t.Errorf("%s says why it uses httptest: remove it from unexplained (or borrowing)", f.rel)
+				t.Errorf("%s says why it uses httptest: remove it from unexplained", f.rel)
 			}
 		case !f.says && f.starts:
 			t.Errorf("%s starts an httptest server without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel)
@@ -228,11 +198,6 @@ func TestRawServersSayWhy(t *testing.T) {
 	for rel := range unexplained {
 		if !seen[rel] {
 			t.Errorf("%s starts no httptest server: remove it from unexplained", rel)
-		}
-	}
-	for rel := range borrowing {
-		if !seen[rel] {
-			t.Errorf("%s starts no httptest server: remove it from borrowing", rel)
 		}
 	}
 }
