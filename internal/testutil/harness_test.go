@@ -14,11 +14,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
-// unexplained are the test files that start raw httptest servers, or call
-// a helper of another file that starts one, and do not yet say why a real
-// socket is needed. The list only shrinks: a file leaves it when it moves
-// to Setup's httpmock or to the simulator, or when it gains its
-// "// httptest:" line.
+// unexplained are the test files that start raw servers (httptest or a
+// net listener), or call a helper of another file that starts one, and do
+// not yet say why a real socket is needed. The list only shrinks: a file
+// leaves it when it moves to Setup's httpmock or to the simulator, or when
+// it gains its "// httptest:" line.
 var unexplained = map[string]bool{
 	"internal/benchmarks/bench_test.go":               true,
 	"internal/benchmarks/check_test.go":               true,
@@ -28,16 +28,18 @@ var unexplained = map[string]bool{
 	"internal/reliability/hostile_echo_forms_test.go": true,
 	"internal/reliability/hostile_echo_test.go":       true,
 	"internal/reliability/hostile_limits_test.go":     true,
+	"internal/reliability/nginx_helpers_test.go":      true,
 	"internal/reliability/nginx_test.go":              true,
 	"internal/sandbox/realtime_test.go":               true,
 	"journal/bench_test.go":                           true,
 	"journal/journal_test.go":                         true,
 }
 
-// startsServer matches the start of a raw httptest server, a real socket.
-// A handler's test with httptest.NewRecorder and NewRequest opens none and
-// needs no reason.
-var startsServer = regexp.MustCompile(`httptest\.New(TLS|Unstarted)?Server\(`)
+// startsServer matches the start of a raw server, a real socket: an
+// httptest server, or a listener of package net or crypto/tls. A handler's
+// test with httptest.NewRecorder and NewRequest opens none and needs no
+// reason.
+var startsServer = regexp.MustCompile(`httptest\.New(TLS|Unstarted)?Server\(|\b(net|tls)\.Listen\(`)
 
 // testFile is what TestRawServersSayWhy reads of one test file.
 type testFile struct {
@@ -144,9 +146,9 @@ func borrowed(f *testFile, helpers map[string]map[string]string) (name, from str
 	return name, from
 }
 
-// TestRawServersSayWhy: a test file that starts a raw httptest server, or
-// calls a helper of another file that starts one (newOptServer and the
-// like), carries a line "// httptest: <why>" saying what real sockets it
+// TestRawServersSayWhy: a test file that starts a raw server (httptest or
+// a net listener), or calls a helper of another file that starts one
+// (newOptServer and the like), carries a line "// httptest: <why>" saying what real sockets it
 // needs (HTTP/2, TLS, connection reuse, a cut connection, a timeout);
 // wire-format tests use Setup's httpmock and behaviour tests the simulator
 // instead.
@@ -190,22 +192,23 @@ func TestRawServersSayWhy(t *testing.T) {
 				t.Errorf("%s says why it uses httptest: remove it from unexplained", f.rel)
 			}
 		case !f.says && f.starts:
-			t.Errorf("%s starts an httptest server without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel)
+			t.Errorf("%s starts a raw server without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel)
 		case !f.says:
-			t.Errorf("%s starts an httptest server through %s of %s without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel, helper, from)
+			t.Errorf("%s starts a raw server through %s of %s without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel, helper, from)
 		}
 	}
 	for rel := range unexplained {
 		if !seen[rel] {
-			t.Errorf("%s starts no httptest server: remove it from unexplained", rel)
+			t.Errorf("%s starts no raw server: remove it from unexplained", rel)
 		}
 	}
 }
 
 // TestRawServerHelpersAreFollowed: a file that starts no server itself but
-// calls another file's helper that does, directly or through a helper of
-// a third file, is found by TestRawServersSayWhy; a method or a local
-// function of the same name is not taken for the helper.
+// calls another file's helper that does (an httptest server or a net
+// listener), directly or through a helper of a third file, is found by
+// TestRawServersSayWhy; a method of the same name is not taken for the
+// helper.
 func TestRawServerHelpersAreFollowed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -215,6 +218,8 @@ func TestRawServerHelpersAreFollowed(t *testing.T) {
 		"direct_test.go": "package p\n\nfunc TestA(t *testing.T) { _ = newRaw() }\n",
 		"via_test.go":    "package p\n\nfunc TestB(t *testing.T) { _ = newWrapped() }\n",
 		"method_test.go": "package p\n\nfunc TestC(t *testing.T) { _ = x.newRaw() }\n",
+		"port_test.go":   "package p\n\nfunc freePort() any { return net.Lis" + "ten(\"tcp\", \":0\") }\n",
+		"probe_test.go":  "package p\n\nfunc TestD(t *testing.T) { _ = freePort() }\n",
 	}
 	var files []*testFile
 	for name, src := range srcs {
@@ -235,6 +240,8 @@ func TestRawServerHelpersAreFollowed(t *testing.T) {
 		"p/direct_test.go": "newRaw",
 		"p/via_test.go":    "newWrapped",
 		"p/method_test.go": "",
+		"p/port_test.go":   "",
+		"p/probe_test.go":  "freePort",
 	}
 	for _, f := range files {
 		if got, _ := borrowed(f, helpers); got != want[f.rel] {
