@@ -323,7 +323,7 @@ func reason(err error) string {
 	}
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("body /%s: %s (%s)", strings.Join(se.JSONPointer(), "/"), se.SchemaField, se.Reason)
+		return schemaReason(se)
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
@@ -352,4 +352,80 @@ func reason(err error) string {
 		return fmt.Sprintf("malformed (kind %d)", pe.Kind)
 	}
 	return fmt.Sprintf("%T", err)
+}
+
+// schemaReason describes a schema violation from the schema alone: the
+// field's JSON pointer, the keyword it broke and what that keyword asks.
+// The validator's own reason is not used: some of its reasons quote the
+// value ("'1980-02-30' is not valid date"), and a nested reason quotes
+// its inner ones. A violation inside another (a oneOf's branch, a
+// property's schema) is described by the innermost one.
+func schemaReason(se *openapi3.SchemaError) string {
+	pointer := se.JSONPointer()
+	for {
+		var inner *openapi3.SchemaError
+		if se.Origin == nil || !errors.As(se.Origin, &inner) || inner == se {
+			break
+		}
+		se = inner
+		if p := se.JSONPointer(); len(p) > len(pointer) {
+			pointer = p
+		}
+	}
+	return fmt.Sprintf("body /%s: %s (%s)", strings.Join(pointer, "/"), se.SchemaField, schemaAsks(se))
+}
+
+// schemaAsks says what the keyword se broke asks for, from the schema; it
+// names no value of the body but the names of missing properties.
+func schemaAsks(se *openapi3.SchemaError) string {
+	sc := se.Schema
+	if sc == nil {
+		return "not as the schema says"
+	}
+	switch se.SchemaField {
+	case "enum":
+		allowed, _ := json.Marshal(sc.Enum)
+		return "one of " + string(allowed)
+	case "const":
+		return "a constant of the schema"
+	case "format":
+		return "format " + sc.Format
+	case "pattern":
+		return "pattern " + sc.Pattern
+	case "type":
+		if sc.Type == nil {
+			return "another type"
+		}
+		return "type " + strings.Join(sc.Type.Slice(), " or ")
+	case "required":
+		obj, _ := se.Value.(map[string]any)
+		var missing []string
+		for _, name := range sc.Required {
+			if _, ok := obj[name]; !ok {
+				missing = append(missing, name)
+			}
+		}
+		return "missing " + strings.Join(missing, ", ")
+	case "maxLength":
+		if sc.MaxLength != nil {
+			return fmt.Sprintf("at most %d characters", *sc.MaxLength)
+		}
+	case "minLength":
+		return fmt.Sprintf("at least %d characters", sc.MinLength)
+	case "maximum", "exclusiveMaximum":
+		if sc.Max != nil {
+			return fmt.Sprintf("%s %g", se.SchemaField, *sc.Max)
+		}
+	case "minimum", "exclusiveMinimum":
+		if sc.Min != nil {
+			return fmt.Sprintf("%s %g", se.SchemaField, *sc.Min)
+		}
+	case "maxItems":
+		if sc.MaxItems != nil {
+			return fmt.Sprintf("at most %d items", *sc.MaxItems)
+		}
+	case "minItems":
+		return fmt.Sprintf("at least %d items", sc.MinItems)
+	}
+	return "not as the schema says"
 }

@@ -177,3 +177,36 @@ func TestInjectedAnswerNotHeld(t *testing.T) {
 		t.Errorf("violations %q, want the request's security and the response's body", res.Violations)
 	}
 }
+
+// TestViolationsHideValues checks that a violation of each kind of rule (a
+// format, a pattern, a length, a type, an enum, a oneOf's branches, an
+// if/then's requirement) names the field and the rule without the value
+// the body carried, nested or not.
+func TestViolationsHideValues(t *testing.T) {
+	t.Parallel()
+	create := `{"rx_amount_due":"PATIENT-SECRET-1","pharmacy":{"npi":"1234567890","ncpdp":"1234567"},` +
+		`"recipient":{"description":"PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2","address":{"street":"1 Main St","city":"Boston","state":"MA","zipcode":"PATIENT-SECRET-3"}},` +
+		`"patient":{"first_name":"Jane","last_name":"Doe","gender":"PATIENT-SECRET-4","date_of_birth":"PATIENT-SECRET-5"},"prescriptions":[]}`
+	order := `{"order":{"id":"o-1","status":"new","shipping":{"cost":"PATIENT-SECRET-6"},"eta":{"arrival_at":"PATIENT-SECRET-7","type":"pickup"}}}`
+	dir := record(t, exchange{
+		Method: http.MethodPost, Path: "/delivery/api/v1/orders", RequestHeader: authed(jsonHeader), RequestBody: []byte(create),
+		Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(order),
+	})
+	res, err := CheckDir("../../api", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Violations, "\n")
+	for _, want := range []string{
+		"/rx_amount_due: type", "/recipient/description: maxLength", "/recipient/address/zipcode: pattern",
+		"/patient/gender: enum", "/patient/date_of_birth: format", "missing delivery_fee",
+		"/order/shipping/cost", "/order/eta/arrival_at: format",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("violations do not say %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "PATIENT-SECRET") {
+		t.Errorf("violations show a value the exchange carried:\n%s", all)
+	}
+}
