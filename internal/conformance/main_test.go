@@ -42,7 +42,9 @@ var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 // TestPlantedViolations checks that the check reports a response without a
 // required field and a request with a value outside its enum, names the
 // operation, and leaves the offending values out; a conforming exchange
-// and a nonconforming request the simulator refused pass.
+// and a nonconforming request the simulator refused pass. Each body
+// described is checked: an order answered with a status outside the
+// documents' enum is caught.
 func TestPlantedViolations(t *testing.T) {
 	t.Parallel()
 	dir := record(t,
