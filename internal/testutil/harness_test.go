@@ -28,9 +28,6 @@ var unexplained = map[string]bool{
 	"internal/reliability/hostile_limits_test.go":     true,
 	"internal/reliability/nginx_helpers_test.go":      true,
 	"internal/reliability/nginx_test.go":              true,
-	"internal/sandbox/realtime_test.go":               true,
-	"journal/bench_test.go":                           true,
-	"journal/journal_test.go":                         true,
 }
 
 // startsServer matches the start of a raw server, a real socket: an
