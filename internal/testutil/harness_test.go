@@ -20,14 +20,11 @@ import (
 // leaves it when it moves to Setup's httpmock or to the simulator, or when
 // it gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"internal/reliability/duplicate_test.go":          true,
 	"internal/reliability/faults_test.go":             true,
 	"internal/reliability/hostile_answers_test.go":    true,
 	"internal/reliability/hostile_echo_forms_test.go": true,
 	"internal/reliability/hostile_echo_test.go":       true,
 	"internal/reliability/hostile_limits_test.go":     true,
-	"internal/reliability/nginx_helpers_test.go":      true,
-	"internal/reliability/nginx_test.go":              true,
 }
 
 // startsServer matches the start of a raw server, a real socket: an
