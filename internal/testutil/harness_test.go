@@ -20,10 +20,7 @@ import (
 // leaves it when it moves to Setup's httpmock or to the simulator, or when
 // it gains its "// httptest:" line.
 var unexplained = map[string]bool{
-	"internal/reliability/hostile_answers_test.go":    true,
-	"internal/reliability/hostile_echo_forms_test.go": true,
-	"internal/reliability/hostile_echo_test.go":       true,
-	"internal/reliability/hostile_limits_test.go":     true,
+	"internal/reliability/hostile_limits_test.go": true,
 }
 
 // startsServer matches the start of a raw server, a real socket: an
