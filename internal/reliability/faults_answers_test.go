@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 )
 
 // The fault suite's answers that need no socket: 429 storms, 503 and 5xx
-// windows, waits between attempts ended by the context, malformed bodies.
+// windows, waits between attempts ended by the context, malformed bodies,
+// a large body under the limit.
 // Each reaches the client whole through Setup's httpmock (see
 // mocked_test.go); the cut, stalled and huge answers are in faults_test.go.
 
@@ -265,4 +267,30 @@ func TestMalformedAnswers(t *testing.T) {
 			assert.LessOrEqual(t, len(ae.Body), len(tc.body))
 		}
 	})
+}
+
+// TestLargeAnswerUnderTheLimit: an answer of more than 4 MiB, under the
+// default size limit, is read whole (the huge answers over it are
+// TestHugeBodies'). It runs alone (not in parallel): it allocates some
+// tens of MiB, and TestHugeBodies measures the allocations of the whole
+// process.
+func TestLargeAnswerUnderTheLimit(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	b.WriteString(`{"orders":[`)
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"id":"ord_` + strconv.Itoa(i) + `","status":"new","external_reference_number":"` + strings.Repeat("r", 200) + `"}`)
+	}
+	b.WriteString(`]}`)
+	body := b.String()
+	c, _ := newMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+		writeJSON(w, http.StatusOK, body)
+	})
+	list, err := c.Orders.GetMany(ctx, []string{"ord_1"})
+	require.NoError(t, err)
+	assert.Len(t, list, 20000)
+	assert.Greater(t, len(body), 4<<20)
 }
