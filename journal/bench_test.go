@@ -12,6 +12,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 )
 
+// httptest: BenchmarkCreate sets the journal's cost beside a whole create's, request and answer crossing a loopback connection as in a program (BenchmarkJournalOverhead needs none).
+
 // instantOrders is an OrdersAPI that answers at once, so that a benchmark
 // through it measures the journal alone.
 type instantOrders struct{ n atomic.Int64 }

@@ -9,6 +9,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
+// httptest: the benchmarks time calls to the loopback server of server_test.go, connections and all, as users make them.
+
 // variant is one side of a comparison: a function making one call.
 type variant struct {
 	name string

@@ -128,37 +128,27 @@ func fromTable(t *testing.T, rows []endpoint) []endpoint {
 	return rows
 }
 
-// answering is a server that answers every request with its current
-// status and body.
+// answering answers every request with its current status and body,
+// through Setup's httpmock: the answers' bodies are under test, not their
+// delivery.
 type answering struct {
-	*server
+	*mocked
 	status atomic.Int64
 	body   atomic.Value
 }
 
-func newAnswering(t *testing.T) *answering {
+// newAnswering returns an answering platform and a client of every
+// interface on it with the e2e credentials and retries off.
+func newAnswering(t *testing.T) (*answering, *rxdelivery.Client) {
 	a := &answering{}
 	a.status.Store(200)
 	a.body.Store("")
-	a.server = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+	c, m := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)
 		writeJSON(w, int(a.status.Load()), a.body.Load().(string))
 	})
-	return a
-}
-
-// hostileClient is a client of every interface on s with retries off and
-// the e2e credentials.
-func hostileClient(t *testing.T, s *server, opts ...rxdelivery.Option) *rxdelivery.Client {
-	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
-		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL),
-		rxdelivery.WithRetryMax(0),
-	}
-	c, err := rxdelivery.NewClient(e2eKey, e2eSecret, append(base, opts...)...)
-	require.NoError(t, err)
-	t.Cleanup(c.CloseIdleConnections)
-	return c
+	a.mocked = m
+	return a, c
 }
 
 // TestAnswersThatAreNotWhatTheyClaim: every endpoint that reads an answer
@@ -190,8 +180,7 @@ func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
 		"Orders.Create": `{"order":{"status":"new"}}`, "Orders.Get": `{"order":{"id":""}}`,
 		"Orders.AddPrescription": `{"order":{"status":"new","id":null}}`,
 	}
-	a := newAnswering(t)
-	c := hostileClient(t, a.server)
+	a, c := newAnswering(t)
 	ctx := context.Background()
 	check := func(ep endpoint, body, msg string) {
 		t.Helper()
@@ -242,8 +231,7 @@ func TestAnswersThatAreNotWhatTheyClaim(t *testing.T) {
 // methods do not.
 func TestCarelessCallers(t *testing.T) {
 	t.Parallel()
-	a := newAnswering(t)
-	c := hostileClient(t, a.server)
+	a, c := newAnswering(t)
 	var nilCtx context.Context
 	for _, ep := range endpoints(t) {
 		var err error

@@ -365,7 +365,9 @@ func TestEchoedPatientValuesInEveryForm(t *testing.T) {
 	forms := echoForms()
 	require.GreaterOrEqual(t, len(forms), 30)
 	var status, current atomic.Int64
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+	var logs lockedBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)
 		f := forms[current.Load()]
 		var msg, typ, code []string
@@ -378,10 +380,7 @@ func TestEchoedPatientValuesInEveryForm(t *testing.T) {
 			"id": f.of(plants[5]), "type": strings.Join(typ, " "), "code": strings.Join(code, " "), "message": strings.Join(msg, " "),
 		}})
 		writeJSON(w, int(status.Load()), string(b))
-	})
-	var logs lockedBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := hostileClient(t, s, rxdelivery.WithLogger(logger))
+	}, rxdelivery.WithLogger(logger))
 
 	planted, survived := 0, 0
 	where := map[string]int{}
@@ -425,11 +424,10 @@ func TestEchoedPatientValuesInEveryForm(t *testing.T) {
 func TestDocumentedMessagesKeepTheirWords(t *testing.T) {
 	t.Parallel()
 	var body atomic.Value
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+	c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)
 		writeJSON(w, 400, body.Load().(string))
 	})
-	c := hostileClient(t, s)
 	ctx := context.Background()
 	cases := []struct {
 		body, want string

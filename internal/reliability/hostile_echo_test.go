@@ -65,9 +65,11 @@ func echoOf(r *http.Request) string {
 
 // TestEchoedValuesNeverReachAString: a platform that repeats everything it
 // was sent in its error bodies (every error shape, message, type, code and
-// id), in a malformed status line, and in upper case. For every endpoint
-// no credential and no patient value appears in the error string or in a
-// debug log line.
+// id), in upper case, and in a redirect's target. For every endpoint no
+// credential and no patient value appears in the error string or in a
+// debug log line. The answers reach the client whole through Setup's
+// httpmock; the echo in a malformed status line, which only a connection
+// carries, is TestEchoInAMalformedStatusLineNeverReachesAString's.
 func TestEchoedValuesNeverReachAString(t *testing.T) {
 	t.Parallel()
 	answers := map[string]func(w http.ResponseWriter, r *http.Request, echo string){
@@ -87,59 +89,59 @@ func TestEchoedValuesNeverReachAString(t *testing.T) {
 			b, _ := json.Marshal(map[string]any{"message": echo, "error": echo})
 			writeJSON(w, 500, string(b))
 		},
-		"malformed status line": func(w http.ResponseWriter, r *http.Request, echo string) {
-			conn, buf, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-			_, _ = buf.WriteString("XTTP/1.1 " + strings.ReplaceAll(echo, "\n", " ") + "\r\n\r\n")
-			_ = buf.Flush()
-		},
 		"redirect": func(w http.ResponseWriter, _ *http.Request, echo string) {
 			w.Header().Set("Location", "https://elsewhere.example/"+url.PathEscape(echo)+"?q="+url.QueryEscape(echo))
 			w.WriteHeader(http.StatusFound)
 		},
 	}
-	secrets := append(e2eSecrets(), e2eRxNumber, strings.ToUpper(e2eFirst), strings.ToUpper(e2eStreet))
 	found := 0
 	for name, answer := range answers {
 		t.Run(name, func(t *testing.T) {
-			s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
-				answer(w, r, echoOf(r))
-			})
 			var logs lockedBuffer
 			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-			c := hostileClient(t, s, rxdelivery.WithLogger(logger))
-			for _, ep := range endpoints(t) {
-				err := ep.call(context.Background(), c)
-				require.Error(t, err, ep.name)
-				msg := err.Error()
-				for _, v := range secrets {
-					if strings.Contains(strings.ToLower(msg), strings.ToLower(v)) {
-						found++
-						t.Errorf("%s: the error string holds %q: %s", ep.name, v, msg)
-					}
-				}
-			}
-			for _, line := range strings.Split(logs.String(), "\n") {
-				for _, v := range secrets {
-					if strings.Contains(strings.ToLower(line), strings.ToLower(v)) {
-						found++
-						t.Errorf("a log line holds %q: %s", v, line)
-					}
-				}
-			}
+			c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+				answer(w, r, echoOf(r))
+			}, rxdelivery.WithLogger(logger))
+			found += echoesReached(t, c, &logs)
 		})
 	}
 	t.Logf("credentials and patient values found in error strings and log lines: %d", found)
 
 	// The platform's words stay useful where they echo nothing.
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+	c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		writeJSON(w, 400, `{"error":{"message":"Order is not in a cancellable status"}}`)
 	})
-	c := hostileClient(t, s)
 	err := c.Orders.Cancel(context.Background(), "ord_1")
 	assert.ErrorIs(t, err, rxdelivery.ErrUnableToCancel)
 	assert.Contains(t, err.Error(), "Order is not in a cancellable status")
+}
+
+// echoesReached calls every endpoint on c, whose platform echoes what it
+// was sent, and reports each credential or patient value (in any case)
+// found in an error string or in a line of logs, c's debug log; it
+// returns how many it found.
+func echoesReached(t *testing.T, c *rxdelivery.Client, logs *lockedBuffer) int {
+	t.Helper()
+	secrets := append(e2eSecrets(), e2eRxNumber, strings.ToUpper(e2eFirst), strings.ToUpper(e2eStreet))
+	found := 0
+	for _, ep := range endpoints(t) {
+		err := ep.call(context.Background(), c)
+		require.Error(t, err, ep.name)
+		msg := err.Error()
+		for _, v := range secrets {
+			if strings.Contains(strings.ToLower(msg), strings.ToLower(v)) {
+				found++
+				t.Errorf("%s: the error string holds %q: %s", ep.name, v, msg)
+			}
+		}
+	}
+	for _, line := range strings.Split(logs.String(), "\n") {
+		for _, v := range secrets {
+			if strings.Contains(strings.ToLower(line), strings.ToLower(v)) {
+				found++
+				t.Errorf("a log line holds %q: %s", v, line)
+			}
+		}
+	}
+	return found
 }

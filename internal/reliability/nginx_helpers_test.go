@@ -25,6 +25,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 )
 
+// httptest: nginx runs as a process of its own on a loopback port (probed free with a net listener), terminating TLS and HTTP/2 and proxying to an upstream server on loopback.
+
 // A real HTTP/2 load balancer for the tests: nginx, started by the test
 // with a configuration of its own in t.TempDir(), terminating TLS with
 // HTTP/2 on a loopback port and proxying over plain http to an upstream

@@ -17,6 +17,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// httptest: the creates cross a real nginx over TLS and HTTP/2, whose GOAWAYs and crash are seen only on its connections, to an upstream on loopback.
+
 // The SDK behind a real HTTP/2 load balancer (nginx, see
 // nginx_helpers_test.go) that recycles each client connection after a few
 // requests, as every production proxy does in some form. nginx then sends

@@ -14,27 +14,6 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
-// unexplained are the test files that start raw servers (httptest or a
-// net listener), or call a helper of another file that starts one, and do
-// not yet say why a real socket is needed. The list only shrinks: a file
-// leaves it when it moves to Setup's httpmock or to the simulator, or when
-// it gains its "// httptest:" line.
-var unexplained = map[string]bool{
-	"internal/benchmarks/bench_test.go":               true,
-	"internal/benchmarks/check_test.go":               true,
-	"internal/reliability/duplicate_test.go":          true,
-	"internal/reliability/faults_test.go":             true,
-	"internal/reliability/hostile_answers_test.go":    true,
-	"internal/reliability/hostile_echo_forms_test.go": true,
-	"internal/reliability/hostile_echo_test.go":       true,
-	"internal/reliability/hostile_limits_test.go":     true,
-	"internal/reliability/nginx_helpers_test.go":      true,
-	"internal/reliability/nginx_test.go":              true,
-	"internal/sandbox/realtime_test.go":               true,
-	"journal/bench_test.go":                           true,
-	"journal/journal_test.go":                         true,
-}
-
 // startsServer matches the start of a raw server, a real socket: an
 // httptest server, or a listener of package net or crypto/tls. A handler's
 // test with httptest.NewRecorder and NewRequest opens none and needs no
@@ -151,7 +130,8 @@ func borrowed(f *testFile, helpers map[string]map[string]string) (name, from str
 // (newOptServer and the like), carries a line "// httptest: <why>" saying what real sockets it
 // needs (HTTP/2, TLS, connection reuse, a cut connection, a timeout);
 // wire-format tests use Setup's httpmock and behaviour tests the simulator
-// instead.
+// instead. Every test file of the module is held to it: there is no list
+// of files excused.
 func TestRawServersSayWhy(t *testing.T) {
 	t.Parallel()
 	root := testutil.Root()
@@ -181,25 +161,14 @@ func TestRawServersSayWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	helpers := serverHelpers(files)
-	seen := map[string]bool{}
 	for _, f := range files {
 		helper, from := borrowed(f, helpers)
 		switch {
 		case !f.starts && helper == "":
-		case unexplained[f.rel]:
-			seen[f.rel] = true
-			if f.says {
-				t.Errorf("%s says why it uses httptest: remove it from unexplained", f.rel)
-			}
 		case !f.says && f.starts:
 			t.Errorf("%s starts a raw server without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel)
 		case !f.says:
 			t.Errorf("%s starts a raw server through %s of %s without a \"// httptest: <why>\" line: use testutil.Setup (httpmock) or the simulator, or say which real sockets it needs", f.rel, helper, from)
-		}
-	}
-	for rel := range unexplained {
-		if !seen[rel] {
-			t.Errorf("%s starts no raw server: remove it from unexplained", rel)
 		}
 	}
 }
