@@ -86,6 +86,78 @@ func TestPlantedViolations(t *testing.T) {
 	}
 }
 
+// TestPlantedBodyViolations checks that the bodies the omni and pricing
+// documents describe are validated: a create accepted without a required
+// member, a dropoff given both as a street address and a place, and a quote
+// whose price is a string are reported, by field and rule and without their
+// values; a conforming create and quote pass.
+func TestPlantedBodyViolations(t *testing.T) {
+	t.Parallel()
+	create := func(dropoffAddress string, withPatient bool) []byte {
+		patient := `,"patient":{"first_name":"PATIENT-SECRET","last_name":"Example","date_of_birth":"1970-01-01"}`
+		if !withPatient {
+			patient = ""
+		}
+		return []byte(`{"identifier":"program-1","external_reference_number":"rx-1","ndc":"00000000000",` +
+			`"pharmacy":{"ncpdp":"0000001"},` +
+			`"dropoff":{"name":"PATIENT-SECRET","phone_number":"2125550100","address":` + dropoffAddress + `}` +
+			patient + `,"remittance":{"contact":{"mobile_phone_number":"2125550100"},"payments":[{"fee":5.00,"kind":"copay"}]}}`)
+	}
+	street := `{"street1":"PATIENT-SECRET","city":"New York","state":"NY","zipcode":"10001"}`
+	created := []byte(`{"request":{"id":"req_1","external_reference_number":"rx-1","created_at":"2025-01-06T14:00:00.000Z","order":null}}`)
+	quote := []byte(`{"pickup":{"address":{"zipcode":"10001"}},"dropoff":{"address":{"zipcode":"94105"}},` +
+		`"package_dimensions":{"length_in":10,"width_in":6,"height_in":4,"weight_oz":12.5}}`)
+	dir := record(t,
+		exchange{ // conforming create, by street address and by place
+			Method: http.MethodPost, Path: "/omni/api/v1/requests", RequestHeader: authed(jsonHeader),
+			RequestBody: create(street, true), Status: 200, ResponseHeader: jsonHeader, ResponseBody: created,
+		},
+		exchange{
+			Method: http.MethodPost, Path: "/omni/api/v1/requests", RequestHeader: authed(jsonHeader),
+			RequestBody: create(`{"place_id":"place-1"}`, true), Status: 200, ResponseHeader: jsonHeader, ResponseBody: created,
+		},
+		exchange{ // request: the patient missing, accepted
+			Method: http.MethodPost, Path: "/omni/api/v1/requests", RequestHeader: authed(jsonHeader),
+			RequestBody: create(street, false), Status: 200, ResponseHeader: jsonHeader, ResponseBody: created,
+		},
+		exchange{ // request: a dropoff both a street address and a place, accepted
+			Method: http.MethodPost, Path: "/omni/api/v1/requests", RequestHeader: authed(jsonHeader),
+			RequestBody: create(`{"street1":"PATIENT-SECRET","city":"New York","state":"NY","zipcode":"10001","place_id":"place-1"}`, true),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: created,
+		},
+		exchange{ // conforming quote
+			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
+			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"quotes":[{"provider":"postal","service":"ground_service","price_usd":9.45}]}`),
+		},
+		exchange{ // response: a price written as a string
+			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
+			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"quotes":[{"provider":"postal","service":"ground_service","price_usd":"9.45"}]}`),
+		},
+	)
+	res, err := CheckDir("../../api", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 3 {
+		t.Fatalf("violations %q, want 3", res.Violations)
+	}
+	all := strings.Join(res.Violations, "\n")
+	for _, want := range []string{
+		"requests.Create: request: body /patient: required",
+		"requests.Create: request: body /dropoff/address: not",
+		"pricing.Quote: response 200: body /quotes/0/price_usd: type",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("violations %q do not say %q", all, want)
+		}
+	}
+	if strings.Contains(all, "PATIENT-SECRET") || strings.Contains(all, "9.45") {
+		t.Errorf("violations show a value the exchange carried: %q", all)
+	}
+}
+
 // TestControlBodyWithoutContentType checks that a control API body sent
 // without a Content-Type is read as JSON, as the simulator reads it, and
 // still validated: a platform request without one is a violation.
