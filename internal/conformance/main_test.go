@@ -158,6 +158,34 @@ func TestPlantedBodyViolations(t *testing.T) {
 	}
 }
 
+// TestPlantedMalformedResponse checks that a response the simulator
+// planted malformed is counted, not validated, while its request still is,
+// and that the same body unmarked is a violation.
+func TestPlantedMalformedResponse(t *testing.T) {
+	t.Parallel()
+	malformed := exchange{
+		Method: http.MethodGet, Path: "/omni/api/v1/pharmacies/0000001", RequestHeader: authed(nil),
+		Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"sandbox": "this body is malformed`),
+	}
+	planted := malformed
+	planted.Fault = "malformed"
+	unauthenticated := planted
+	unauthenticated.RequestHeader = nil
+	dir := record(t, planted, malformed, unauthenticated)
+	res, err := CheckDir("../../api", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 3 || res.Responses != 1 || res.Planted != 2 {
+		t.Errorf("validated %d requests and %d responses, %d planted; want 3, 1 and 2", res.Requests, res.Responses, res.Planted)
+	}
+	if len(res.Violations) != 2 ||
+		!strings.Contains(res.Violations[0], "pharmacies.Get: request: security") ||
+		!strings.Contains(res.Violations[1], "pharmacies.Get: response 200:") {
+		t.Errorf("violations %q, want the unauthenticated request and the unmarked response", res.Violations)
+	}
+}
+
 // TestControlBodyWithoutContentType checks that a control API body sent
 // without a Content-Type is read as JSON, as the simulator reads it, and
 // still validated: a platform request without one is a violation.

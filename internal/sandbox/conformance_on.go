@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,6 +32,10 @@ type Exchange struct {
 	Status         int         `json:"status"`
 	ResponseHeader http.Header `json:"response_header"`
 	ResponseBody   []byte      `json:"response_body"`
+	// Fault is the kind of the fault the simulator planted in the answer
+	// ("malformed", ...), empty for an answer of its own: a planted
+	// answer breaks the documents on purpose.
+	Fault string `json:"fault,omitempty"`
 }
 
 var conformanceOut struct {
@@ -58,9 +63,26 @@ func conformanceFile() *os.File {
 // Observe wraps h so that each exchange it serves is recorded in the
 // directory ConformanceEnv names (nothing is recorded when it is unset).
 func Observe(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return observe(h, func() func([]byte) {
 		f := conformanceFile()
 		if f == nil {
+			return nil
+		}
+		return func(line []byte) {
+			c := &conformanceOut
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			_, _ = f.Write(line)
+		}
+	})
+}
+
+// observe wraps h so that each exchange it serves is passed, as one JSON
+// line, to the function sink gives (nothing is recorded when it gives nil).
+func observe(h http.Handler, sink func() func([]byte)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		write := sink()
+		if write == nil {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -69,6 +91,8 @@ func Observe(h http.Handler) http.Handler {
 			body, _ = io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
+		note := &faultNote{}
+		r = r.WithContext(context.WithValue(r.Context(), faultNoteKey{}, note))
 		tw := &teeWriter{ResponseWriter: w}
 		h.ServeHTTP(tw, r)
 		if tw.status == 0 {
@@ -79,15 +103,38 @@ func Observe(h http.Handler) http.Handler {
 			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
 			RequestHeader: r.Header.Clone(), RequestBody: body,
 			Status: tw.status, ResponseHeader: w.Header().Clone(), ResponseBody: tw.body.Bytes(),
+			Fault: note.get(),
 		})
 		if err != nil {
 			return
 		}
-		c := &conformanceOut
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		_, _ = f.Write(append(line, '\n'))
+		write(append(line, '\n'))
 	})
+}
+
+// faultNoteKey is the context key of an exchange's faultNote.
+type faultNoteKey struct{}
+
+// faultNote holds the kind of the fault planted in an exchange's answer.
+type faultNote struct {
+	mu   sync.Mutex
+	kind string
+}
+
+func (n *faultNote) get() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.kind
+}
+
+// noteFault marks the exchange of r, when it is recorded, as answered by a
+// planted fault of kind k.
+func noteFault(r *http.Request, k FaultKind) {
+	if n, ok := r.Context().Value(faultNoteKey{}).(*faultNote); ok {
+		n.mu.Lock()
+		n.kind = k.String()
+		n.mu.Unlock()
+	}
 }
 
 // teeWriter passes a response through and keeps its status and body; Unwrap

@@ -243,6 +243,7 @@ func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
 // writeFault writes the faulty answer. rec holds the real answer in After
 // mode, else it is nil.
 func (s *Sandbox) writeFault(w *statusWriter, r *http.Request, iface Interface, f Fault, rec *recorder) {
+	noteFault(r, f.Kind)
 	switch f.Kind {
 	case FaultMalformed:
 		body := []byte(`{"sandbox": "this body is malformed`)
