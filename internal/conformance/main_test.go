@@ -88,8 +88,9 @@ func TestPlantedViolations(t *testing.T) {
 
 // TestPlantedBodyViolations checks that the bodies the omni and pricing
 // documents describe are validated: a create accepted without a required
-// member, a dropoff given both as a street address and a place, and a quote
-// whose price is a string are reported, by field and rule and without their
+// member, with a dropoff given both as a street address and a place, or
+// with a member the document does not list, and a quote whose price is a
+// string are reported, by field and rule and without their
 // values; a conforming create and quote pass.
 func TestPlantedBodyViolations(t *testing.T) {
 	t.Parallel()
@@ -125,6 +126,11 @@ func TestPlantedBodyViolations(t *testing.T) {
 			RequestBody: create(`{"street1":"PATIENT-SECRET","city":"New York","state":"NY","zipcode":"10001","place_id":"place-1"}`, true),
 			Status:      200, ResponseHeader: jsonHeader, ResponseBody: created,
 		},
+		exchange{ // request: a member the document does not list, accepted
+			Method: http.MethodPost, Path: "/omni/api/v1/requests", RequestHeader: authed(jsonHeader),
+			RequestBody: append(create(street, true)[:len(create(street, true))-1], `,"ndc_code":"PATIENT-SECRET"}`...),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: created,
+		},
 		exchange{ // conforming quote
 			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
 			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
@@ -140,13 +146,14 @@ func TestPlantedBodyViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Violations) != 3 {
-		t.Fatalf("violations %q, want 3", res.Violations)
+	if len(res.Violations) != 4 {
+		t.Fatalf("violations %q, want 4", res.Violations)
 	}
 	all := strings.Join(res.Violations, "\n")
 	for _, want := range []string{
 		"requests.Create: request: body /patient: required",
-		"requests.Create: request: body /dropoff/address: not",
+		`requests.Create: request: body /dropoff/address: properties (property "place_id" is unsupported)`,
+		`requests.Create: request: body /: properties (property "ndc_code" is unsupported)`,
 		"pricing.Quote: response 200: body /quotes/0/price_usd: type",
 	} {
 		if !strings.Contains(all, want) {
