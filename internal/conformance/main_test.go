@@ -89,8 +89,9 @@ func TestPlantedViolations(t *testing.T) {
 // TestPlantedBodyViolations checks that the bodies the omni and pricing
 // documents describe are validated: a create accepted without a required
 // member, with a dropoff given both as a street address and a place, or
-// with a member the document does not list, and a quote whose price is a
-// string are reported, by field and rule and without their
+// with a member the document does not list, a quote that supplies a member
+// deferred from version 1, and a quote whose price is a string are
+// reported (a deferred member written null is its absence), by field and rule and without their
 // values; a conforming create and quote pass.
 func TestPlantedBodyViolations(t *testing.T) {
 	t.Parallel()
@@ -136,6 +137,16 @@ func TestPlantedBodyViolations(t *testing.T) {
 			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
 			ResponseBody: []byte(`{"quotes":[{"provider":"postal","service":"ground_service","price_usd":9.45}]}`),
 		},
+		exchange{ // conforming: a deferred member written null
+			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
+			RequestBody: append(quote[:len(quote)-1], `,"package_code":null}`...), Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"quotes":[]}`),
+		},
+		exchange{ // request: a deferred member supplied, accepted
+			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
+			RequestBody: append(quote[:len(quote)-1], `,"signature_requirement":"adult"}`...), Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"quotes":[]}`),
+		},
 		exchange{ // response: a price written as a string
 			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
 			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
@@ -146,8 +157,8 @@ func TestPlantedBodyViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Violations) != 4 {
-		t.Fatalf("violations %q, want 4", res.Violations)
+	if len(res.Violations) != 5 {
+		t.Fatalf("violations %q, want 5", res.Violations)
 	}
 	all := strings.Join(res.Violations, "\n")
 	for _, want := range []string{
@@ -155,6 +166,7 @@ func TestPlantedBodyViolations(t *testing.T) {
 		`requests.Create: request: body /dropoff/address: properties (property "place_id" is unsupported)`,
 		`requests.Create: request: body /: properties (property "ndc_code" is unsupported)`,
 		"pricing.Quote: response 200: body /quotes/0/price_usd: type",
+		"pricing.Quote: request: body /signature_requirement: type",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("violations %q do not say %q", all, want)
