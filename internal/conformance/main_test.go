@@ -40,7 +40,8 @@ func authed(h http.Header) http.Header {
 var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 
 // TestPlantedViolations checks that the check reports a response without a
-// required field and a request with a value outside its enum, names the
+// required field, a response body with a field of the wrong type and a
+// request with a value outside its enum, names the
 // operation, and leaves the offending values out; a conforming exchange
 // and a nonconforming request the simulator refused pass.
 func TestPlantedViolations(t *testing.T) {
@@ -59,6 +60,13 @@ func TestPlantedViolations(t *testing.T) {
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
 			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
 		},
+		exchange{ // response: a quote's price written as a string, not a number
+			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
+			RequestBody: []byte(`{"pickup":{"address":{"zipcode":"10001"}},"dropoff":{"address":{"zipcode":"94105"}},` +
+				`"package_dimensions":{"length_in":10,"width_in":6,"height_in":4,"weight_oz":12.5}}`),
+			Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"quotes":[{"provider":"postal","service":"ground_service","price_usd":"PATIENT-SECRET"}]}`),
+		},
 		exchange{ // request: the same refused, as it should be: no violation
 			Method: http.MethodPut, Path: "/_control/orders/o-3/status", RequestHeader: authed(jsonHeader),
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
@@ -69,14 +77,17 @@ func TestPlantedViolations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Requests != 4 || res.Responses != 4 {
-		t.Errorf("validated %d requests and %d responses, want 4 and 4", res.Requests, res.Responses)
+	if res.Requests != 5 || res.Responses != 5 {
+		t.Errorf("validated %d requests and %d responses, want 5 and 5", res.Requests, res.Responses)
 	}
-	if len(res.Violations) != 2 {
-		t.Fatalf("violations %q, want 2", res.Violations)
+	if len(res.Violations) != 3 {
+		t.Fatalf("violations %q, want 3", res.Violations)
 	}
 	all := strings.Join(res.Violations, "\n")
-	for _, want := range []string{"orders.Cancel: response 400:", "message", "control.OrderStatus: request:", "enum"} {
+	for _, want := range []string{
+		"orders.Cancel: response 400:", "message", "control.OrderStatus: request:", "enum",
+		"pricing.Quote: response 200: body /quotes/0/price_usd: type",
+	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("violations %q do not say %q", all, want)
 		}
@@ -89,10 +100,11 @@ func TestPlantedViolations(t *testing.T) {
 // TestPlantedBodyViolations checks that the bodies the omni and pricing
 // documents describe are validated: a create accepted without a required
 // member, with a dropoff given both as a street address and a place, or
-// with a member the document does not list, a quote that supplies a member
-// deferred from version 1, and a quote whose price is a string are
-// reported (a deferred member written null is its absence), by field and rule and without their
-// values; a conforming create and quote pass.
+// with a member the document does not list, and a quote that supplies a
+// member deferred from version 1 are reported (a deferred member written
+// null is its absence), by field and rule and without their
+// values; a conforming create and quote pass. (TestPlantedViolations holds
+// a response body of the wrong type.)
 func TestPlantedBodyViolations(t *testing.T) {
 	t.Parallel()
 	create := func(dropoffAddress string, withPatient bool) []byte {
@@ -147,32 +159,26 @@ func TestPlantedBodyViolations(t *testing.T) {
 			RequestBody: append(quote[:len(quote)-1], `,"signature_requirement":"adult"}`...), Status: 200, ResponseHeader: jsonHeader,
 			ResponseBody: []byte(`{"quotes":[]}`),
 		},
-		exchange{ // response: a price written as a string
-			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
-			RequestBody: quote, Status: 200, ResponseHeader: jsonHeader,
-			ResponseBody: []byte(`{"quotes":[{"provider":"postal","service":"ground_service","price_usd":"9.45"}]}`),
-		},
 	)
 	res, err := CheckDir("../../api", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Violations) != 5 {
-		t.Fatalf("violations %q, want 5", res.Violations)
+	if len(res.Violations) != 4 {
+		t.Fatalf("violations %q, want 4", res.Violations)
 	}
 	all := strings.Join(res.Violations, "\n")
 	for _, want := range []string{
 		"requests.Create: request: body /patient: required",
 		`requests.Create: request: body /dropoff/address: properties (property "place_id" is unsupported)`,
 		`requests.Create: request: body /: properties (property "ndc_code" is unsupported)`,
-		"pricing.Quote: response 200: body /quotes/0/price_usd: type",
 		"pricing.Quote: request: body /signature_requirement: type",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("violations %q do not say %q", all, want)
 		}
 	}
-	if strings.Contains(all, "PATIENT-SECRET") || strings.Contains(all, "9.45") {
+	if strings.Contains(all, "PATIENT-SECRET") || strings.Contains(all, "adult") {
 		t.Errorf("violations show a value the exchange carried: %q", all)
 	}
 }
