@@ -68,10 +68,10 @@ for doc in omni delivery tracking pricing; do
   "$OPENAPI_TS" "api/$doc.yaml" --default-non-nullable false --output "$gen/$doc.ts"
 done
 
-# A program over the generated types: the documents' own examples type-check,
-# and a create without its patient, a dropoff address that is neither form and
-# a quote without its package are errors (each @ts-expect-error fails the
-# compile if the types accept it).
+# A program over the generated types: a create and a quote like the documents'
+# examples type-check, and a create without its patient, a payment kind outside
+# its enum and a quote without its package are errors (each @ts-expect-error
+# fails the compile if the types accept it).
 cat >"$gen/check.ts" <<'TS'
 import type { components as omni, paths as omniPaths } from "./omni";
 import type { components as pricing } from "./pricing";
