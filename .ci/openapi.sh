@@ -4,26 +4,41 @@
 # version, with api/redocly.yaml (the recommended ruleset; the exceptions
 # and the warnings accepted are said there). Fails on any error.
 #
-# Installs the pinned CLI from the npm registry into a temporary directory
-# when it is not given: REDOCLY, when set, is a redocly command to run
-# instead (a local install of the same version). Needs Node.js 20 or later
-# (and npm) on the PATH.
+# Then a client's types are generated from each platform document with
+# openapi-typescript at a pinned version, and the TypeScript compiler (pinned)
+# checks them with a program that uses the omni and pricing bodies, as
+# docs/api.md shows: fails when a document cannot be generated from, or when
+# the generated types do not hold the documents' required members.
+#
+# Installs the pinned tools from the npm registry into a temporary directory
+# when they are not given: REDOCLY, OPENAPI_TS and TSC, when set, are the
+# commands to run instead (local installs of the same versions). Needs
+# Node.js 20 or later (and npm) on the PATH.
 set -euo pipefail
 exec </dev/null
 cd "$(dirname "$0")/.."
 
-REDOCLY_VERSION=2.77.0 # @redocly/cli
+REDOCLY_VERSION=2.77.0           # @redocly/cli
+OPENAPI_TS_VERSION=7.13.0        # openapi-typescript
+TYPESCRIPT_VERSION=5.9.3         # typescript (tsc)
 
-if [ -z "${REDOCLY:-}" ]; then
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+install=()
+[ -n "${REDOCLY:-}" ] || install+=("@redocly/cli@$REDOCLY_VERSION")
+[ -n "${OPENAPI_TS:-}" ] || install+=("openapi-typescript@$OPENAPI_TS_VERSION")
+[ -n "${TSC:-}" ] || install+=("typescript@$TYPESCRIPT_VERSION")
+if [ ${#install[@]} -gt 0 ]; then
   if ! command -v npm >/dev/null; then
-    echo "openapi.sh: npm is needed to install @redocly/cli@$REDOCLY_VERSION" >&2
+    echo "openapi.sh: npm is needed to install ${install[*]}" >&2
     exit 1
   fi
-  tools=$(mktemp -d)
-  trap 'rm -rf "$tools"' EXIT
-  npm install --prefix "$tools" --no-audit --no-fund --silent "@redocly/cli@$REDOCLY_VERSION" >&2
-  REDOCLY=$tools/node_modules/.bin/redocly
+  npm install --prefix "$work/tools" --no-audit --no-fund --silent "${install[@]}" >&2
 fi
+REDOCLY=${REDOCLY:-$work/tools/node_modules/.bin/redocly}
+OPENAPI_TS=${OPENAPI_TS:-$work/tools/node_modules/.bin/openapi-typescript}
+TSC=${TSC:-$work/tools/node_modules/.bin/tsc}
 
 got=$("$REDOCLY" --version)
 if [ "$got" != "$REDOCLY_VERSION" ]; then
@@ -33,3 +48,69 @@ fi
 # redocly lint exits non-zero on any error; warnings are printed.
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
   "$REDOCLY" lint --config api/redocly.yaml --format=stylish
+
+got=$("$OPENAPI_TS" --version | grep -o '[0-9][0-9.]*' | head -n 1)
+if [ "$got" != "$OPENAPI_TS_VERSION" ]; then
+  echo "openapi.sh: openapi-typescript $got, want $OPENAPI_TS_VERSION" >&2
+  exit 1
+fi
+got=$("$TSC" --version | grep -o '[0-9][0-9.]*' | head -n 1)
+if [ "$got" != "$TYPESCRIPT_VERSION" ]; then
+  echo "openapi.sh: tsc $got, want $TYPESCRIPT_VERSION" >&2
+  exit 1
+fi
+
+# Generate each platform document's types; any document that cannot be
+# generated from fails the step.
+gen=$work/client
+mkdir -p "$gen"
+for doc in omni delivery tracking pricing; do
+  "$OPENAPI_TS" "api/$doc.yaml" --default-non-nullable false --output "$gen/$doc.ts"
+done
+
+# A program over the generated types: a create and a quote like the documents'
+# examples type-check, and a create without its patient, a payment kind outside
+# its enum and a quote without its package are errors (each @ts-expect-error
+# fails the compile if the types accept it).
+cat >"$gen/check.ts" <<'TS'
+import type { components as omni, paths as omniPaths } from "./omni";
+import type { components as pricing } from "./pricing";
+
+type CreateRequest = omni["schemas"]["CreateRequest"];
+type Request = omni["schemas"]["Request"];
+type Quote = pricing["schemas"]["QuoteRequest"];
+type Quoted = omniPaths["/api/v1/requests/{id}"]["get"]["responses"]["200"]["content"]["application/json"];
+
+const create: CreateRequest = {
+  identifier: "program-0001",
+  external_reference_number: "rx-000123",
+  ndc: "00000000000",
+  pharmacy: { ncpdp: "0000001" },
+  dropoff: { name: "Sam Example", phone_number: "2125550100", address: { place_id: "place-0001" } },
+  patient: { first_name: "Sam", last_name: "Example", date_of_birth: "1970-01-01" },
+  remittance: { contact: { mobile_phone_number: "2125550100" }, payments: [{ fee: 5.0, kind: "copay" }] },
+  test_meta: { scenario: "successful_delivery", duration_between: 1 },
+};
+
+// @ts-expect-error: patient is required.
+const noPatient: CreateRequest = { ...create, patient: undefined };
+
+// @ts-expect-error: a payment's kind is delivery_fee or copay.
+const badKind: CreateRequest = { ...create, remittance: { contact: { mobile_phone_number: "2125550100" }, payments: [{ fee: 1, kind: "tip" }] } };
+
+const got: Quoted = { request: { id: "req_1", external_reference_number: "rx-000123", created_at: "2025-01-06T14:00:00.000Z", order: null } };
+const eta: Request["delivery_eta"] = got.request.delivery_eta;
+
+const quote: Quote = {
+  pickup: { address: { zipcode: "10001" } },
+  dropoff: { address: { zipcode: "94105" } },
+  package_dimensions: { length_in: 10, width_in: 6, height_in: 4, weight_oz: 12.5 },
+};
+
+// @ts-expect-error: the package's dimensions are required.
+const noPackage: Quote = { pickup: quote.pickup, dropoff: quote.dropoff };
+
+export { create, noPatient, badKind, got, eta, quote, noPackage };
+TS
+"$TSC" --noEmit --strict --target es2022 --module es2022 --moduleResolution bundler "$gen"/*.ts
+echo "openapi.sh: client types generated from api/{omni,delivery,tracking,pricing}.yaml and checked"

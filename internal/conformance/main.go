@@ -7,8 +7,8 @@
 // of requests and responses validated, and exits 1 when any violation was
 // found. A request the simulator refused with a 4xx status is not held to
 // the documents (the tests send such requests to see them refused); its
-// response is. An answer an injected fault wrote in place of the
-// simulator's (a malformed body) is not held to them either; its request
+// response is. A response the simulator planted malformed (a fault a test
+// injected to see the client cope) is not held to them either; its request
 // is. A tracking notification the simulator sent is validated against its
 // webhook's body (the listener's answer is a test's, and is not).
 //
@@ -47,7 +47,7 @@ type exchange struct {
 	Status         int         `json:"status"`
 	ResponseHeader http.Header `json:"response_header"`
 	ResponseBody   []byte      `json:"response_body"`
-	Injected       bool        `json:"injected,omitempty"`
+	Fault          string      `json:"fault,omitempty"`
 	Webhook        string      `json:"webhook,omitempty"`
 }
 
@@ -62,12 +62,13 @@ var prefixes = []struct{ prefix, doc string }{
 }
 
 // Result counts what Check validated and lists the violations found:
-// Skipped counts the exchanges outside the documents' servers, Injected
-// the answers an injected fault wrote in place of the simulator's (a
-// malformed body), whose requests are validated and responses not.
+// Skipped counts the exchanges outside the documents' servers.
 type Result struct {
-	Requests, Responses, Skipped, Injected int
-	Violations                             []string
+	Requests, Responses, Skipped int
+	// Planted counts the responses not validated because the simulator
+	// planted them malformed.
+	Planted    int
+	Violations []string
 }
 
 func main() {
@@ -83,8 +84,8 @@ func main() {
 	for _, v := range res.Violations {
 		fmt.Println(v)
 	}
-	fmt.Printf("conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped, %d answers of injected faults not held to them), %d violations\n",
-		res.Requests, res.Responses, res.Skipped, res.Injected, len(res.Violations))
+	fmt.Printf("conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped, %d planted malformed responses not validated), %d violations\n",
+		res.Requests, res.Responses, res.Skipped, res.Planted, len(res.Violations))
 	if len(res.Violations) > 0 {
 		os.Exit(1)
 	}
@@ -232,8 +233,8 @@ func (c *checker) check(ex exchange, res *Result) {
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && !refused {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s", op, reason(err)))
 	}
-	if ex.Injected {
-		res.Injected++
+	if ex.Fault == "malformed" {
+		res.Planted++
 		return
 	}
 	out := &openapi3filter.ResponseValidationInput{

@@ -8,9 +8,9 @@ import "net/http"
 // exchange h serves for the OpenAPI conformance check (conformance_on.go).
 func Observe(h http.Handler) http.Handler { return h }
 
-// markInjected does nothing: only the conformance record tells an injected
-// fault's answer from the simulator's.
-func markInjected(*http.Request) {}
+// noteFault does nothing: only a build with the conformance tag records
+// which answers are planted faults.
+func noteFault(*http.Request, FaultKind) {}
 
 // observeNotification does nothing: only the conformance record keeps the
 // notifications sent.

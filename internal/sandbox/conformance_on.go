@@ -32,10 +32,10 @@ type Exchange struct {
 	Status         int         `json:"status"`
 	ResponseHeader http.Header `json:"response_header"`
 	ResponseBody   []byte      `json:"response_body"`
-	// Injected marks an answer an injected fault wrote in place of the
-	// simulator's (a malformed body): the check holds its request to the
-	// documents, not its response.
-	Injected bool `json:"injected,omitempty"`
+	// Fault is the kind of the fault the simulator planted in the answer
+	// ("malformed", ...), empty for an answer of its own: a planted
+	// answer breaks the documents on purpose.
+	Fault string `json:"fault,omitempty"`
 	// Webhook names the document's webhook when the exchange is a
 	// notification the simulator sent (the request is the simulator's, the
 	// response the listener's); Path and RawQuery are then empty.
@@ -67,42 +67,18 @@ func conformanceFile() *os.File {
 // Observe wraps h so that each exchange it serves is recorded in the
 // directory ConformanceEnv names (nothing is recorded when it is unset).
 func Observe(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return observe(h, func() func([]byte) {
 		f := conformanceFile()
 		if f == nil {
-			h.ServeHTTP(w, r)
-			return
+			return nil
 		}
-		var body []byte
-		if r.Body != nil {
-			body, _ = io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
+		return func(line []byte) {
+			c := &conformanceOut
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			_, _ = f.Write(line)
 		}
-		injected := new(bool)
-		r = r.WithContext(context.WithValue(r.Context(), injectedKey{}, injected))
-		tw := &teeWriter{ResponseWriter: w}
-		h.ServeHTTP(tw, r)
-		if tw.status == 0 {
-			return // hijacked (a cut or dropped connection): no response to check
-		}
-		writeExchange(f, Exchange{
-			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
-			RequestHeader: r.Header.Clone(), RequestBody: body,
-			Status: tw.status, ResponseHeader: w.Header().Clone(), ResponseBody: tw.body.Bytes(),
-			Injected: *injected,
-		})
 	})
-}
-
-// injectedKey is the request context key of the flag markInjected sets.
-type injectedKey struct{}
-
-// markInjected records that an injected fault, not the simulator, wrote the
-// answer to r.
-func markInjected(r *http.Request) {
-	if p, ok := r.Context().Value(injectedKey{}).(*bool); ok {
-		*p = true
-	}
 }
 
 // observeNotification records a notification the simulator posted to a
@@ -114,15 +90,10 @@ func observeNotification(req *http.Request, body []byte, status int) {
 	if f == nil {
 		return
 	}
-	writeExchange(f, Exchange{
+	line, err := json.Marshal(Exchange{
 		Method: req.Method, Webhook: "trackingNotification",
 		RequestHeader: req.Header.Clone(), RequestBody: body, Status: status,
 	})
-}
-
-// writeExchange appends ex to the record as one line.
-func writeExchange(f *os.File, ex Exchange) {
-	line, err := json.Marshal(ex)
 	if err != nil {
 		return
 	}
@@ -130,6 +101,66 @@ func writeExchange(f *os.File, ex Exchange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, _ = f.Write(append(line, '\n'))
+}
+
+// observe wraps h so that each exchange it serves is passed, as one JSON
+// line, to the function sink gives (nothing is recorded when it gives nil).
+func observe(h http.Handler, sink func() func([]byte)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		write := sink()
+		if write == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		note := &faultNote{}
+		r = r.WithContext(context.WithValue(r.Context(), faultNoteKey{}, note))
+		tw := &teeWriter{ResponseWriter: w}
+		h.ServeHTTP(tw, r)
+		if tw.status == 0 {
+			return // hijacked (a cut or dropped connection): no response to check
+		}
+
+		line, err := json.Marshal(Exchange{
+			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
+			RequestHeader: r.Header.Clone(), RequestBody: body,
+			Status: tw.status, ResponseHeader: w.Header().Clone(), ResponseBody: tw.body.Bytes(),
+			Fault: note.get(),
+		})
+		if err != nil {
+			return
+		}
+		write(append(line, '\n'))
+	})
+}
+
+// faultNoteKey is the context key of an exchange's faultNote.
+type faultNoteKey struct{}
+
+// faultNote holds the kind of the fault planted in an exchange's answer.
+type faultNote struct {
+	mu   sync.Mutex
+	kind string
+}
+
+func (n *faultNote) get() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.kind
+}
+
+// noteFault marks the exchange of r, when it is recorded, as answered by a
+// planted fault of kind k.
+func noteFault(r *http.Request, k FaultKind) {
+	if n, ok := r.Context().Value(faultNoteKey{}).(*faultNote); ok {
+		n.mu.Lock()
+		n.kind = k.String()
+		n.mu.Unlock()
+	}
 }
 
 // teeWriter passes a response through and keeps its status and body; Unwrap

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,11 +82,44 @@ func TestConformanceRecord(t *testing.T) {
 	}
 	require.NoError(t, sc.Err())
 	require.NotNil(t, fault, "the faulty answer is recorded")
-	assert.True(t, fault.Injected, "the faulty answer is marked injected")
+	assert.Equal(t, "malformed", fault.Fault, "the faulty answer names its fault")
 	require.NotNil(t, sent, "the notification is recorded")
 	assert.Equal(t, "trackingNotification", sent.Webhook)
 	assert.Equal(t, http.MethodPost, sent.Method)
 	assert.Equal(t, "application/json", sent.RequestHeader.Get("Content-Type"))
 	assert.Equal(t, http.StatusNoContent, sent.Status)
 	assert.Empty(t, sent.Path, "the listener's URL is not recorded")
+}
+
+// TestObserveMarksPlantedFaults checks that the conformance record names
+// the fault an answer was planted with (the check does not hold a planted
+// malformed body to the documents) and leaves the simulator's own answers
+// unmarked.
+func TestObserveMarksPlantedFaults(t *testing.T) {
+	t.Parallel()
+	sb := New(Config{Key: testKey, Secret: testSecret, Clock: NewManualClock(time.Time{})})
+	t.Cleanup(sb.Close)
+	sb.InjectFault(Fault{Kind: FaultMalformed, Times: 1})
+	var mu sync.Mutex
+	var lines [][]byte
+	h := observe(sb.Handler(), func() func([]byte) {
+		return func(line []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines = append(lines, line)
+		}
+	})
+	for range 2 {
+		r := httptest.NewRequest(http.MethodGet, "/omni/api/v1/pharmacies/"+BuiltinPharmacies()[0].NCPDP, nil)
+		r.Header.Set("Authorization", "Basic "+base64.URLEncoding.EncodeToString([]byte(testKey+":"+testSecret)))
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	require.Len(t, lines, 2)
+	var planted, own Exchange
+	require.NoError(t, json.Unmarshal(lines[0], &planted))
+	require.NoError(t, json.Unmarshal(lines[1], &own))
+	assert.Equal(t, "malformed", planted.Fault)
+	assert.False(t, json.Valid(planted.ResponseBody))
+	assert.Empty(t, own.Fault)
+	assert.True(t, json.Valid(own.ResponseBody))
 }

@@ -243,9 +243,9 @@ func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
 // writeFault writes the faulty answer. rec holds the real answer in After
 // mode, else it is nil.
 func (s *Sandbox) writeFault(w *statusWriter, r *http.Request, iface Interface, f Fault, rec *recorder) {
+	noteFault(r, f.Kind)
 	switch f.Kind {
 	case FaultMalformed:
-		markInjected(r)
 		body := []byte(`{"sandbox": "this body is malformed`)
 		if rec != nil && rec.body.Len() > 2 {
 			body = rec.body.Bytes()[:rec.body.Len()/2]
