@@ -30,11 +30,16 @@ const anyBody = `{"order":{"id":"ord_1"},"orders":[{"id":"ord_1"}],"request":{"i
 // answerEmptyObject in a script answers 200 with the body {}.
 const answerEmptyObject = 1
 
-// optServer is a server on every interface that answers each request with
-// the next of a script of statuses (then 200 with anyBody), and records
-// what it was sent.
+// optServer is a platform on every interface that answers each request
+// with the next of a script of statuses (then 200 with anyBody), and
+// records what it was sent. newOptMock serves it through Setup's httpmock,
+// for tests of what is sent and how an answer is read; newOptServer on a
+// raw loopback server, for the tests whose handler hangs until the attempt
+// timeout ends the request on a real connection.
 type optServer struct {
-	*httptest.Server
+	// URL is the raw server's, or the mock's omni URL.
+	URL     string
+	onMock  bool
 	mu      sync.Mutex
 	script  []int
 	headers []http.Header
@@ -45,41 +50,52 @@ type optServer struct {
 	stall atomic.Int32
 }
 
+// newOptServer starts s on a raw loopback server.
+//
+// httptest: the stalled requests are ended by the attempt timeout on a real connection.
 func newOptServer(t *testing.T, script ...int) *optServer {
 	s := &optServer{script: script}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.hits.Add(1)
-		s.mu.Lock()
-		s.headers = append(s.headers, r.Header.Clone())
-		status := http.StatusOK
-		if len(s.script) > 0 {
-			status, s.script = s.script[0], s.script[1:]
-		}
-		for k, v := range s.answer {
-			w.Header()[k] = v
-		}
-		s.mu.Unlock()
-		if s.stall.Add(-1) >= 0 {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(20 * time.Second):
-			}
-			return
-		}
-		if status == answerEmptyObject {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{}`))
-			return
-		}
-		if status != http.StatusOK {
-			w.WriteHeader(status)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(anyBody))
-	}))
-	t.Cleanup(s.Close)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
 	return s
+}
+
+// newOptMock returns s served through Setup's httpmock: no socket.
+func newOptMock(script ...int) *optServer {
+	return &optServer{script: script, onMock: true, URL: testutil.OmniURL}
+}
+
+func (s *optServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.hits.Add(1)
+	s.mu.Lock()
+	s.headers = append(s.headers, r.Header.Clone())
+	status := http.StatusOK
+	if len(s.script) > 0 {
+		status, s.script = s.script[0], s.script[1:]
+	}
+	for k, v := range s.answer {
+		w.Header()[k] = v
+	}
+	s.mu.Unlock()
+	if s.stall.Add(-1) >= 0 {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+		return
+	}
+	if status == answerEmptyObject {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+		return
+	}
+	if status != http.StatusOK {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(anyBody))
 }
 
 func (s *optServer) push(statuses ...int) {
@@ -96,11 +112,16 @@ func (s *optServer) lastHeader() http.Header {
 
 func (s *optServer) client(t *testing.T, opts ...rxdelivery.Option) *rxdelivery.Client {
 	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
-		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL),
 		rxdelivery.WithSandbox(true),
 		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(5 * time.Millisecond),
 	}
+	if s.onMock {
+		env := testutil.Setup(t, append(base, opts...)...)
+		env.Serve(s)
+		return env.Client
+	}
+	base = append(base, rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
+		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL))
 	c, err := rxdelivery.NewClient("key", "secret", append(base, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
@@ -109,7 +130,7 @@ func (s *optServer) client(t *testing.T, opts ...rxdelivery.Option) *rxdelivery.
 
 func TestCallRetryMaxChangesThatCallOnly(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	c := s.client(t) // default: 3 retries
 	ctx := context.Background()
 
@@ -153,7 +174,7 @@ func TestCallRetryMaxChangesThatCallOnly(t *testing.T) {
 
 func TestCallHeaderOnTheWireForThatCallOnly(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	c := s.client(t, rxdelivery.WithHeader("X-Team", "pharmacy"), rxdelivery.WithHeader("X-Env", "client"))
 	ctx := context.Background()
 
@@ -242,7 +263,7 @@ func TestCallAttemptTimeout(t *testing.T) {
 
 func TestCallMetadataEqualsWhatTheServerSent(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	s.answer = http.Header{"X-Request-Id": {"req-abc-123"}, "X-Ratelimit-Remaining": {"41"}}
 	c := s.client(t)
 	ctx := context.Background()
@@ -314,7 +335,7 @@ type seen struct {
 
 func TestMiddlewareSeesEveryAttemptInOrder(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var mu sync.Mutex
 	var got []seen
 	var calls []option.CallResult
@@ -368,7 +389,7 @@ func TestMiddlewareSeesEveryAttemptInOrder(t *testing.T) {
 
 func TestMiddlewareThatDoesNotSend(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	stop := errors.New("circuit open")
 	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
 		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
@@ -389,7 +410,7 @@ func TestMiddlewareThatDoesNotSend(t *testing.T) {
 // each reports the table's name, templated path, interface and class.
 func TestEveryEndpointNamesItsOperation(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var got []option.Operation
 	c := s.client(t, rxdelivery.WithoutValidation(), rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
 		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
@@ -417,7 +438,7 @@ func TestEveryEndpointNamesItsOperation(t *testing.T) {
 
 func TestHookThatCallsNextTwiceSendsOnce(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var second option.AttemptResult
 	c := s.client(t, rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
 		return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
@@ -434,7 +455,7 @@ func TestHookThatCallsNextTwiceSendsOnce(t *testing.T) {
 
 func TestCallHookThatDoesNotCallNext(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var md rxdelivery.Metadata
 	_, err := s.client(t).Orders.Create(context.Background(), testutil.SamedayOrder(), rxdelivery.WithMetadata(&md),
 		rxdelivery.WithCallMiddleware(func(next option.CallFunc) option.CallFunc {
@@ -452,7 +473,7 @@ func TestCallHookThatDoesNotCallNext(t *testing.T) {
 // for the race detector, and checks each call's metadata is its own.
 func TestHooksUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	s.answer = http.Header{"X-Request-Id": {"req-7f3a2c"}}
 	var attempts atomic.Int32
 	c := s.client(t, rxdelivery.WithHeader("X-Team", "t"), rxdelivery.WithRateLimit(rxdelivery.Delivery, 10000, 100),

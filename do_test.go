@@ -20,6 +20,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// httptest: Do's attempt timeout ends a stalled write on a real connection.
+
 // TestDoAgainstTheSimulator: Do reads and writes as the modelled calls
 // do, with the interface's credentials, into a type of the caller's.
 func TestDoAgainstTheSimulator(t *testing.T) {
@@ -196,7 +198,7 @@ func TestDoHasTheTransportsGuarantees(t *testing.T) {
 	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "a write that may have been sent")
 	assert.Equal(t, 1, s.requests(), "and never sent again")
 
-	s = newScripted(t, step{status: 429, header: http.Header{"Retry-After": {"30"}}})
+	s = newScriptedMock(t, step{status: 429, header: http.Header{"Retry-After": {"30"}}})
 	c := s.client(t)
 	err = c.Do(ctx, rxdelivery.Request{Interface: rxdelivery.Delivery, Method: "GET", Path: "/api/v1/zones"}, nil)
 	require.ErrorIs(t, err, rxdelivery.ErrRateLimited)
@@ -205,7 +207,7 @@ func TestDoHasTheTransportsGuarantees(t *testing.T) {
 	assert.Equal(t, 1, s.requests())
 	assert.Greater(t, c.LimiterState(rxdelivery.Delivery).PausedUntil.Unix(), time.Now().Unix())
 
-	s = newScripted(t)
+	s = newScriptedMock(t)
 	var seen []option.Operation
 	hook := rxdelivery.WithCallMiddleware(func(next option.CallFunc) option.CallFunc {
 		return func(ctx context.Context, op *option.Operation) option.CallResult {
@@ -224,7 +226,7 @@ func TestDoHasTheTransportsGuarantees(t *testing.T) {
 	assert.True(t, strings.HasPrefix(s.paths[0], "/pricing/v1/rates/z1"))
 
 	var out map[string]any
-	s = newScripted(t)
+	s = newScriptedMock(t)
 	require.NoError(t, s.client(t).Do(ctx, rxdelivery.Request{Interface: rxdelivery.Omni, Method: "HEAD", Path: "/api/v1/requests/"}, &out),
 		"a HEAD's empty body is not decoded")
 }

@@ -67,7 +67,8 @@ func rows(t *testing.T) map[string]endpoint {
 // body (JSON for a POST, none otherwise, with the headers of every call),
 // bad options refused before sending, and a failure of the request (a
 // transport error, a 5xx, a malformed 2xx body naming status and
-// endpoint, or, for a DELETE that returns no result, a body not read).
+// endpoint, or, for a DELETE that returns no result, a body not read and
+// a 204 taken for success).
 func TestEndpointConformance(t *testing.T) {
 	t.Parallel()
 	byName := rows(t)
@@ -137,12 +138,16 @@ func TestEndpointConformance(t *testing.T) {
 				env.Mock.RegisterNoResponder(testutil.BytesResponder(http.StatusOK, []byte(`{"id":`)))
 				err := row.call(ctx, env.Client)
 				if ep.Method == http.MethodDelete {
-					// A cancel or removal returns no result: its body is not read.
+					// A cancel or removal returns no result: its body is not read,
+					// and a 204 without one is its success too.
 					assert.NoError(t, err)
+					env.Mock.RegisterNoResponder(testutil.BytesResponder(http.StatusNoContent, nil))
+					assert.NoError(t, row.call(ctx, env.Client))
 					return
 				}
 				var de *rxdelivery.DecodeError
 				require.ErrorAs(t, err, &de)
+				assert.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
 				assert.Equal(t, http.StatusOK, de.StatusCode)
 				assert.Equal(t, ep.Method, de.Method)
 				assert.Regexp(t, testutil.RoutePattern(ep.Route), de.Path)

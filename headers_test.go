@@ -35,7 +35,7 @@ var unsendable = map[string]string{
 // write net/http refuses before sending and the SDK reported as an
 // unknown outcome.
 func TestUnsendableUserAgentIsRefusedByNewClient(t *testing.T) {
-	s := newOptServer(t)
+	s := newOptMock()
 	for name, ua := range unsendable {
 		_, err := rxdelivery.NewClient("key", "secret", rxdelivery.WithDeliveryURL(s.URL), rxdelivery.WithUserAgent(ua))
 		var ce *rxdelivery.ConfigError
@@ -64,7 +64,7 @@ func TestUnsendableUserAgentIsRefusedByNewClient(t *testing.T) {
 // name that is not one (a credential pasted into it).
 func TestUnsendableHeaderIsRefusedBeforeSending(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	c := s.client(t)
 	ctx := context.Background()
 	bad := map[string][2]string{
@@ -113,7 +113,7 @@ func TestUnsendableHeaderIsRefusedBeforeSending(t *testing.T) {
 // unknown outcome.
 func TestSetHeaderRefusesWhatCannotBeSent(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var mu sync.Mutex
 	got := map[string]bool{}
 	hook := func(next option.AttemptFunc) option.AttemptFunc {

@@ -15,6 +15,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
+// httptest: a write whose connection is dropped before any answer needs a real socket.
+
 // errPolicy is a hook's own verdict on a response.
 var errPolicy = errors.New("policy: refused by the hook")
 
@@ -45,7 +47,7 @@ func TestAttemptHookResultIsUsed(t *testing.T) {
 	ctx := context.Background()
 	t.Run("read", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		var md rxdelivery.Metadata
 		err := s.client(t).Do(ctx, rawGet, nil, rxdelivery.WithRetryMax(1), rxdelivery.WithMiddleware(failingAttempt), rxdelivery.WithMetadata(&md))
 		require.ErrorIs(t, err, errPolicy)
@@ -54,7 +56,7 @@ func TestAttemptHookResultIsUsed(t *testing.T) {
 	})
 	t.Run("write", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 201, body: `{"order":{"id":"ord_1"}}`})
+		s := newScriptedMock(t, step{status: 201, body: `{"order":{"id":"ord_1"}}`})
 		err := s.client(t).Do(ctx, rawCreate, nil, rxdelivery.WithRetryMax(3), rxdelivery.WithMiddleware(failingAttempt))
 		require.ErrorIs(t, err, errPolicy)
 		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "the write was sent: its outcome is the caller's to resolve")
@@ -90,24 +92,24 @@ func TestCallHookResultIsUsed(t *testing.T) {
 
 	t.Run("a read the hook fails", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		assert.ErrorIs(t, s.client(t).Do(ctx, rawGet, nil, rxdelivery.WithCallMiddleware(fail)), errPolicy)
 	})
 	t.Run("a read's error annotated", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 404, body: `{"error":"no"}`})
+		s := newScriptedMock(t, step{status: 404, body: `{"error":"no"}`})
 		err := s.client(t).Do(ctx, rawGet, nil, rxdelivery.WithCallMiddleware(annotate))
 		assert.ErrorIs(t, err, rxdelivery.ErrNotFound)
 		assert.Contains(t, err.Error(), "annotated: ")
 	})
 	t.Run("a failed read cannot succeed", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 404, body: `{"error":"no"}`})
+		s := newScriptedMock(t, step{status: 404, body: `{"error":"no"}`})
 		assert.ErrorIs(t, s.client(t).Do(ctx, rawGet, nil, rxdelivery.WithCallMiddleware(clear)), rxdelivery.ErrNotFound)
 	})
 	t.Run("an applied write stays applied", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 201, body: `{"order":{"id":"ord_1"}}`})
+		s := newScriptedMock(t, step{status: 201, body: `{"order":{"id":"ord_1"}}`})
 		var logs bytes.Buffer
 		c := s.client(t, rxdelivery.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 		require.NoError(t, c.Do(ctx, rawCreate, nil, rxdelivery.WithCallMiddleware(fail)), "the platform applied it")

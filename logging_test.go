@@ -55,7 +55,7 @@ func (s *syncBuffer) String() string {
 // credential.
 func TestLogLevelsAnOperatorSees(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	var buf syncBuffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c := s.client(t, rxdelivery.WithLogger(logger))
@@ -109,6 +109,9 @@ type flowServer struct {
 	script []string
 }
 
+// newFlowServer starts a flowServer.
+//
+// httptest: a "cut" closes a hijacked connection without an answer, which needs a real socket.
 func newFlowServer(t *testing.T) *flowServer {
 	s := &flowServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -237,7 +237,7 @@ func assertNotSentMetadata(t *testing.T, md rxdelivery.Metadata, attempts int, m
 // an invalid create for one to reconcile). The server sees no request.
 func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	sandboxed := s.client(t)
 	// The valid calls are made without validation: their params are empty.
 	lax := s.client(t, rxdelivery.WithoutValidation())

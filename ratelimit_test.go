@@ -18,7 +18,7 @@ import (
 
 func TestRateLimitWaitsPerInterface(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	// Delivery: 2 attempts a second, bursts of 1; pricing is not limited.
 	c := s.client(t, rxdelivery.WithRateLimit(rxdelivery.Delivery, 2, 1))
 	ctx := context.Background()
@@ -62,7 +62,7 @@ func TestRateLimitWaitsPerInterface(t *testing.T) {
 
 func TestRateLimitSlowsDownOn429(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	c := s.client(t, rxdelivery.WithRateLimit(rxdelivery.Pricing, 20, 1), rxdelivery.WithRetryMax(0))
 	ctx := context.Background()
 
@@ -101,7 +101,7 @@ func (p *queueProbe) Deadline() (time.Time, bool) {
 // second).
 func TestRateLimitCancelledCallersGiveTheirTurnsBack(t *testing.T) {
 	t.Parallel()
-	s := newOptServer(t)
+	s := newOptMock()
 	c := s.client(t, rxdelivery.WithRateLimit(rxdelivery.Delivery, 2, 1))
 	_, err := c.Orders.Get(context.Background(), "ord_1")
 	require.NoError(t, err, "the burst is free")

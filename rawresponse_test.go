@@ -16,6 +16,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
+// httptest: a call that gets no response is an attempt stalled on a real connection until its timeout.
+
 // TestWithResponseIntoKeepsTheLastResponseAsReceived: status, headers
 // and body as the platform sent them, a field the model does not know
 // included; an error's body too, its first 64 KiB; nothing when no
@@ -27,7 +29,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	t.Run("2xx with a field the model does not know", func(t *testing.T) {
 		t.Parallel()
 		body := `{"order":{"id":"ord_1","status":"new","priority_window":"2h"}}`
-		s := newScripted(t, step{status: 503}, step{status: 200, id: "req_7a", body: body})
+		s := newScriptedMock(t, step{status: 503}, step{status: 200, id: "req_7a", body: body})
 		var raw rxdelivery.RawResponse
 		o, err := s.client(t).Orders.Get(ctx, "ord_1", rxdelivery.WithResponseInto(&raw))
 		require.NoError(t, err)
@@ -47,7 +49,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	t.Run("an error response", func(t *testing.T) {
 		t.Parallel()
 		body := `{"error":{"message":"Order not found","hint":"Jane Roe"}}`
-		s := newScripted(t, step{status: 404, body: body})
+		s := newScriptedMock(t, step{status: 404, body: body})
 		var raw rxdelivery.RawResponse
 		_, err := s.client(t).Orders.Get(ctx, "ord_1", rxdelivery.WithResponseInto(&raw))
 		require.ErrorIs(t, err, rxdelivery.ErrNotFound)
@@ -58,7 +60,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	t.Run("a long error body", func(t *testing.T) {
 		t.Parallel()
 		body := `{"error":{"message":"` + strings.Repeat("x", option.MaxRawErrorBody) + `"}}`
-		s := newScripted(t, step{status: 400, body: body})
+		s := newScriptedMock(t, step{status: 400, body: body})
 		var raw rxdelivery.RawResponse
 		_, err := s.client(t).Orders.Get(ctx, "ord_1", rxdelivery.WithResponseInto(&raw))
 		require.ErrorIs(t, err, rxdelivery.ErrBadRequest)
@@ -68,7 +70,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	})
 	t.Run("a 2xx over the size limit", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 200, body: `{"order":{"id":"` + strings.Repeat("x", 2000) + `"}}`})
+		s := newScriptedMock(t, step{status: 200, body: `{"order":{"id":"` + strings.Repeat("x", 2000) + `"}}`})
 		var raw rxdelivery.RawResponse
 		_, err := s.client(t, rxdelivery.WithMaxResponseBytes(1000)).Orders.Get(ctx, "ord_1", rxdelivery.WithResponseInto(&raw))
 		require.ErrorIs(t, err, rxdelivery.ErrMalformedResponse)
@@ -87,7 +89,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	})
 	t.Run("a call refused before sending", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		raw := rxdelivery.RawResponse{StatusCode: 599}
 		_, err := s.client(t).Orders.Get(ctx, "", rxdelivery.WithResponseInto(&raw))
 		require.Error(t, err)
@@ -95,7 +97,7 @@ func TestWithResponseIntoKeepsTheLastResponseAsReceived(t *testing.T) {
 	})
 	t.Run("a call without a decoded body", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 200, body: `{"ok":true,"note":"kept"}`})
+		s := newScriptedMock(t, step{status: 200, body: `{"ok":true,"note":"kept"}`})
 		var raw rxdelivery.RawResponse
 		err := s.client(t).Do(ctx, rxdelivery.Request{Interface: rxdelivery.Delivery, Method: "POST", Path: "/api/v1/ping"}, nil,
 			rxdelivery.WithResponseInto(&raw))
@@ -120,7 +122,7 @@ func TestWithResponseIntoIsACallsOptionOnly(t *testing.T) {
 func TestRawResponseIsNeverLogged(t *testing.T) {
 	t.Parallel()
 	body := `{"order":{"id":"ord_1","status":"new","recipient":{"name":"Janet Quimby"},"aside":"Quimby-Hollow"}}`
-	s := newScripted(t, step{status: 500, body: `{"error":{"message":"Quimby-Hollow"}}`}, step{status: 200, body: body})
+	s := newScriptedMock(t, step{status: 500, body: `{"error":{"message":"Quimby-Hollow"}}`}, step{status: 200, body: body})
 	var logs, tr bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	var raw rxdelivery.RawResponse

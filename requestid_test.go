@@ -16,12 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
-// httptest: a connection cut after the request (a hijacked socket) is one of the ends it names.
+// httptest: a dropped connection (a hijacked socket), a body cut short and an attempt stalled until its timeout on a real connection are among the ends it names.
 
 // step is one answer of a scripted server.
 type step struct {
@@ -35,76 +36,103 @@ type step struct {
 	drop, stall, cut bool
 }
 
-// scripted is a server on every interface that answers each request with
-// the next step (then 200 with anyBody) and counts the requests.
+// scripted is a platform on every interface that answers each request
+// with the next step (then 200 with anyBody) and counts the requests.
+// newScriptedMock serves it through Setup's httpmock, for the scripts of
+// answers; newScripted on a raw loopback server, for the scripts that drop
+// or cut a connection or stall until a timeout ends it.
 type scripted struct {
-	*httptest.Server
+	// URL is the raw server's, or the mock's omni URL.
+	URL    string
+	onMock bool
 	mu     sync.Mutex
 	steps  []step
 	paths  []string
 	bodies []string
 }
 
+// newScripted starts s on a raw loopback server.
+//
+// httptest: a dropped connection, a body cut short and a stall ended by a timeout need a real socket.
 func newScripted(t *testing.T, steps ...step) *scripted {
 	s := &scripted{steps: steps}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		st := step{status: 200, body: anyBody}
-		if len(s.steps) > 0 {
-			st, s.steps = s.steps[0], s.steps[1:]
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
+}
+
+// newScriptedMock returns s served through Setup's httpmock: no socket, so
+// no step of it drops or cuts the connection.
+func newScriptedMock(t *testing.T, steps ...step) *scripted {
+	for _, st := range steps {
+		if st.drop || st.cut {
+			t.Fatal("a step that drops or cuts the connection needs newScripted's socket")
 		}
-		s.paths = append(s.paths, r.URL.EscapedPath())
-		var b strings.Builder
-		if r.Body != nil {
-			buf := make([]byte, 4096)
-			for {
-				n, err := r.Body.Read(buf)
-				b.Write(buf[:n])
-				if err != nil {
-					break
-				}
+	}
+	return &scripted{steps: steps, onMock: true, URL: testutil.OmniURL}
+}
+
+func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	st := step{status: 200, body: anyBody}
+	if len(s.steps) > 0 {
+		st, s.steps = s.steps[0], s.steps[1:]
+	}
+	s.paths = append(s.paths, r.URL.EscapedPath())
+	var b strings.Builder
+	if r.Body != nil {
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
 			}
 		}
-		s.bodies = append(s.bodies, b.String())
-		s.mu.Unlock()
-		switch {
-		case st.drop:
-			hj, _ := w.(http.Hijacker)
-			conn, _, _ := hj.Hijack()
-			conn.Close()
-			return
-		case st.stall:
-			<-r.Context().Done()
-			return
-		}
-		for k, v := range st.header {
-			w.Header()[k] = v
-		}
-		if st.id != "" {
-			w.Header().Set("X-Request-Id", st.id)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		if st.cut {
-			w.Header().Set("Content-Length", "1000")
-			w.WriteHeader(st.status)
-			_, _ = w.Write([]byte(`{"order":{"id":`))
-			return
-		}
+	}
+	s.bodies = append(s.bodies, b.String())
+	s.mu.Unlock()
+	switch {
+	case st.drop:
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close()
+		return
+	case st.stall:
+		<-r.Context().Done()
+		return
+	}
+	for k, v := range st.header {
+		w.Header()[k] = v
+	}
+	if st.id != "" {
+		w.Header().Set("X-Request-Id", st.id)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if st.cut {
+		w.Header().Set("Content-Length", "1000")
 		w.WriteHeader(st.status)
-		_, _ = w.Write([]byte(st.body))
-	}))
-	t.Cleanup(s.Close)
-	return s
+		_, _ = w.Write([]byte(`{"order":{"id":`))
+		return
+	}
+	w.WriteHeader(st.status)
+	_, _ = w.Write([]byte(st.body))
 }
 
 // client returns a client on s with small retry waits.
 func (s *scripted) client(t *testing.T, opts ...rxdelivery.Option) *rxdelivery.Client {
 	t.Helper()
 	base := []rxdelivery.Option{
-		rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
-		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL),
 		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(2 * time.Second),
 	}
+	if s.onMock {
+		env := testutil.Setup(t, append(append(base, rxdelivery.WithSandbox(false)), opts...)...)
+		env.Serve(s)
+		return env.Client
+	}
+	base = append(base, rxdelivery.WithOmniURL(s.URL), rxdelivery.WithDeliveryURL(s.URL),
+		rxdelivery.WithTrackingURL(s.URL), rxdelivery.WithPricingURL(s.URL))
 	c, err := rxdelivery.NewClient("key", "secret", append(base, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
@@ -127,7 +155,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 
 	t.Run("APIError after retries", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 503, id: "req_0a1"}, step{status: 503, id: "req_0a2"},
+		s := newScriptedMock(t, step{status: 503, id: "req_0a1"}, step{status: 503, id: "req_0a2"},
 			step{status: 404, id: "req_0a3", body: `{"error":{"message":"Order not found"}}`})
 		var md rxdelivery.Metadata
 		_, err := s.client(t).Orders.Get(ctx, "ord_1", rxdelivery.WithMetadata(&md))
@@ -142,7 +170,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 	})
 	t.Run("APIError of a write of unknown outcome", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 500, id: "3f2a9c1e-7b4d-4e2a-9c1e-0a1b2c3d4e5f"})
+		s := newScriptedMock(t, step{status: 500, id: "3f2a9c1e-7b4d-4e2a-9c1e-0a1b2c3d4e5f"})
 		_, err := s.client(t).Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
 		var ae *rxdelivery.APIError
 		require.ErrorAs(t, err, &ae)
@@ -152,7 +180,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 	})
 	t.Run("DecodeError", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 200, id: "req_0d1", body: `{"order":[]}`})
+		s := newScriptedMock(t, step{status: 200, id: "req_0d1", body: `{"order":[]}`})
 		_, err := s.client(t).Orders.Get(ctx, "ord_1")
 		var de *rxdelivery.DecodeError
 		require.ErrorAs(t, err, &de)
@@ -195,7 +223,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 	})
 	t.Run("not sent by a hook", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		refuse := rxdelivery.WithMiddleware(func(option.AttemptFunc) option.AttemptFunc {
 			return func(context.Context, *option.Attempt) option.AttemptResult { return option.AttemptResult{} }
 		})
@@ -208,7 +236,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 	})
 	t.Run("refused before sending", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		var md rxdelivery.Metadata
 		_, err := s.client(t).Orders.Create(ctx, &orders.CreateParams{}, rxdelivery.WithMetadata(&md))
 		require.ErrorIs(t, err, rxdelivery.ErrInvalidParams)
@@ -229,7 +257,7 @@ func TestErrorsCarryTheRequestIDAndAttempts(t *testing.T) {
 func TestRequestIDIsShownOnlyInASafeForm(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"Jane-Roe-1975", "req 8f3a", "Roe", "ord_1", strings.Repeat("a1", 70)} {
-		s := newScripted(t, step{status: 404, id: id, body: `{"error":{"message":"Order not found"}}`})
+		s := newScriptedMock(t, step{status: 404, id: id, body: `{"error":{"message":"Order not found"}}`})
 		var md rxdelivery.Metadata
 		_, err := s.client(t).Orders.Get(context.Background(), "ord_1", rxdelivery.WithMetadata(&md))
 		var ae *rxdelivery.APIError
@@ -253,7 +281,7 @@ func TestAttemptLogListsEachAttempt(t *testing.T) {
 
 	t.Run("responses", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t,
+		s := newScriptedMock(t,
 			step{status: 429, id: "req_1a", header: http.Header{"Retry-After": {"1"}}},
 			step{status: 503, id: "req_2b"},
 			step{status: 200, id: "req_3c", body: anyBody})
@@ -296,7 +324,7 @@ func TestAttemptLogListsEachAttempt(t *testing.T) {
 	})
 	t.Run("not sent", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 429, id: "req_9a", header: http.Header{"Retry-After": {"30"}}})
+		s := newScriptedMock(t, step{status: 429, id: "req_9a", header: http.Header{"Retry-After": {"30"}}})
 		c := s.client(t, rxdelivery.WithRetryWaitMax(time.Minute))
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
@@ -320,7 +348,7 @@ func TestAttemptLogListsEachAttempt(t *testing.T) {
 	})
 	t.Run("each call its own slice", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t, step{status: 503}, step{status: 200, body: anyBody}, step{status: 200, body: anyBody})
+		s := newScriptedMock(t, step{status: 503}, step{status: 200, body: anyBody}, step{status: 200, body: anyBody})
 		c := s.client(t)
 		var md rxdelivery.Metadata
 		_, err := c.Orders.Get(ctx, "ord_1", rxdelivery.WithMetadata(&md))
@@ -361,7 +389,7 @@ func TestRequestIDSuffixOfAnErrorBuiltByOtherCode(t *testing.T) {
 // another form.
 func TestLogLinesNameTheRequestID(t *testing.T) {
 	t.Parallel()
-	s := newScripted(t, step{status: 503, id: "req_6a1"}, step{status: 503, id: "Jane-Roe-1975"})
+	s := newScriptedMock(t, step{status: 503, id: "req_6a1"}, step{status: 503, id: "Jane-Roe-1975"})
 	var logs strings.Builder
 	l := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	_, err := s.client(t, rxdelivery.WithLogger(l)).Orders.Get(context.Background(), "ord_1", rxdelivery.WithRetryMax(1))
@@ -373,7 +401,7 @@ func TestLogLinesNameTheRequestID(t *testing.T) {
 	assert.Regexp(t, `msg="rxdelivery: giving up" .* attempts=2 error=unavailable status=503\n`, logs.String(),
 		"the last response had no id of safe form")
 
-	s = newScripted(t, step{status: 503, id: "req_6a2"})
+	s = newScriptedMock(t, step{status: 503, id: "req_6a2"})
 	logs.Reset()
 	_, err = s.client(t, rxdelivery.WithLogger(l)).Orders.Get(context.Background(), "ord_1", rxdelivery.WithRetryMax(0))
 	require.Error(t, err)
@@ -408,7 +436,7 @@ func TestRetryMaxAndAttemptTimeoutAreOneSetting(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := newScripted(t, unavailable(5)...)
+			s := newScriptedMock(t, unavailable(5)...)
 			var md rxdelivery.Metadata
 			_, err := s.client(t, tc.client...).Orders.Get(ctx, "ord_1", append(tc.call, rxdelivery.WithMetadata(&md))...)
 			require.Error(t, err)
@@ -434,7 +462,7 @@ func TestRetryMaxAndAttemptTimeoutAreOneSetting(t *testing.T) {
 	})
 	t.Run("negative values", func(t *testing.T) {
 		t.Parallel()
-		s := newScripted(t)
+		s := newScriptedMock(t)
 		for _, o := range []rxdelivery.CallOption{rxdelivery.WithRetryMax(-1), rxdelivery.WithAttemptTimeout(-time.Second), rxdelivery.WithWriteGrace(-time.Second)} {
 			_, err := rxdelivery.NewClient("key", "secret", rxdelivery.WithDeliveryURL(s.URL), o)
 			var ce *rxdelivery.ConfigError

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
+
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/fields"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
@@ -191,23 +193,19 @@ func TestReadTranscriptsShowNoPatientValue(t *testing.T) {
 	for _, hostile := range []bool{false, true} {
 		var mu sync.Mutex
 		var answer []byte
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var transcript bytes.Buffer
+		env := testutil.Setup(t, rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0),
+			rxdelivery.WithSandbox(false), rxdelivery.WithTranscript(&transcript))
+		env.Mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("X-Request-Id", "req-7f3a")
-			w.Header().Set("X-Patient", "Marguerite Qx99 Dubois")
-			_, _ = w.Write(answer)
-		}))
-		var transcript bytes.Buffer
-		client, err := rxdelivery.NewClient("k3y-secret", "s3cret-value",
-			rxdelivery.WithOmniURL(srv.URL), rxdelivery.WithDeliveryURL(srv.URL),
-			rxdelivery.WithTrackingURL(srv.URL), rxdelivery.WithPricingURL(srv.URL),
-			rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0),
-			rxdelivery.WithTranscript(&transcript))
-		if err != nil {
-			t.Fatal(err)
-		}
+			resp := httpmock.NewBytesResponse(http.StatusOK, answer)
+			resp.Header.Set("Content-Type", "application/json")
+			resp.Header.Set("X-Request-Id", "req-7f3a")
+			resp.Header.Set("X-Patient", "Marguerite Qx99 Dubois")
+			return resp, nil
+		})
+		client := env.Client
 		total, survived, transcripts, leaking := 0, 0, 0, 0
 		for _, rc := range readCases() {
 			raw, err := os.ReadFile(filepath.Join("testdata", rc.fixture+".json"))
@@ -255,7 +253,6 @@ func TestReadTranscriptsShowNoPatientValue(t *testing.T) {
 				t.Errorf("%s %s: the fixture has no safe value to show", rc.endpoint, rc.fixture)
 			}
 		}
-		srv.Close()
 		t.Logf("hostile %v: %d read transcripts, %d planted values, %d survived, %d transcripts with a planted value",
 			hostile, transcripts, total, survived, leaking)
 	}
@@ -269,23 +266,17 @@ func TestTranscriptErrorMessages(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var answer []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var transcript bytes.Buffer
+	env := testutil.Setup(t, rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0),
+		rxdelivery.WithSandbox(false), rxdelivery.WithTranscript(&transcript))
+	env.Mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(answer)
-	}))
-	defer srv.Close()
-	var transcript bytes.Buffer
-	client, err := rxdelivery.NewClient("k3y-secret", "s3cret-value",
-		rxdelivery.WithOmniURL(srv.URL), rxdelivery.WithDeliveryURL(srv.URL),
-		rxdelivery.WithTrackingURL(srv.URL), rxdelivery.WithPricingURL(srv.URL),
-		rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0),
-		rxdelivery.WithTranscript(&transcript))
-	if err != nil {
-		t.Fatal(err)
-	}
+		resp := httpmock.NewBytesResponse(http.StatusBadRequest, answer)
+		resp.Header.Set("Content-Type", "application/json")
+		return resp, nil
+	})
+	client := env.Client
 	matches, _ := filepath.Glob(filepath.Join("testdata", "*", "*error*.json"))
 	sort.Strings(matches)
 	if len(matches) < 20 {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
+
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
@@ -88,30 +90,26 @@ func TestTranscriptShowsNoPatientValue(t *testing.T) {
 	t.Parallel()
 	var lastBody []byte
 	fail := false
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var transcript bytes.Buffer
+	env := testutil.Setup(t, rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0),
+		rxdelivery.WithTranscript(&transcript))
+	env.Mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
 		body, _ := io.ReadAll(r.Body)
 		lastBody = body
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-Request-Id", "req-7f3a")
-		w.Header().Set("X-Echo", string(bytes.TrimSpace(body[:min(len(body), 40)])))
+		var resp *http.Response
 		if fail {
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			fmt.Fprintf(w, `{"error":{"message":"invalid: %s"},"echo":%s}`, strings.ReplaceAll(string(body), `"`, `'`), body)
-			return
+			resp = httpmock.NewStringResponse(http.StatusUnprocessableEntity,
+				fmt.Sprintf(`{"error":{"message":"invalid: %s"},"echo":%s}`, strings.ReplaceAll(string(body), `"`, `'`), body))
+		} else {
+			resp = httpmock.NewStringResponse(http.StatusCreated,
+				fmt.Sprintf(`{"order":{"id":"ord_1","status":"new","echo":%s},"request":{"id":"req_1"},"quotes":[],"echo":%s}`, body, body))
 		}
-		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"order":{"id":"ord_1","status":"new","echo":%s},"request":{"id":"req_1"},"quotes":[],"echo":%s}`, body, body)
-	}))
-	defer srv.Close()
-	var transcript bytes.Buffer
-	client, err := rxdelivery.NewClient("k3y-secret", "s3cret-value",
-		rxdelivery.WithOmniURL(srv.URL), rxdelivery.WithDeliveryURL(srv.URL),
-		rxdelivery.WithTrackingURL(srv.URL), rxdelivery.WithPricingURL(srv.URL),
-		rxdelivery.WithoutValidation(), rxdelivery.WithRetryMax(0), rxdelivery.WithSandbox(true),
-		rxdelivery.WithTranscript(&transcript))
-	if err != nil {
-		t.Fatal(err)
-	}
+		resp.Header.Set("Content-Type", "application/json")
+		resp.Header.Set("X-Request-Id", "req-7f3a")
+		resp.Header.Set("X-Echo", string(bytes.TrimSpace(body[:min(len(body), 40)])))
+		return resp, nil
+	})
+	client := env.Client
 	ctx := context.Background()
 	calls := map[string]func() ([]string, error){
 		"orders.Create": func() ([]string, error) {
@@ -155,7 +153,7 @@ func TestTranscriptShowsNoPatientValue(t *testing.T) {
 			if !strings.Contains(out, name) {
 				t.Fatalf("%s: no transcript:\n%s", name, out)
 			}
-			for _, v := range append(planted, "k3y-secret", "s3cret-value") {
+			for _, v := range append(planted, testutil.Key, testutil.Secret, testutil.WantAuth(rxdelivery.Omni), testutil.WantAuth(rxdelivery.Tracking)) {
 				if strings.Contains(out, v) {
 					t.Errorf("%s (failing %v): the transcript holds %q:\n%s", name, failing, v, out)
 				}

@@ -58,8 +58,8 @@ func BenchmarkJournalOverhead(b *testing.B) {
 func BenchmarkCreate(b *testing.B) {
 	for _, name := range []string{"direct", "memory", "sqlite", "postgres"} {
 		b.Run(name, func(b *testing.B) {
-			p := newPlatform(b)
-			c := client(b, p.srv.URL)
+			p := newLoopbackPlatform(b)
+			c := p.client(b)
 			create := c.Orders.Create
 			if name != "direct" {
 				create = journal.New(benchStores(b)[name](b)).Orders(c.Orders).Create

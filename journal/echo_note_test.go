@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -59,13 +59,12 @@ func TestNoteHoldsNoEchoedPatientValue(t *testing.T) {
 	}
 	body, err := json.Marshal(map[string]any{"error": map[string]string{"message": strings.Join(msg, " "), "code": "internal_error " + values[0]}})
 	require.NoError(t, err)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := rxdelivery.NewClient("KEY-note-1", "SECRET-note-1", rxdelivery.WithDeliveryURL(srv.URL), rxdelivery.WithRetryMax(0))
+	mock := httpmock.NewMockTransport()
+	const deliveryURL = "https://delivery.rxdelivery.test"
+	res := httpmock.NewBytesResponder(http.StatusInternalServerError, body).HeaderSet(http.Header{"Content-Type": {"application/json"}})
+	mock.RegisterResponder(http.MethodPost, deliveryURL+"/api/v1/orders", res)
+	c, err := rxdelivery.NewClient("KEY-note-1", "SECRET-note-1", rxdelivery.WithDeliveryURL(deliveryURL),
+		rxdelivery.WithHTTPClient(&http.Client{Transport: mock}), rxdelivery.WithRetryMax(0))
 	require.NoError(t, err)
 	store, err := sqlitestore.Open(filepath.Join(t.TempDir(), "journal.db"))
 	require.NoError(t, err)
@@ -96,5 +95,6 @@ func TestNoteHoldsNoEchoedPatientValue(t *testing.T) {
 			}
 		}
 	}
+	require.Equal(t, 1, mock.GetCallCountInfo()["POST "+deliveryURL+"/api/v1/orders"], "creates sent")
 	t.Logf("planted forms: %d; found in the note: %d", len(values)*len(forms), found)
 }

@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/rxdelivery/rxdelivery-go v0.2.0
 	github.com/stretchr/testify v1.12.1
 	modernc.org/sqlite v1.59.0

@@ -24,7 +24,7 @@ func TestCreateRecordsTheIDAndNeverSendsTwice(t *testing.T) {
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
-	first := journal.New(store).Orders(client(t, p.srv.URL).Orders)
+	first := journal.New(store).Orders(p.client(t).Orders)
 	o1, err := first.Create(ctx, orderParams("ref-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestCreateRecordsTheIDAndNeverSendsTwice(t *testing.T) {
 	}
 	// Another journal on the same store (another replica, or this process
 	// restarted) returns the recorded order as the platform has it now.
-	again := journal.New(store).Orders(client(t, p.srv.URL).Orders)
+	again := journal.New(store).Orders(p.client(t).Orders)
 	o2, err := again.Create(ctx, orderParams("ref-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestRequestsCreateOnce(t *testing.T) {
 	p := newPlatform(t)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
-	rq := journal.New(store).Requests(client(t, p.srv.URL).Requests)
+	rq := journal.New(store).Requests(p.client(t).Requests)
 	r1, err := rq.Create(ctx, requestParams("omni-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestRequestsCreateOnce(t *testing.T) {
 		t.Fatalf("second create = %+v, %v; want %s", r2, err, r1.ID)
 	}
 	// The same reference on the delivery interface is another key.
-	if _, err := journal.New(store).Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("omni-1")); err != nil {
+	if _, err := journal.New(store).Orders(p.client(t).Orders).Create(ctx, orderParams("omni-1")); err != nil {
 		t.Fatal(err)
 	}
 	if n := p.createsOf("omni-1"); n != 2 {
@@ -83,7 +83,7 @@ func TestAnswersProvingNothingCreatedReleaseTheClaim(t *testing.T) {
 			p.status.Store(int32(status))
 			store := journal.NewMemoryStore()
 			j := journal.New(store)
-			o := j.Orders(client(t, p.srv.URL).Orders)
+			o := j.Orders(p.client(t).Orders)
 			ctx := context.Background()
 			_, err := o.Create(ctx, orderParams("r"))
 			var apiErr *rxdelivery.APIError
@@ -113,7 +113,7 @@ func TestInvalidOrUnsentCreateReleasesTheClaim(t *testing.T) {
 
 	bad := orderParams("invalid")
 	bad.Patient.FirstName = ""
-	_, err := j.Orders(client(t, p.srv.URL).Orders).Create(ctx, bad)
+	_, err := j.Orders(p.client(t).Orders).Create(ctx, bad)
 	if !errors.Is(err, rxdelivery.ErrInvalidParams) {
 		t.Fatalf("Create = %v; want ErrInvalidParams", err)
 	}
@@ -140,7 +140,7 @@ func TestInvalidOrUnsentCreateReleasesTheClaim(t *testing.T) {
 		t.Fatalf("claim after a failed dial: %v; want released", err)
 	}
 
-	if _, err := j.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("")); !errors.Is(err, journal.ErrNoReference) {
+	if _, err := j.Orders(p.client(t).Orders).Create(ctx, orderParams("")); !errors.Is(err, journal.ErrNoReference) {
 		t.Fatalf("Create without a reference = %v; want ErrNoReference", err)
 	}
 	if n := p.createsOf(""); n != 0 {
@@ -155,7 +155,7 @@ func TestUnknownOutcomeIsNeverSentAgainUntilResolved(t *testing.T) {
 	p.commit.Store(true) // committed, then failed
 	store := journal.NewMemoryStore()
 	j := journal.New(store, journal.WithHolder("replica-a"))
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	ctx := context.Background()
 
 	_, err := o.Create(ctx, orderParams("lost"))
@@ -211,7 +211,7 @@ func TestFreeLetsTheNextCreateSend(t *testing.T) {
 	p := newPlatform(t)
 	p.status.Store(http.StatusBadGateway) // 502: may have been acted on
 	j := journal.New(journal.NewMemoryStore())
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	ctx := context.Background()
 	if _, err := o.Create(ctx, orderParams("r")); !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
 		t.Fatalf("Create = %v; want ErrUnknownOutcome", err)
@@ -241,7 +241,7 @@ func TestCreateInFlightElsewhereIsRefused(t *testing.T) {
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
-	a := journal.New(store, journal.WithHolder("a")).Orders(client(t, p.srv.URL).Orders)
+	a := journal.New(store, journal.WithHolder("a")).Orders(p.client(t).Orders)
 	b := journal.New(store, journal.WithHolder("b"))
 	done := make(chan error, 1)
 	go func() {
@@ -249,7 +249,7 @@ func TestCreateInFlightElsewhereIsRefused(t *testing.T) {
 		done <- err
 	}()
 	<-p.arrived
-	_, err := b.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("busy"))
+	_, err := b.Orders(p.client(t).Orders).Create(ctx, orderParams("busy"))
 	var ce *journal.ClaimedError
 	if !errors.As(err, &ce) || ce.Claim.State != journal.StateInFlight || ce.Claim.Holder != "a" || !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
 		t.Fatalf("Create while in flight = %v; want a *ClaimedError in flight held by a", err)
@@ -279,7 +279,7 @@ func TestEndedLeaseIsUnknownNeverFree(t *testing.T) {
 	}
 	p := newPlatform(t)
 	j := journal.New(store, journal.WithClock(func() time.Time { return now }))
-	_, err := j.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("orphan"))
+	_, err := j.Orders(p.client(t).Orders).Create(ctx, orderParams("orphan"))
 	var ce *journal.ClaimedError
 	if !errors.As(err, &ce) || ce.Claim.State != journal.StateUnknown || ce.Claim.Holder != "dead:1" {
 		t.Fatalf("Create = %v; want a *ClaimedError of unknown outcome held by dead:1", err)
@@ -319,11 +319,13 @@ func TestUnknownListsEndedLeases(t *testing.T) {
 
 func TestCreateIsBoundedByTheLease(t *testing.T) {
 	t.Parallel()
-	p := newPlatform(t)
+	// The lease's deadline ends a create the platform holds on a real
+	// connection, after the request was written.
+	p := newLoopbackPlatform(t)
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	defer close(p.hold)
 	j := journal.New(journal.NewMemoryStore(), journal.WithLease(2*time.Second))
-	_, err := j.Orders(client(t, p.srv.URL).Orders).Create(context.Background(), orderParams("slow"))
+	_, err := j.Orders(p.client(t).Orders).Create(context.Background(), orderParams("slow"))
 	if !errors.Is(err, rxdelivery.ErrUnknownOutcome) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Create past the lease = %v; want ErrUnknownOutcome after the deadline", err)
 	}
@@ -341,7 +343,7 @@ func TestCreatedClaimWhoseReadFailsSaysSo(t *testing.T) {
 	if _, _, err := store.Insert(ctx, journal.Claim{Key: deliveryKey("gone"), State: journal.StateCreated, ID: "ord_999", Token: "t"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := j.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("gone"))
+	_, err := j.Orders(p.client(t).Orders).Create(ctx, orderParams("gone"))
 	if !errors.Is(err, rxdelivery.ErrNotFound) || errors.Is(err, rxdelivery.ErrUnknownOutcome) || !strings.Contains(err.Error(), "ord_999") {
 		t.Fatalf("Create = %v; want the read's ErrNotFound naming ord_999", err)
 	}

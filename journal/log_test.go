@@ -52,7 +52,7 @@ func logFlow(t *testing.T, opts ...journal.Option) (lines []map[string]any, refs
 	logger := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	j := journal.New(store, append([]journal.Option{journal.WithHolder("replica-a"), journal.WithLogger(logger)}, opts...)...)
 	p := newPlatform(t)
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	ctx := context.Background()
 	ref := func(s string) string { r := mrn(s); refs = append(refs, r); return r }
 	plantEnded := func(k journal.Key) {

@@ -57,7 +57,7 @@ func TestPostgresStoreThroughPgBouncerTransactionMode(t *testing.T) {
 	dsn := pgBouncerDatabase(t)
 	store := testdb.OpenPostgres(t, dsn)
 	p := newPlatform(t)
-	c := client(t, p.srv.URL)
+	c := p.client(t)
 	j := journal.New(store)
 	const refs = 200
 	var failures, claimed atomic.Int64

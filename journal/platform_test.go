@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
+
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/requests"
@@ -19,9 +21,13 @@ import (
 
 // platform is a minimal stand-in for the platform's create and get
 // endpoints of orders and omni requests. It counts every create it
-// receives per reference, and answers creates as told.
+// receives per reference, and answers creates as told. newPlatform answers
+// through an httpmock transport; newLoopbackPlatform serves the same
+// handler on a real connection, for the tests that need one.
 type platform struct {
-	srv *httptest.Server
+	mux  *http.ServeMux
+	url  string
+	mock *httpmock.MockTransport // nil on a loopback platform
 
 	mu      sync.Mutex
 	creates map[string]int    // POSTs received, per reference
@@ -40,15 +46,33 @@ type platform struct {
 	arrived chan string
 }
 
-func newPlatform(t testing.TB) *platform {
+// platformURL is the base URL of a platform answered through httpmock.
+const platformURL = "https://platform.rxdelivery.test"
+
+// newPlatform returns a platform whose client reaches it through an
+// httpmock transport: each request goes to the handler in memory, with the
+// client's context (a create held by hold ends when the client gives up).
+func newPlatform(testing.TB) *platform {
+	p := newStandIn()
+	p.url = platformURL
+	p.mock = httpmock.NewMockTransport()
+	p.mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		rec := httptest.NewRecorder()
+		p.mux.ServeHTTP(rec, r)
+		return rec.Result(), nil
+	})
+	return p
+}
+
+// newStandIn returns a platform's handler and records, not yet reachable.
+func newStandIn() *platform {
 	p := &platform{creates: map[string]int{}, stored: map[string]string{}}
 	mux := http.NewServeMux()
+	p.mux = mux
 	mux.HandleFunc("POST /api/v1/orders", func(w http.ResponseWriter, r *http.Request) { p.create(w, r, "order", "ord") })
 	mux.HandleFunc("POST /api/v1/requests", func(w http.ResponseWriter, r *http.Request) { p.create(w, r, "request", "req") })
 	mux.HandleFunc("GET /api/v1/orders/{id}", func(w http.ResponseWriter, r *http.Request) { p.get(w, r, "order") })
 	mux.HandleFunc("GET /api/v1/requests/{id}", func(w http.ResponseWriter, r *http.Request) { p.get(w, r, "request") })
-	p.srv = httptest.NewServer(mux)
-	t.Cleanup(p.srv.Close)
 	return p
 }
 
@@ -135,11 +159,16 @@ func (p *platform) committed(ref string) int {
 	return n
 }
 
-// client returns an SDK client pointed at url, with tiny retry waits.
-func client(t testing.TB, url string) *rxdelivery.Client {
-	c, err := rxdelivery.NewClient("key", "secret",
-		rxdelivery.WithOmniURL(url), rxdelivery.WithDeliveryURL(url),
-		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(5*time.Millisecond))
+// client returns an SDK client on the platform, with tiny retry waits.
+func (p *platform) client(t testing.TB) *rxdelivery.Client {
+	opts := []rxdelivery.Option{
+		rxdelivery.WithOmniURL(p.url), rxdelivery.WithDeliveryURL(p.url),
+		rxdelivery.WithRetryWaitMin(time.Millisecond), rxdelivery.WithRetryWaitMax(5 * time.Millisecond),
+	}
+	if p.mock != nil {
+		opts = append(opts, rxdelivery.WithHTTPClient(&http.Client{Transport: p.mock}))
+	}
+	c, err := rxdelivery.NewClient("key", "secret", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

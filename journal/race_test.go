@@ -31,7 +31,7 @@ func TestGoroutinesRacingOnOneReferenceSendOneCreate(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			newStore := open(t)
 			p := newPlatform(t)
-			c := client(t, p.srv.URL)
+			c := p.client(t)
 			const n = 16
 			creators := make([]*journal.Orders, n)
 			for i := range creators {

@@ -125,7 +125,7 @@ func TestNoReferenceInAnyRendering(t *testing.T) {
 	p := newPlatform(t)
 	ctx := context.Background()
 	j := journal.New(store, journal.WithHolder("replica-a"))
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	plant := func(ref string, st journal.State, lease time.Duration, id string) journal.Key {
 		t.Helper()
 		now := time.Now().UTC().Truncate(time.Microsecond)

@@ -24,7 +24,7 @@ func lostCreates(t *testing.T, refs ...string) (*platform, *journal.Journal, *jo
 	p.status.Store(http.StatusInternalServerError)
 	p.commit.Store(true)
 	j := journal.New(journal.NewMemoryStore(), journal.WithHolder("replica-a"))
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	for _, ref := range refs {
 		if _, err := o.Create(context.Background(), orderParams(ref)); !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
 			t.Fatalf("Create(%s) = %v; want ErrUnknownOutcome", ref, err)
@@ -91,7 +91,7 @@ func TestRequestsResolveVerifiesTheReference(t *testing.T) {
 	p.status.Store(http.StatusInternalServerError)
 	p.commit.Store(true)
 	j := journal.New(journal.NewMemoryStore())
-	rq := j.Requests(client(t, p.srv.URL).Requests)
+	rq := j.Requests(p.client(t).Requests)
 	ctx := context.Background()
 	for _, ref := range []string{"omni-a", "omni-b"} {
 		if _, err := rq.Create(ctx, requestParams(ref)); !errors.Is(err, rxdelivery.ErrUnknownOutcome) {
@@ -177,7 +177,7 @@ func TestUnresolveKeepsWhatACreateRecorded(t *testing.T) {
 	t.Parallel()
 	p := newPlatform(t)
 	j := journal.New(journal.NewMemoryStore())
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	ctx := context.Background()
 	created, err := o.Create(ctx, orderParams("mrn-3333"))
 	if err != nil {
@@ -206,9 +206,9 @@ func TestSettlingAClaimInFlightSaysRetry(t *testing.T) {
 	p.hold, p.arrived = make(chan struct{}), make(chan string, 1)
 	store := journal.NewMemoryStore()
 	ctx := context.Background()
-	a := journal.New(store, journal.WithHolder("replica-a")).Orders(client(t, p.srv.URL).Orders)
+	a := journal.New(store, journal.WithHolder("replica-a")).Orders(p.client(t).Orders)
 	b := journal.New(store, journal.WithHolder("replica-b"))
-	ob := b.Orders(client(t, p.srv.URL).Orders)
+	ob := b.Orders(p.client(t).Orders)
 	done := make(chan error, 1)
 	go func() {
 		_, err := a.Create(ctx, orderParams("busy"))
@@ -252,7 +252,7 @@ func TestCreateWithoutReferenceIsInvalidParams(t *testing.T) {
 	t.Parallel()
 	p := newPlatform(t)
 	j := journal.New(journal.NewMemoryStore())
-	c := client(t, p.srv.URL)
+	c := p.client(t)
 	ctx := context.Background()
 	_, errOrder := j.Orders(c.Orders).Create(ctx, orderParams(""))
 	_, errRequest := j.Requests(c.Requests).Create(ctx, requestParams(""))
@@ -290,7 +290,7 @@ func TestErrorsEscapeStoredText(t *testing.T) {
 		}
 	}
 	j := journal.New(store)
-	o := j.Orders(client(t, p.srv.URL).Orders)
+	o := j.Orders(p.client(t).Orders)
 	_, e1 := o.Create(ctx, orderParams("unknown"))
 	_, e2 := o.Resolve(ctx, "created", "ord_2")
 	e3 := j.Free(ctx, deliveryKey("in-flight"))

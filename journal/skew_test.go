@@ -160,12 +160,12 @@ func TestCreateUnderClockSkew(t *testing.T) {
 			ctx := context.Background()
 			done := make(chan error, 1)
 			go func() {
-				_, err := ja.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("skewed"))
+				_, err := ja.Orders(p.client(t).Orders).Create(ctx, orderParams("skewed"))
 				done <- err
 			}()
 			<-p.arrived
 			clocks.advance(lease * 7 / 10)
-			_, err := jb.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("skewed"))
+			_, err := jb.Orders(p.client(t).Orders).Create(ctx, orderParams("skewed"))
 			var ce *journal.ClaimedError
 			if !errors.As(err, &ce) || ce.Claim.State != journal.StateInFlight || ce.Claim.Holder != "a" {
 				t.Fatalf("B's create while A's runs = %v; want a *ClaimedError in flight held by a", err)
@@ -180,7 +180,7 @@ func TestCreateUnderClockSkew(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatalf("A's create: %v", err)
 			}
-			o, err := jb.Orders(client(t, p.srv.URL).Orders).Create(ctx, orderParams("skewed"))
+			o, err := jb.Orders(p.client(t).Orders).Create(ctx, orderParams("skewed"))
 			if err != nil || o.ExternalReferenceNumber != "skewed" {
 				t.Fatalf("B's create after A's = %+v, %v; want A's order", o, err)
 			}

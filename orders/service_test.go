@@ -48,9 +48,8 @@ func TestCreate_EncodesDocumentedExamples(t *testing.T) {
 			require.NoError(t, err)
 
 			req := rec.Last(t)
-			assert.Equal(t, http.MethodPost, req.Method)
-			assert.Equal(t, ordersEP, req.URL)
-			testutil.AssertHeaders(t, req, rxdelivery.Delivery, true)
+			testutil.TestMethod(t, req, http.MethodPost, ordersEP)
+			testutil.TestBody(t, req, rxdelivery.Delivery, true)
 			assert.JSONEq(t, string(testutil.Fixture(t, tc.fixture)), string(req.Body))
 			for _, lit := range tc.literals {
 				assert.Contains(t, string(req.Body), lit)
@@ -258,19 +257,6 @@ func TestCreate_SaturdayDeliveryRefusedByPlatform(t *testing.T) {
 	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 }
 
-func TestCancel(t *testing.T) {
-	t.Parallel()
-	env := testutil.Setup(t)
-	client, mock := env.Client, env.Mock
-	var rec testutil.Recorder
-	mock.RegisterResponder(http.MethodDelete, ordersEP+"/"+orderID, rec.Wrap(httpmock.NewBytesResponder(204, nil)))
-	require.NoError(t, client.Orders.Cancel(context.Background(), orderID))
-	req := rec.Last(t)
-	assert.Equal(t, http.MethodDelete, req.Method)
-	assert.Equal(t, ordersEP+"/"+orderID, req.URL)
-	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
-}
-
 func TestCancel_EscapesID(t *testing.T) {
 	t.Parallel()
 	env := testutil.Setup(t)
@@ -308,9 +294,8 @@ func TestGet(t *testing.T) {
 	o, err := client.Orders.Get(context.Background(), orderID)
 	require.NoError(t, err)
 	req := rec.Last(t)
-	assert.Equal(t, http.MethodGet, req.Method)
-	assert.Equal(t, ordersEP+"/"+orderID, req.URL)
-	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
+	testutil.TestMethod(t, req, http.MethodGet, ordersEP+"/"+orderID)
+	testutil.TestBody(t, req, rxdelivery.Delivery, false)
 	assert.Equal(t, rxtypes.OrderStatusPickedUp, o.Status)
 }
 
@@ -339,9 +324,8 @@ func TestGetMany(t *testing.T) {
 			require.NoError(t, err)
 
 			req := rec.Last(t)
-			assert.Equal(t, http.MethodGet, req.Method)
-			assert.Equal(t, ordersEP+"?ids%5B%5D="+orderID+"&ids%5B%5D="+shipID, req.URL)
-			testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
+			testutil.TestMethod(t, req, http.MethodGet, ordersEP+"?ids%5B%5D="+orderID+"&ids%5B%5D="+shipID)
+			testutil.TestBody(t, req, rxdelivery.Delivery, false)
 
 			require.Len(t, list, 2)
 			a, b := list[0], list[1]
@@ -436,9 +420,8 @@ func TestAddPrescription(t *testing.T) {
 	require.NoError(t, err)
 
 	req := rec.Last(t)
-	assert.Equal(t, http.MethodPost, req.Method)
-	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions", req.URL)
-	testutil.AssertHeaders(t, req, rxdelivery.Delivery, true)
+	testutil.TestMethod(t, req, http.MethodPost, ordersEP+"/"+orderID+"/prescriptions")
+	testutil.TestBody(t, req, rxdelivery.Delivery, true)
 	assert.JSONEq(t, string(testutil.Fixture(t, "delivery/order_add_prescription_request.json")), string(req.Body))
 	assert.Contains(t, string(req.Body), `"patient_pay":0.00`)
 
@@ -495,9 +478,8 @@ func TestRemovePrescription(t *testing.T) {
 	mock.RegisterNoResponder(rec.Wrap(httpmock.NewBytesResponder(204, nil)))
 	require.NoError(t, client.Orders.RemovePrescription(context.Background(), orderID, "RX100002"))
 	req := rec.Last(t)
-	assert.Equal(t, http.MethodDelete, req.Method)
-	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions/RX100002", req.URL)
-	testutil.AssertHeaders(t, req, rxdelivery.Delivery, false)
+	testutil.TestMethod(t, req, http.MethodDelete, ordersEP+"/"+orderID+"/prescriptions/RX100002")
+	testutil.TestBody(t, req, rxdelivery.Delivery, false)
 
 	require.NoError(t, client.Orders.RemovePrescription(context.Background(), orderID, "RX/10 2"))
 	assert.Equal(t, ordersEP+"/"+orderID+"/prescriptions/RX%2F10%202", rec.Last(t).URL)

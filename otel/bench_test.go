@@ -14,6 +14,8 @@ import (
 	rxotel "github.com/rxdelivery/rxdelivery-go/otel"
 )
 
+// httptest: the benchmark measures what the module adds to a call over a real loopback connection, as users make it.
+
 // BenchmarkOTel measures one order read against a loopback server without
 // telemetry and with this module on SDK providers that sample every span
 // (batched to an in-memory exporter) and aggregate every metric. The

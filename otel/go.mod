@@ -3,6 +3,7 @@ module github.com/rxdelivery/rxdelivery-go/otel
 go 1.23.2
 
 require (
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/rxdelivery/rxdelivery-go v0.2.0
 	go.opentelemetry.io/otel v1.38.0
 	go.opentelemetry.io/otel/metric v1.38.0

@@ -9,12 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
@@ -31,10 +31,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// server answers each request with the next status of a script (then 200
-// with a body every decoder accepts) and records the trace headers.
+// server answers each request, through an httpmock transport, with the
+// next status of a script (then 200 with a body every decoder accepts) and
+// records the trace headers.
 type server struct {
-	*httptest.Server
+	mock        *httpmock.MockTransport
 	mu          sync.Mutex
 	script      []int
 	traceparent []string
@@ -43,6 +44,10 @@ type server struct {
 	// request id made of the patient's name, as a careless platform does.
 	echo bool
 }
+
+// platformURL is the base URL of every interface the harness's client
+// calls; the mock transport answers it.
+const platformURL = "https://platform.rxdelivery.test"
 
 // telemetry returns every string the harness's spans (names, statuses,
 // attributes, events) and metrics (names, attributes) hold, failing when
@@ -83,9 +88,9 @@ func telemetry(t *testing.T, h *harness) []string {
 
 const anyBody = `{"order":{"id":"ord_1"},"request":{"id":"req_1"},"pharmacies":[]}`
 
-func newServer(t *testing.T) *server {
-	s := &server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func newServer() *server {
+	s := &server{mock: httpmock.NewMockTransport()}
+	s.mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
 		s.mu.Lock()
 		status := http.StatusOK
 		if len(s.script) > 0 {
@@ -93,24 +98,28 @@ func newServer(t *testing.T) *server {
 		}
 		s.traceparent = append(s.traceparent, r.Header.Get("Traceparent"))
 		s.mu.Unlock()
-		w.Header().Set("X-Request-Id", "req-8f3a9c21")
+		requestID := "req-8f3a9c21"
 		if status != http.StatusOK {
 			msg := "failed"
 			if s.echo {
-				body, _ := io.ReadAll(r.Body)
+				var body []byte
+				if r.Body != nil {
+					body, _ = io.ReadAll(r.Body)
+				}
 				msg = "Invalid " + string(body) + " " + strings.ToUpper(string(body)) +
 					" phone (614) 555-0177, born 11/23/1975, Roe, Jane"
-				w.Header().Set("X-Request-Id", "Jane-Roe-1975")
+				requestID = "Jane-Roe-1975"
 			}
-			w.WriteHeader(status)
 			b, _ := json.Marshal(map[string]any{"error": map[string]string{"message": msg, "type": msg, "code": msg, "id": msg}})
-			_, _ = w.Write(b)
-			return
+			res := httpmock.NewBytesResponse(status, b)
+			res.Header.Set("X-Request-Id", requestID)
+			return res, nil
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(anyBody))
-	}))
-	t.Cleanup(s.Close)
+		res := httpmock.NewStringResponse(status, anyBody)
+		res.Header.Set("X-Request-Id", requestID)
+		res.Header.Set("Content-Type", "application/json")
+		return res, nil
+	})
 	return s
 }
 
@@ -134,13 +143,14 @@ const (
 )
 
 func newHarness(t *testing.T) *harness {
-	h := &harness{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader(), srv: newServer(t), logs: &bytes.Buffer{}}
+	h := &harness{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader(), srv: newServer(), logs: &bytes.Buffer{}}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(h.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(h.reader))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
 	var err error
 	h.client, err = rxdelivery.NewClient(key, secret,
-		rxdelivery.WithOmniURL(h.srv.URL), rxdelivery.WithDeliveryURL(h.srv.URL),
+		rxdelivery.WithOmniURL(platformURL), rxdelivery.WithDeliveryURL(platformURL),
+		rxdelivery.WithHTTPClient(&http.Client{Transport: h.srv.mock}),
 		rxdelivery.WithRetryWaitMin(5*time.Millisecond), rxdelivery.WithRetryWaitMax(20*time.Millisecond),
 		// Every call is sent, so that every value reaches the wire.
 		rxdelivery.WithoutValidation(),

@@ -3,12 +3,12 @@ package rxotel_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -22,26 +22,28 @@ func TestWatchHasOneCallSpanPerPoll(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	statuses := []string{"new", "new", "picked_up", "delivered"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	mock := httpmock.NewMockTransport()
+	reads := 0
+	mock.RegisterResponder(http.MethodGet, platformURL+"/api/v1/orders/ord_secret_1", func(*http.Request) (*http.Response, error) {
 		mu.Lock()
+		reads++
 		st := statuses[0]
 		if len(statuses) > 1 {
 			statuses = statuses[1:]
 		}
 		mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"order":{"id":"ord_secret_1","status":"` + st + `"}}`))
-	}))
-	t.Cleanup(srv.Close)
+		res := httpmock.NewStringResponse(http.StatusOK, `{"order":{"id":"ord_secret_1","status":"`+st+`"}}`)
+		res.Header.Set("Content-Type", "application/json")
+		return res, nil
+	})
 	spans := tracetest.NewSpanRecorder()
 	tp := trace.NewTracerProvider(trace.WithSpanProcessor(spans))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	c, err := rxdelivery.NewClient(key, secret, rxdelivery.WithDeliveryURL(srv.URL),
-		rxotel.New(rxotel.WithTracerProvider(tp)))
+	c, err := rxdelivery.NewClient(key, secret, rxdelivery.WithDeliveryURL(platformURL),
+		rxdelivery.WithHTTPClient(&http.Client{Transport: mock}), rxotel.New(rxotel.WithTracerProvider(tp)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.CloseIdleConnections)
 
 	o, err := c.Orders.Wait(context.Background(), "ord_secret_1", rxdelivery.WithPollInterval(time.Millisecond))
 	if err != nil {
@@ -62,4 +64,7 @@ func TestWatchHasOneCallSpanPerPoll(t *testing.T) {
 		}
 	}
 	mustEqual(t, "call spans, one per poll", 4, calls)
+	mu.Lock()
+	mustEqual(t, "reads the platform answered", 4, reads)
+	mu.Unlock()
 }

@@ -28,7 +28,7 @@ const (
 func assertGet(t *testing.T, c testutil.Captured) {
 	t.Helper()
 	assert.Equal(t, http.MethodGet, c.Method)
-	testutil.AssertHeaders(t, c, rxdelivery.Omni, false)
+	testutil.TestBody(t, c, rxdelivery.Omni, false)
 }
 
 // pagesResponder answers the search with the page fixture named by the

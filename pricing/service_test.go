@@ -3,7 +3,6 @@ package pricing_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,12 +52,8 @@ func TestQuote(t *testing.T) {
 	assert.Equal(t, "100012345", p.Dropoff.Address.ZIPCode)
 
 	req := rec.Last(t)
-	assert.Equal(t, "POST", req.Method)
-	assert.Equal(t, quotesURL, req.URL)
-	assert.Equal(t, testutil.WantAuth(rxdelivery.Pricing), req.Header.Get("Authorization"))
-	assert.Equal(t, []string{"application/json"}, req.Header.Values("Accept"))
-	assert.Equal(t, []string{"application/json"}, req.Header.Values("Content-Type"))
-	assert.True(t, strings.HasPrefix(req.Header.Get("User-Agent"), "rxdelivery-go/"))
+	testutil.TestMethod(t, req, "POST", quotesURL)
+	testutil.TestBody(t, req, rxdelivery.Pricing, true)
 	assert.JSONEq(t, string(testutil.Fixture(t, "pricing/quote_request.json")), string(req.Body))
 	assert.Contains(t, string(req.Body), `"weight_oz":12.5`, "measures go as JSON numbers")
 

@@ -136,9 +136,8 @@ func TestCreateEncodesBodyAndDecodesResponse(t *testing.T) {
 
 			assert.Equal(t, 1, mock.GetTotalCallCount())
 			sent := rec.Last(t)
-			assert.Equal(t, http.MethodPost, sent.Method)
-			assert.Equal(t, createURL, sent.URL)
-			testutil.AssertHeaders(t, sent, rxdelivery.Omni, true)
+			testutil.TestMethod(t, sent, http.MethodPost, createURL)
+			testutil.TestBody(t, sent, rxdelivery.Omni, true)
 			assert.JSONEq(t, string(testutil.Fixture(t, tc.fixture)), string(sent.Body))
 
 			assert.Equal(t, reqID, got.ID)
@@ -399,21 +398,6 @@ func TestCreateAnswerWithoutRequest(t *testing.T) {
 	assert.Equal(t, "/api/v1/requests", de.Path)
 }
 
-func TestCancel(t *testing.T) {
-	t.Parallel()
-	env := testutil.Setup(t)
-	c, mock := env.Client, env.Mock
-	var rec testutil.Recorder
-	mock.RegisterResponder(http.MethodDelete, reqURL, rec.Wrap(httpmock.NewBytesResponder(204, nil)))
-
-	require.NoError(t, c.Requests.Cancel(context.Background(), reqID))
-	assert.Equal(t, 1, mock.GetTotalCallCount())
-	sent := rec.Last(t)
-	assert.Equal(t, http.MethodDelete, sent.Method)
-	assert.Equal(t, reqURL, sent.URL)
-	testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
-}
-
 func TestCancelUnableToCancel(t *testing.T) {
 	t.Parallel()
 	// The document does not give the status of unable_to_cancel: the
@@ -601,9 +585,8 @@ func TestGet(t *testing.T) {
 			r, err := c.Requests.Get(context.Background(), reqID)
 			require.NoError(t, err)
 			sent := rec.Last(t)
-			assert.Equal(t, http.MethodGet, sent.Method)
-			assert.Equal(t, reqURL, sent.URL)
-			testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
+			testutil.TestMethod(t, sent, http.MethodGet, reqURL)
+			testutil.TestBody(t, sent, rxdelivery.Omni, false)
 			assert.Equal(t, 1, mock.GetTotalCallCount())
 
 			if tc.fixture != "omni/request_incomplete.json" {
@@ -697,9 +680,8 @@ func TestGetMany(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, mock.GetTotalCallCount())
 	sent := rec.Last(t)
-	assert.Equal(t, http.MethodGet, sent.Method)
-	assert.Equal(t, manyURL+"?ids%5B%5D="+reqID+"&ids%5B%5D=req_01HZX7C4D5E6", sent.URL)
-	testutil.AssertHeaders(t, sent, rxdelivery.Omni, false)
+	testutil.TestMethod(t, sent, http.MethodGet, manyURL+"?ids%5B%5D="+reqID+"&ids%5B%5D=req_01HZX7C4D5E6")
+	testutil.TestBody(t, sent, rxdelivery.Omni, false)
 
 	require.Len(t, got, 2)
 	assert.Equal(t, reqID, got[0].ID)

@@ -363,27 +363,6 @@ func TestHandlerMaxBodyBytes(t *testing.T) {
 	assert.Equal(t, http.StatusNoContent, w.Code)
 }
 
-func TestHandlerOverHTTP(t *testing.T) {
-	t.Parallel()
-	got := make(chan *tracking.Notification, 1)
-	srv := httptest.NewServer(tracking.NewHandler(func(_ context.Context, n *tracking.Notification) error {
-		got <- n
-		return nil
-	}, tracking.WithMaxBodyBytes(4096)))
-	defer srv.Close()
-
-	resp, err := http.Post(srv.URL, "application/json", bytes.NewReader(testutil.Fixture(t, "tracking/notification_minimal.json")))
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
-	assert.Equal(t, "1Z999AA10123456784", (<-got).TrackingNumber)
-
-	resp, err = http.Post(srv.URL, "application/json", strings.NewReader(strings.Repeat(" ", 8192)))
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
-}
-
 func TestHandlerWrappedByCaller(t *testing.T) {
 	t.Parallel()
 	h := tracking.NewHandler(func(context.Context, *tracking.Notification) error { return nil })

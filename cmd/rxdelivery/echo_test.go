@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// httptest: the command builds its own client from --delivery-url, so the platform it calls listens on a real loopback address.
+
 // echoPlants are the patient values of echoOrder, each with the words and
 // digit groups of it that must not appear in what the command prints.
 var echoPlants = []struct{ value, words, digits string }{

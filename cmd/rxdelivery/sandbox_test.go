@@ -23,6 +23,8 @@ import (
 	"time"
 )
 
+// httptest: the tests talk to 'rxdelivery sandbox' on its own listeners, and its notifications reach a self-signed TLS listener on loopback.
+
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
 	mu  sync.Mutex

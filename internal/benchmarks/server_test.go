@@ -24,6 +24,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 )
 
+// httptest: the benchmarks measure calls over a real loopback connection, as users make them, and count the TCP connections the server accepts.
+
 // Sizes of the measured calls.
 const (
 	searchPageSize = 100 // one pharmacy search page

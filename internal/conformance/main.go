@@ -7,7 +7,10 @@
 // of requests and responses validated, and exits 1 when any violation was
 // found. A request the simulator refused with a 4xx status is not held to
 // the documents (the tests send such requests to see them refused); its
-// response is.
+// response is. An answer an injected fault wrote in place of the
+// simulator's (a malformed body) is not held to them either; its request
+// is. A tracking notification the simulator sent is validated against its
+// webhook's body (the listener's answer is a test's, and is not).
 //
 // Usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]
 //
@@ -53,6 +56,8 @@ type exchange struct {
 	Status         int         `json:"status"`
 	ResponseHeader http.Header `json:"response_header"`
 	ResponseBody   []byte      `json:"response_body"`
+	Injected       bool        `json:"injected,omitempty"`
+	Webhook        string      `json:"webhook,omitempty"`
 }
 
 // prefixes maps the simulator's path prefix of each interface to its
@@ -65,10 +70,13 @@ var prefixes = []struct{ prefix, doc string }{
 	{"", "sandbox.yaml"},
 }
 
-// Result counts what Check validated and lists the violations found.
+// Result counts what Check validated and lists the violations found:
+// Skipped counts the exchanges outside the documents' servers, Injected
+// the answers an injected fault wrote in place of the simulator's (a
+// malformed body), whose requests are validated and responses not.
 type Result struct {
-	Requests, Responses, Skipped int
-	Violations                   []string
+	Requests, Responses, Skipped, Injected int
+	Violations                             []string
 }
 
 func main() {
@@ -93,8 +101,8 @@ func main() {
 	for _, v := range res.Violations {
 		fmt.Println(v)
 	}
-	fmt.Printf("conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped), %d violations\n",
-		res.Requests, res.Responses, res.Skipped, len(res.Violations))
+	fmt.Printf("conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped, %d answers of injected faults not held to them), %d violations\n",
+		res.Requests, res.Responses, res.Skipped, res.Injected, len(res.Violations))
 	if len(res.Violations) > 0 {
 		os.Exit(1)
 	}
@@ -103,14 +111,23 @@ func main() {
 // checker validates exchanges against the loaded documents.
 type checker struct {
 	routers map[string]routers.Router
+	// webhooks holds each document's webhooks by name, with the document.
+	webhooks map[string]webhook
 	// added counts the exchanges of each operation an overlay added.
 	added map[string]int
+}
+
+// webhook is a webhook's operation (the platform's POST to a listener) and
+// the document that declares it.
+type webhook struct {
+	doc string
+	op  *openapi3.Operation
 }
 
 // newChecker loads the documents of apiDir, each with the paths of its
 // overlay file (by document name) merged in.
 func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
-	c := &checker{routers: map[string]routers.Router{}, added: map[string]int{}}
+	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, added: map[string]int{}}
 	for name := range overlays {
 		known := false
 		for _, p := range prefixes {
@@ -152,6 +169,11 @@ func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
 		c.routers[p.doc] = r
+		for name, item := range doc.Webhooks {
+			if item != nil && item.Post != nil {
+				c.webhooks[name] = webhook{doc: p.doc, op: item.Post}
+			}
+		}
 	}
 	return c, nil
 }
@@ -254,6 +276,10 @@ func (c *checker) checkFile(name string, res *Result) error {
 }
 
 func (c *checker) check(ex exchange, res *Result) {
+	if ex.Webhook != "" {
+		c.checkWebhook(ex, res)
+		return
+	}
 	doc, path := "", ex.Path
 	for _, p := range prefixes {
 		if p.prefix == "" {
@@ -313,6 +339,10 @@ func (c *checker) check(ex exchange, res *Result) {
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && !refused {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s", op, reason(err)))
 	}
+	if ex.Injected {
+		res.Injected++
+		return
+	}
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 ex.Status,
@@ -323,6 +353,39 @@ func (c *checker) check(ex exchange, res *Result) {
 	res.Responses++
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: response %d: %s", op, ex.Status, reason(err)))
+	}
+}
+
+// checkWebhook validates a notification the simulator sent against its
+// webhook's request body (the answer is the listener's, a test's, and is
+// not held to the documents). A webhook no document declares is a
+// violation.
+func (c *checker) checkWebhook(ex exchange, res *Result) {
+	res.Requests++
+	wh, ok := c.webhooks[ex.Webhook]
+	if !ok {
+		res.Violations = append(res.Violations, fmt.Sprintf("webhook %s: no webhook of the documents", ex.Webhook))
+		return
+	}
+	name := ex.Webhook
+	if n, ok := wh.op.Extensions["x-rxdelivery-operation"].(string); ok {
+		name = n
+	}
+	if wh.op.RequestBody == nil || wh.op.RequestBody.Value == nil {
+		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s declares no body", name, wh.doc))
+		return
+	}
+	req, _ := http.NewRequest(ex.Method, "/", bytes.NewReader(ex.RequestBody))
+	req.Header = ex.RequestHeader.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	in := &openapi3filter.RequestValidationInput{
+		Request: req,
+		Options: &openapi3filter.Options{MultiError: true},
+	}
+	if err := openapi3filter.ValidateRequestBody(context.Background(), in, wh.op.RequestBody.Value); err != nil {
+		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s", name, reason(err)))
 	}
 }
 
@@ -367,7 +430,7 @@ func reason(err error) string {
 	}
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("body /%s: %s (%s)", strings.Join(se.JSONPointer(), "/"), se.SchemaField, se.Reason)
+		return schemaReason(se)
 	}
 	var re *openapi3filter.RequestError
 	if errors.As(err, &re) {
@@ -396,4 +459,80 @@ func reason(err error) string {
 		return fmt.Sprintf("malformed (kind %d)", pe.Kind)
 	}
 	return fmt.Sprintf("%T", err)
+}
+
+// schemaReason describes a schema violation from the schema alone: the
+// field's JSON pointer, the keyword it broke and what that keyword asks.
+// The validator's own reason is not used: some of its reasons quote the
+// value ("'1980-02-30' is not valid date"), and a nested reason quotes
+// its inner ones. A violation inside another (a oneOf's branch, a
+// property's schema) is described by the innermost one.
+func schemaReason(se *openapi3.SchemaError) string {
+	pointer := se.JSONPointer()
+	for {
+		var inner *openapi3.SchemaError
+		if se.Origin == nil || !errors.As(se.Origin, &inner) || inner == se {
+			break
+		}
+		se = inner
+		if p := se.JSONPointer(); len(p) > len(pointer) {
+			pointer = p
+		}
+	}
+	return fmt.Sprintf("body /%s: %s (%s)", strings.Join(pointer, "/"), se.SchemaField, schemaAsks(se))
+}
+
+// schemaAsks says what the keyword se broke asks for, from the schema; it
+// names no value of the body but the names of missing properties.
+func schemaAsks(se *openapi3.SchemaError) string {
+	sc := se.Schema
+	if sc == nil {
+		return "not as the schema says"
+	}
+	switch se.SchemaField {
+	case "enum":
+		allowed, _ := json.Marshal(sc.Enum)
+		return "one of " + string(allowed)
+	case "const":
+		return "a constant of the schema"
+	case "format":
+		return "format " + sc.Format
+	case "pattern":
+		return "pattern " + sc.Pattern
+	case "type":
+		if sc.Type == nil {
+			return "another type"
+		}
+		return "type " + strings.Join(sc.Type.Slice(), " or ")
+	case "required":
+		obj, _ := se.Value.(map[string]any)
+		var missing []string
+		for _, name := range sc.Required {
+			if _, ok := obj[name]; !ok {
+				missing = append(missing, name)
+			}
+		}
+		return "missing " + strings.Join(missing, ", ")
+	case "maxLength":
+		if sc.MaxLength != nil {
+			return fmt.Sprintf("at most %d characters", *sc.MaxLength)
+		}
+	case "minLength":
+		return fmt.Sprintf("at least %d characters", sc.MinLength)
+	case "maximum", "exclusiveMaximum":
+		if sc.Max != nil {
+			return fmt.Sprintf("%s %g", se.SchemaField, *sc.Max)
+		}
+	case "minimum", "exclusiveMinimum":
+		if sc.Min != nil {
+			return fmt.Sprintf("%s %g", se.SchemaField, *sc.Min)
+		}
+	case "maxItems":
+		if sc.MaxItems != nil {
+			return fmt.Sprintf("at most %d items", *sc.MaxItems)
+		}
+	case "minItems":
+		return fmt.Sprintf("at least %d items", sc.MinItems)
+	}
+	return "not as the schema says"
 }

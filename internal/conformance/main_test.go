@@ -42,7 +42,9 @@ var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 // TestPlantedViolations checks that the check reports a response without a
 // required field and a request with a value outside its enum, names the
 // operation, and leaves the offending values out; a conforming exchange
-// and a nonconforming request the simulator refused pass.
+// and a nonconforming request the simulator refused pass. Each body
+// described is checked: an order answered with a status outside the
+// documents' enum is caught.
 func TestPlantedViolations(t *testing.T) {
 	t.Parallel()
 	dir := record(t,
@@ -64,19 +66,23 @@ func TestPlantedViolations(t *testing.T) {
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
 			Status:      422, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"error":{"message":"status: not an order status of the documents"}}`),
 		},
+		exchange{ // response body: an order whose status is outside the documents' enum
+			Method: http.MethodGet, Path: "/delivery/api/v1/orders/o-4", RequestHeader: authed(nil),
+			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"order":{"id":"o-4","status":"PATIENT-SECRET","shipping":null}}`),
+		},
 	)
 	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Requests != 4 || res.Responses != 4 {
-		t.Errorf("validated %d requests and %d responses, want 4 and 4", res.Requests, res.Responses)
+	if res.Requests != 5 || res.Responses != 5 {
+		t.Errorf("validated %d requests and %d responses, want 5 and 5", res.Requests, res.Responses)
 	}
-	if len(res.Violations) != 2 {
-		t.Fatalf("violations %q, want 2", res.Violations)
+	if len(res.Violations) != 3 {
+		t.Fatalf("violations %q, want 3", res.Violations)
 	}
 	all := strings.Join(res.Violations, "\n")
-	for _, want := range []string{"orders.Cancel: response 400:", "message", "control.OrderStatus: request:", "enum"} {
+	for _, want := range []string{"orders.Cancel: response 400:", "message", "control.OrderStatus: request:", "enum", "orders.Get: response 200: body /order/status: enum"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("violations %q do not say %q", all, want)
 		}
@@ -166,5 +172,100 @@ func TestOverlayIsValidated(t *testing.T) {
 
 	if _, err := CheckDir("../../api", record(t), map[string]string{"widgets.yaml": walkOverlay["omni.yaml"]}); err == nil {
 		t.Error("an overlay of no document was accepted")
+	}
+}
+
+// TestNotificationChecked checks that a notification the simulator sent is
+// validated against the webhook's payload: one without a required field is
+// a violation named by the webhook's operation, without the values it
+// carried; a conforming one, whatever the listener answered, passes.
+func TestNotificationChecked(t *testing.T) {
+	t.Parallel()
+	sent := http.Header{"Content-Type": {"application/json"}}
+	dir := record(t,
+		exchange{
+			Method: http.MethodPost, Webhook: "trackingNotification", RequestHeader: sent, Status: 500,
+			RequestBody: []byte(`{"tracking_number":"9400100000000000000000","timestamp":"2025-01-06T15:00:00.000Z","carrier":"POSTAL","status":"Accepted","status_occurred_at":"2025-01-06T15:00:00.000Z","tracking_events":[]}`),
+		},
+		exchange{ // status_occurred_at missing
+			Method: http.MethodPost, Webhook: "trackingNotification", RequestHeader: sent, Status: 200,
+			RequestBody: []byte(`{"tracking_number":"PATIENT-SECRET","timestamp":"2025-01-06T15:00:00.000Z","carrier":"POSTAL","status":"Accepted"}`),
+		},
+	)
+	res, err := CheckDir("../../api", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 2 || res.Responses != 0 {
+		t.Errorf("validated %d requests and %d responses, want 2 and 0", res.Requests, res.Responses)
+	}
+	if len(res.Violations) != 1 || !strings.Contains(res.Violations[0], "tracking.Notification: request:") || !strings.Contains(res.Violations[0], "status_occurred_at") {
+		t.Fatalf("violations %q, want the notification's missing status_occurred_at", res.Violations)
+	}
+	if strings.Contains(res.Violations[0], "PATIENT-SECRET") {
+		t.Errorf("violation shows a value the notification carried: %q", res.Violations[0])
+	}
+}
+
+// TestInjectedAnswerNotHeld checks that a malformed body an injected fault
+// wrote in place of the simulator's answer is not a violation (the fault is
+// the test), while its request is still validated; the same body from the
+// simulator is one.
+func TestInjectedAnswerNotHeld(t *testing.T) {
+	t.Parallel()
+	malformed := exchange{
+		Method: http.MethodGet, Path: "/delivery/api/v1/orders/o-1", RequestHeader: authed(nil),
+		Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"sandbox": "this body is malformed`),
+	}
+	injected := malformed
+	injected.Injected = true
+	unauthenticated := injected
+	unauthenticated.RequestHeader = nil
+	dir := record(t, injected, unauthenticated, malformed)
+	res, err := CheckDir("../../api", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 3 || res.Responses != 1 || res.Injected != 2 {
+		t.Errorf("validated %d requests and %d responses with %d injected, want 3, 1 and 2", res.Requests, res.Responses, res.Injected)
+	}
+	if len(res.Violations) != 2 {
+		t.Fatalf("violations %q, want the unauthenticated request and the simulator's malformed body", res.Violations)
+	}
+	if !strings.Contains(res.Violations[0], "orders.Get: request: security") || !strings.Contains(res.Violations[1], "orders.Get: response 200:") {
+		t.Errorf("violations %q, want the request's security and the response's body", res.Violations)
+	}
+}
+
+// TestViolationsHideValues checks that a violation of each kind of rule (a
+// format, a pattern, a length, a type, an enum, a oneOf's branches, an
+// if/then's requirement) names the field and the rule without the value
+// the body carried, nested or not.
+func TestViolationsHideValues(t *testing.T) {
+	t.Parallel()
+	create := `{"rx_amount_due":"PATIENT-SECRET-1","pharmacy":{"npi":"1234567890","ncpdp":"1234567"},` +
+		`"recipient":{"description":"PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2 PATIENT-SECRET-2","address":{"street":"1 Main St","city":"Boston","state":"MA","zipcode":"PATIENT-SECRET-3"}},` +
+		`"patient":{"first_name":"Jane","last_name":"Doe","gender":"PATIENT-SECRET-4","date_of_birth":"PATIENT-SECRET-5"},"prescriptions":[]}`
+	order := `{"order":{"id":"o-1","status":"new","shipping":{"cost":"PATIENT-SECRET-6"},"eta":{"arrival_at":"PATIENT-SECRET-7","type":"pickup"}}}`
+	dir := record(t, exchange{
+		Method: http.MethodPost, Path: "/delivery/api/v1/orders", RequestHeader: authed(jsonHeader), RequestBody: []byte(create),
+		Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(order),
+	})
+	res, err := CheckDir("../../api", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Violations, "\n")
+	for _, want := range []string{
+		"/rx_amount_due: type", "/recipient/description: maxLength", "/recipient/address/zipcode: pattern",
+		"/patient/gender: enum", "/patient/date_of_birth: format", "missing delivery_fee",
+		"/order/shipping/cost", "/order/eta/arrival_at: format",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("violations do not say %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "PATIENT-SECRET") {
+		t.Errorf("violations show a value the exchange carried:\n%s", all)
 	}
 }

@@ -3,11 +3,11 @@ package core
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -44,19 +44,19 @@ func TestBudgetSpendsAndRefills(t *testing.T) {
 	}
 }
 
-// budgetServer answers every attempt with status and counts them; it
-// returns a backend on it whose client has the budget b and waits of a
-// millisecond.
+// budgetServer answers every attempt with status on an httpmock transport
+// and counts them; it returns a backend on it whose client has the budget
+// b and waits of a millisecond.
 func budgetServer(t *testing.T, status int, b *Budget) (*Backend, *atomic.Int64) {
 	t.Helper()
 	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mock := httpmock.NewMockTransport()
+	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		hits.Add(1)
-		w.WriteHeader(status)
-	}))
-	t.Cleanup(srv.Close)
-	s := NewShared(Config{Defaults: retries(DefaultRetryMax), RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, RetryBudget: b})
-	be, err := s.NewBackend(rxtypes.InterfaceDelivery, srv.URL, Credentials{Key: "k", Secret: "s"}, nil)
+		return httpmock.NewStringResponse(status, ""), nil
+	})
+	s := NewShared(Config{HTTPClient: &http.Client{Transport: mock}, Defaults: retries(DefaultRetryMax), RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, RetryBudget: b})
+	be, err := s.NewBackend(rxtypes.InterfaceDelivery, testBase, Credentials{Key: "k", Secret: "s"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// httptest: net/http's own transports must refuse each request, the HTTP/2 ones on a TLS connection that negotiated HTTP/2, for their words to be read.
+
 // TestNetHTTPWordsCanary provokes, for real and under the Go that runs the
 // test, each refusal net/http makes before it writes a request, and checks
 // that fateOf still reads it as never sent. net/http exports no type for

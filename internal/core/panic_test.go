@@ -20,6 +20,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
+// httptest: the server counts the TCP connections opened and held, to show the pool's one connection reused after each panic.
+
 // Caller code the SDK runs during a call (attempt and call hooks, the
 // logger's handler, the transcript writer, the caller's transport) may
 // panic, or end its goroutine (a test's t.FailNow in a hook). The panic

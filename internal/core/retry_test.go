@@ -1,18 +1,16 @@
 package core
 
 import (
-	"bufio"
 	"context"
 	"crypto/x509"
 	"errors"
-	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
@@ -168,46 +166,33 @@ func testBackend(t *testing.T, url string, cfg Config) *Backend {
 func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
 	t.Parallel()
 	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mock := httpmock.NewMockTransport()
+	mock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		hits.Add(1)
-		http.Redirect(w, r, "/again", http.StatusFound)
-	}))
-	t.Cleanup(srv.Close)
+		r := httpmock.NewStringResponse(http.StatusFound, "")
+		r.Header.Set("Location", "/again")
+		return r, nil
+	})
 	refuse := errors.New("too many hops for this service")
-	be := testBackend(t, srv.URL, Config{Defaults: retries(3), HTTPClient: &http.Client{
+	be := testBackend(t, testBase, Config{Defaults: retries(3), HTTPClient: &http.Client{
+		Transport:     mock,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return refuse },
 	}})
 	_, err := be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
 	assert.ErrorIs(t, err, refuse, "the caller's error, as it gave it")
 	assert.Equal(t, int64(1), hits.Load(), "the first request only: its hop refused, no retry")
 
-	// A server whose header block says "stopped after": its words decide
-	// nothing, and the read is retried.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var conns atomic.Int64
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				_, _ = bufio.NewReader(conn).ReadString('\n')
-				if conns.Add(1) == 1 {
-					_, _ = io.WriteString(conn, "HTTP/1.1 200 OK\r\nstopped after 10 redirects\r\n\r\n")
-					return
-				}
-				_, _ = io.WriteString(conn, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
-			}()
-		}
-	}()
-	be = testBackend(t, "http://"+ln.Addr().String(), Config{Defaults: retries(3)})
+	// A server whose header block says "stopped after": net/http's words
+	// for it hold the server's, which decide nothing, and the read is
+	// retried.
+	mock = httpmock.NewMockTransport()
+	seq := &sequence{steps: []httpmock.Responder{
+		httpmock.NewErrorResponder(errors.New(`net/http: HTTP/1.x transport connection broken: malformed MIME header: missing colon: "stopped after 10 redirects"`)),
+		httpmock.NewStringResponder(http.StatusNoContent, ""),
+	}}
+	mock.RegisterNoResponder(seq.responder)
+	be = testBackend(t, testBase, Config{Defaults: retries(3), HTTPClient: &http.Client{Transport: mock}})
 	_, err = be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
 	assert.NoError(t, err)
-	assert.Equal(t, int64(2), conns.Load(), "retried once")
+	assert.Equal(t, 2, seq.count(), "retried once")
 }

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,6 +32,14 @@ type Exchange struct {
 	Status         int         `json:"status"`
 	ResponseHeader http.Header `json:"response_header"`
 	ResponseBody   []byte      `json:"response_body"`
+	// Injected marks an answer an injected fault wrote in place of the
+	// simulator's (a malformed body): the check holds its request to the
+	// documents, not its response.
+	Injected bool `json:"injected,omitempty"`
+	// Webhook names the document's webhook when the exchange is a
+	// notification the simulator sent (the request is the simulator's, the
+	// response the listener's); Path and RawQuery are then empty.
+	Webhook string `json:"webhook,omitempty"`
 }
 
 var conformanceOut struct {
@@ -69,25 +78,58 @@ func Observe(h http.Handler) http.Handler {
 			body, _ = io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
+		injected := new(bool)
+		r = r.WithContext(context.WithValue(r.Context(), injectedKey{}, injected))
 		tw := &teeWriter{ResponseWriter: w}
 		h.ServeHTTP(tw, r)
 		if tw.status == 0 {
 			return // hijacked (a cut or dropped connection): no response to check
 		}
-
-		line, err := json.Marshal(Exchange{
+		writeExchange(f, Exchange{
 			Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
 			RequestHeader: r.Header.Clone(), RequestBody: body,
 			Status: tw.status, ResponseHeader: w.Header().Clone(), ResponseBody: tw.body.Bytes(),
+			Injected: *injected,
 		})
-		if err != nil {
-			return
-		}
-		c := &conformanceOut
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		_, _ = f.Write(append(line, '\n'))
 	})
+}
+
+// injectedKey is the request context key of the flag markInjected sets.
+type injectedKey struct{}
+
+// markInjected records that an injected fault, not the simulator, wrote the
+// answer to r.
+func markInjected(r *http.Request) {
+	if p, ok := r.Context().Value(injectedKey{}).(*bool); ok {
+		*p = true
+	}
+}
+
+// observeNotification records a notification the simulator posted to a
+// listener (the webhook trackingNotification) and the listener's answer,
+// for the check against the webhook's schema. The listener's URL is left
+// out: it may carry a token.
+func observeNotification(req *http.Request, body []byte, status int) {
+	f := conformanceFile()
+	if f == nil {
+		return
+	}
+	writeExchange(f, Exchange{
+		Method: req.Method, Webhook: "trackingNotification",
+		RequestHeader: req.Header.Clone(), RequestBody: body, Status: status,
+	})
+}
+
+// writeExchange appends ex to the record as one line.
+func writeExchange(f *os.File, ex Exchange) {
+	line, err := json.Marshal(ex)
+	if err != nil {
+		return
+	}
+	c := &conformanceOut
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, _ = f.Write(append(line, '\n'))
 }
 
 // teeWriter passes a response through and keeps its status and body; Unwrap

@@ -245,6 +245,7 @@ func (s *Sandbox) sleep(r *http.Request, d time.Duration) bool {
 func (s *Sandbox) writeFault(w *statusWriter, r *http.Request, iface Interface, f Fault, rec *recorder) {
 	switch f.Kind {
 	case FaultMalformed:
+		markInjected(r)
 		body := []byte(`{"sandbox": "this body is malformed`)
 		if rec != nil && rec.body.Len() > 2 {
 			body = rec.body.Bytes()[:rec.body.Len()/2]

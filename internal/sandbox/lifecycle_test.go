@@ -1,12 +1,8 @@
 package sandbox
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -56,37 +52,6 @@ func TestRealClockDrivesOrdersAndCloseStopsIt(t *testing.T) {
 	srv.Close()
 	requireNoSandboxGoroutine(t)
 	srv.Close() // idempotent
-}
-
-func TestCloseInterruptsNotificationInFlight(t *testing.T) {
-	release := make(chan struct{})
-	entered := make(chan struct{}, 10)
-	l := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		entered <- struct{}{}
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer l.Close()
-	defer close(release)
-
-	srv := NewServer(Config{Key: testKey, Secret: testSecret, OrderCadence: 300 * time.Millisecond, NotifyClient: l.Client()})
-	h := &harness{t: t, srv: srv}
-	id := h.createOrder(orderBody("shipping"))
-	tn, _ := srv.OrderTrackingNumber(id)
-	// Subscribe before the first tracking event, then wait until the driver
-	// goroutine is stuck delivering it.
-	h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": tn, "listener_url": l.URL})
-	<-entered
-	assert.Equal(t, 1, sandboxGoroutines())
-
-	start := time.Now()
-	srv.Close()
-	assert.Less(t, time.Since(start), 5*time.Second)
-	requireNoSandboxGoroutine(t)
-	status, _, _ := srv.SubscriptionStatus(tn)
-	assert.Equal(t, "ENABLED", status, "a delivery cut by Close does not suspend")
 }
 
 func TestManualClockStartsNoGoroutine(t *testing.T) {
@@ -139,56 +104,4 @@ func TestSharedManualClockDrivesEverySandbox(t *testing.T) {
 	clock.Advance(time.Hour) // a closed sandbox is no longer called
 	sb, _ = b.srv.OrderStatus(idb2)
 	assert.Equal(t, "delivered", sb)
-}
-
-func TestConcurrentUse(t *testing.T) {
-	t.Parallel()
-	l := newListener(t)
-	// The loop advances the clock by 120 s at most: with a 10-minute cadence
-	// every order is subscribed before its first tracking event.
-	h := newHarness(t, Config{NotifyClient: l.srv.Client(), OrderCadence: 10 * time.Minute})
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var requests []string
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; i < 15; i++ {
-				req := with(omniBody(), "external_reference_number", fmt.Sprintf("w%d-%d", w, i),
-					"test_meta", map[string]any{"scenario": "successful_delivery", "duration_between": 1})
-				rid := h.createRequest(req)
-				mu.Lock()
-				requests = append(requests, rid)
-				mu.Unlock()
-				oid := h.createOrder(with(orderBody("shipping"), "external_reference_number", fmt.Sprintf("w%d-%d", w, i)))
-				tn, _ := h.srv.OrderTrackingNumber(oid)
-				h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": tn, "listener_url": l.srv.URL})
-				h.do("GET", "/omni/api/v1/requests/?ids[]="+rid, nil)
-				h.do("GET", "/delivery/api/v1/orders/"+oid, nil)
-				h.do("GET", "/omni/api/v1/pharmacies/?place_id=p"+fmt.Sprint(i%3), nil)
-				h.do("POST", "/pricing/pricing/v1/quotes", quoteBody())
-				if i%5 == 0 {
-					h.srv.InjectFault(Fault{Kind: FaultUnavailable, PathPrefix: "/nothing"})
-					h.srv.EmitTracking(tn, "Moving Through Network")
-				}
-				h.clock.Advance(time.Second)
-				_ = h.srv.Stats()
-			}
-		}(w)
-	}
-	wg.Wait()
-	h.clock.Advance(time.Hour)
-	st := h.srv.Stats()
-	assert.Equal(t, 120, st.RequestsCreated)
-	assert.Equal(t, 120, st.OrdersCreated)
-	assert.Equal(t, 0, st.DuplicateCreates)
-	for _, n := range st.Notifications {
-		assert.Empty(t, n.Err)
-	}
-	assert.Len(t, l.got(), 120*4+8*3, "four events per order and the emitted ones")
-	for _, id := range requests {
-		st, _ := h.srv.RequestOrderStatus(id)
-		assert.Equal(t, "delivered", st)
-	}
 }

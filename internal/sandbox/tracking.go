@@ -318,6 +318,7 @@ func (s *Sandbox) post(n notification) (int, string, string) {
 	if err != nil {
 		return 0, "listener unreachable: " + err.Error(), "Listener URL could not be reached"
 	}
+	observeNotification(req, n.body, resp.StatusCode)
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()
 	return resp.StatusCode, "", ""

@@ -2,52 +2,13 @@ package sandbox
 
 import (
 	"encoding/base64"
-	"encoding/json"
-	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// listener is an httptest TLS server recording the notifications it gets.
-type listener struct {
-	srv    *httptest.Server
-	mu     sync.Mutex
-	bodies []map[string]any
-	ctypes []string
-	status int
-}
-
-func newListener(t *testing.T) *listener {
-	l := &listener{status: http.StatusNoContent}
-	l.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		l.mu.Lock()
-		l.bodies = append(l.bodies, m)
-		l.ctypes = append(l.ctypes, r.Header.Get("Content-Type"))
-		status := l.status
-		l.mu.Unlock()
-		w.WriteHeader(status)
-	}))
-	l.srv.Config.ErrorLog = log.New(io.Discard, "", 0) // quiet the refused handshakes
-	l.srv.StartTLS()
-	t.Cleanup(l.srv.Close)
-	return l
-}
-
-func (l *listener) got() []map[string]any {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]map[string]any(nil), l.bodies...)
-}
 
 func TestSubscribeCreateUpdateAndGet(t *testing.T) {
 	t.Parallel()
@@ -123,108 +84,6 @@ func TestSubscribeErrors(t *testing.T) {
 	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
 	assert.Equal(t, "GET, POST", r.header.Get("Allow"))
 	assert.Equal(t, "method_not_allowed", at(r.obj(t), "error.code"))
-}
-
-func TestShippingOrderNotifiesSubscription(t *testing.T) {
-	t.Parallel()
-	l := newListener(t)
-	h := newHarness(t, Config{NotifyClient: l.srv.Client(), OrderCadence: cadence})
-	id := h.createOrder(orderBody("shipping"))
-	tn, _ := h.srv.OrderTrackingNumber(id)
-	r := h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": tn, "listener_url": l.srv.URL + "/hook", "reference_id": "ref-9"})
-	require.Equal(t, http.StatusCreated, r.status)
-
-	h.clock.Advance(cadence)
-	got := l.got()
-	require.Len(t, got, 1, "Advance delivers due notifications before returning")
-	n := got[0]
-	assert.Equal(t, "ref-9", n["reference_id"])
-	assert.Equal(t, tn, n["tracking_number"])
-	assert.Equal(t, "POSTAL", n["carrier"])
-	assert.Equal(t, "Accepted", n["status"])
-	assert.NotEmpty(t, n["status_text"])
-	assert.Equal(t, "2025-01-06T14:00:30.000Z", n["status_occurred_at"])
-	assert.Equal(t, "2025-01-06T14:00:30.000Z", n["timestamp"])
-	assert.Len(t, n["tracking_events"], 1)
-	assert.Equal(t, "application/json", l.ctypes[0])
-
-	h.clock.Advance(3 * cadence)
-	got = l.got()
-	require.Len(t, got, 4)
-	var statuses []string
-	for _, g := range got {
-		statuses = append(statuses, g["status"].(string))
-	}
-	assert.Equal(t, []string{"Accepted", "Moving Through Network", "Out for Delivery", "Delivered"}, statuses)
-	events := got[3]["tracking_events"].([]any)
-	require.Len(t, events, 4)
-	assert.Equal(t, "Accepted", at(events[0], "status"))
-	assert.Equal(t, "2025-01-06T14:02:00.000Z", at(events[3], "status_occurred_at"))
-
-	st := h.srv.Stats()
-	require.Len(t, st.Notifications, 4)
-	assert.Equal(t, http.StatusNoContent, st.Notifications[0].StatusCode)
-	assert.Empty(t, st.Notifications[0].Err)
-	status, reason, ok := h.srv.SubscriptionStatus(tn)
-	assert.True(t, ok)
-	assert.Equal(t, "ENABLED", status)
-	assert.Empty(t, reason)
-}
-
-func TestEmitTrackingAndSuspension(t *testing.T) {
-	t.Parallel()
-	l := newListener(t)
-	h := newHarness(t, Config{NotifyClient: l.srv.Client()})
-
-	// A listener answering 500 keeps the subscription enabled.
-	l.mu.Lock()
-	l.status = http.StatusInternalServerError
-	l.mu.Unlock()
-	h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": "1ZAAA", "listener_url": l.srv.URL})
-	h.srv.EmitTracking("1ZAAA", "Accepted")
-	assert.Len(t, l.got(), 1)
-	assert.Equal(t, "PARCELA", l.got()[0]["carrier"])
-	assert.False(t, has(l.got()[0], "reference_id"))
-	status, _, _ := h.srv.SubscriptionStatus("1ZAAA")
-	assert.Equal(t, "ENABLED", status)
-	assert.Equal(t, http.StatusInternalServerError, h.srv.Stats().Notifications[0].StatusCode)
-
-	// An unreachable listener suspends it, and notifications stop.
-	closed := httptest.NewTLSServer(http.NotFoundHandler())
-	dead := closed.URL
-	closed.Close()
-	h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": "9400", "listener_url": dead})
-	h.srv.EmitTracking("9400", "Accepted")
-	status, reason, ok := h.srv.SubscriptionStatus("9400")
-	require.True(t, ok)
-	assert.Equal(t, "SUSPENDED", status)
-	assert.Equal(t, "Listener URL could not be reached", reason)
-	r := h.do("GET", "/tracking/tracking/v1/subscriptions?tracking_number=9400", nil).obj(t)
-	assert.Equal(t, "SUSPENDED", r["subscription_status"])
-	assert.Equal(t, "Listener URL could not be reached", r["subscription_status_reason"])
-	n := len(h.srv.Stats().Notifications)
-	h.srv.EmitTracking("9400", "Delivered")
-	assert.Len(t, h.srv.Stats().Notifications, n, "no notification while suspended")
-
-	// A listener whose certificate is not trusted cannot be reached either.
-	h2 := newHarness(t, Config{})
-	h2.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": "9401", "listener_url": l.srv.URL})
-	h2.srv.EmitTracking("9401", "Accepted")
-	status, _, _ = h2.srv.SubscriptionStatus("9401")
-	assert.Equal(t, "SUSPENDED", status)
-
-	// Subscribing again re-enables.
-	h.do("POST", "/tracking/tracking/v1/subscriptions", map[string]any{"tracking_number": "9400", "listener_url": l.srv.URL})
-	status, _, _ = h.srv.SubscriptionStatus("9400")
-	assert.Equal(t, "ENABLED", status)
-	h.srv.EmitTracking("9400", "Delivered")
-	last := l.got()[len(l.got())-1]
-	assert.Len(t, last["tracking_events"], 3, "history includes the events while suspended")
-
-	// Numbers nobody subscribed to are recorded silently.
-	h.srv.EmitTracking("unknown", "Accepted")
-	_, _, ok = h.srv.SubscriptionStatus("unknown")
-	assert.False(t, ok)
 }
 
 func TestInvalidListenerURLSuspends(t *testing.T) {

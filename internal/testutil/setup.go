@@ -3,6 +3,7 @@ package testutil
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,27 @@ func (e *Env) Kit() *Sandbox {
 	return e.kit
 }
 
+// Serve answers every request of Client that no responder of Expect takes
+// with h, run on a recorder in the call's goroutine: a scripted handler
+// serves a wire-format test without a socket. A call whose context ends
+// first fails with the context's error, and a HEAD gets no body, as over a
+// connection.
+func (e *Env) Serve(h http.Handler) {
+	e.Mock.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		resp := rec.Result()
+		resp.Request = r
+		if r.Method == http.MethodHead {
+			resp.Body = http.NoBody // a server sends no body to a HEAD
+		}
+		return resp, nil
+	})
+}
+
 // Expect registers responder for method and url on the mock and returns
 // the Recorder of what it receives.
 func (e *Env) Expect(method, url string, responder httpmock.Responder) *Recorder {
@@ -77,23 +99,23 @@ func WantAuth(iface rxdelivery.Interface) string {
 }
 
 // AssertHeaders checks the headers every call to iface carries: the
-// credentials once, Accept and the SDK's User-Agent; Content-Type exactly
-// when the call has a body, and no body otherwise.
+// credentials, Accept and the SDK's User-Agent, each once; Content-Type,
+// once, exactly when the call has a body, and no body otherwise.
 func AssertHeaders(t testing.TB, c Captured, iface rxdelivery.Interface, withBody bool) {
 	t.Helper()
 	if got := c.Header.Values("Authorization"); len(got) != 1 || got[0] != WantAuth(iface) {
 		t.Errorf("Authorization %q, want one %q", got, WantAuth(iface))
 	}
-	if got := c.Header.Get("Accept"); got != "application/json" {
-		t.Errorf("Accept %q, want application/json", got)
+	if got := c.Header.Values("Accept"); len(got) != 1 || got[0] != "application/json" {
+		t.Errorf("Accept %q, want one application/json", got)
 	}
 	if ua := c.Header.Get("User-Agent"); !strings.HasPrefix(ua, "rxdelivery-go/") {
 		t.Errorf("User-Agent %q, want rxdelivery-go/…", ua)
 	}
 	ct := c.Header.Get("Content-Type")
 	switch {
-	case withBody && ct != "application/json":
-		t.Errorf("Content-Type %q, want application/json", ct)
+	case withBody && (ct != "application/json" || len(c.Header.Values("Content-Type")) != 1):
+		t.Errorf("Content-Type %q, want one application/json", c.Header.Values("Content-Type"))
 	case !withBody && ct != "":
 		t.Errorf("Content-Type %q on a call without a body", ct)
 	case !withBody && len(c.Body) != 0:

@@ -1,14 +1,17 @@
 // Package testutil is the harness of the SDK's tests: Setup gives a test a
-// client on an httpmock transport of its own and, on first use, a
-// simulator; the assertions every service test makes (credentials,
-// headers, a body against a fixture); fixture loading from testdata/; and
-// a recorder of what went over the wire.
+// client on an httpmock transport of its own (answered by responders, or
+// by a scripted http.Handler through Env.Serve, without a socket) and, on
+// first use, a simulator; the assertions every service test makes
+// (method and URL, credentials and headers, a body against a fixture);
+// fixture loading from testdata/; and a recorder of what went over the
+// wire.
 //
 //	env := testutil.Setup(t)
 //	rec := env.Expect("GET", testutil.OmniURL+"/api/v1/requests/r1",
 //		testutil.FixtureResponder(t, 200, "omni/request_new.json"))
 //	_, err := env.Client.Requests.Get(ctx, "r1")
-//	testutil.AssertHeaders(t, rec.Last(t), rxdelivery.Omni, false)
+//	testutil.TestMethod(t, rec.Last(t), "GET", testutil.OmniURL+"/api/v1/requests/r1")
+//	testutil.TestBody(t, rec.Last(t), rxdelivery.Omni, false)
 package testutil
 
 import (
