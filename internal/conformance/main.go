@@ -12,7 +12,15 @@
 // is. A tracking notification the simulator sent is validated against its
 // webhook's body (the listener's answer is a test's, and is not).
 //
-// Usage: conformance API_DIR RECORD_DIR
+// Usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]
+//
+// Each DOCUMENT=OVERLAY, such as
+// omni.yaml=rxdeliverytest/testdata/walk/widgets.yaml, merges the paths of
+// the overlay file into the document's before validating (the overlay's
+// references are the document's components), and every operation it adds
+// must have been exercised by at least one recorded exchange: the
+// endpoint walk's test-only endpoint is validated as a real one is, and
+// the walk not reaching the simulator is a violation.
 package main
 
 import (
@@ -35,6 +43,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"go.yaml.in/yaml/v3"
 )
 
 // exchange is internal/sandbox.Exchange as recorded.
@@ -72,11 +81,20 @@ type Result struct {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: conformance API_DIR RECORD_DIR")
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]")
 		os.Exit(2)
 	}
-	res, err := CheckDir(os.Args[1], os.Args[2])
+	overlays := map[string]string{}
+	for _, a := range os.Args[3:] {
+		doc, file, ok := strings.Cut(a, "=")
+		if !ok {
+			fmt.Fprintln(os.Stderr, "conformance: an overlay is DOCUMENT=FILE, such as omni.yaml=widgets.yaml")
+			os.Exit(2)
+		}
+		overlays[doc] = file
+	}
+	res, err := CheckDir(os.Args[1], os.Args[2], overlays)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		os.Exit(2)
@@ -96,6 +114,8 @@ type checker struct {
 	routers map[string]routers.Router
 	// webhooks holds each document's webhooks by name, with the document.
 	webhooks map[string]webhook
+	// added counts the exchanges of each operation an overlay added.
+	added map[string]int
 }
 
 // webhook is a webhook's operation (the platform's POST to a listener) and
@@ -105,12 +125,37 @@ type webhook struct {
 	op  *openapi3.Operation
 }
 
-func newChecker(apiDir string) (*checker, error) {
-	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}}
+// newChecker loads the documents of apiDir, each with the paths of its
+// overlay file (by document name) merged in.
+func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
+	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, added: map[string]int{}}
+	for name := range overlays {
+		known := false
+		for _, p := range prefixes {
+			known = known || p.doc == name
+		}
+		if !known {
+			return nil, fmt.Errorf("overlay of %s: no such document", name)
+		}
+	}
 	for _, p := range prefixes {
 		loader := openapi3.NewLoader()
 		loader.IsExternalRefsAllowed = true
-		doc, err := loader.LoadFromFile(filepath.Join(apiDir, p.doc))
+		path := filepath.Join(apiDir, p.doc)
+		var doc *openapi3.T
+		var err error
+		if o, ok := overlays[p.doc]; ok {
+			var b []byte
+			var added []string
+			if b, added, err = merge(path, o); err == nil {
+				doc, err = loader.LoadFromDataWithPath(b, &url.URL{Path: path})
+			}
+			for _, name := range added {
+				c.added[name] = 0
+			}
+		} else {
+			doc, err = loader.LoadFromFile(path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
@@ -134,9 +179,63 @@ func newChecker(apiDir string) (*checker, error) {
 	return c, nil
 }
 
-// CheckDir validates every exchange recorded in the files of recordDir.
-func CheckDir(apiDir, recordDir string) (Result, error) {
-	c, err := newChecker(apiDir)
+// merge returns the document at path with the paths of the overlay file
+// added, and the x-rxdelivery-operation names of the operations added. A
+// path the document has already is refused.
+func merge(path, overlay string) ([]byte, []string, error) {
+	var base, extra yaml.Node
+	for _, f := range []struct {
+		name string
+		n    *yaml.Node
+	}{{path, &base}, {overlay, &extra}} {
+		b, err := os.ReadFile(f.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := yaml.Unmarshal(b, f.n); err != nil || len(f.n.Content) == 0 {
+			return nil, nil, fmt.Errorf("%s: not a YAML document: %v", f.name, err)
+		}
+	}
+	paths, more := mapping(base.Content[0], "paths"), mapping(extra.Content[0], "paths")
+	if paths == nil || more == nil {
+		return nil, nil, fmt.Errorf("%s or %s: no paths", path, overlay)
+	}
+	var added []string
+	for i := 0; i+1 < len(more.Content); i += 2 {
+		if mapping(paths, more.Content[i].Value) != nil {
+			return nil, nil, fmt.Errorf("%s: the document has %s already", overlay, more.Content[i].Value)
+		}
+		item := more.Content[i+1]
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			if n := mapping(item.Content[j+1], "x-rxdelivery-operation"); n != nil {
+				added = append(added, n.Value)
+			}
+		}
+	}
+	paths.Content = append(paths.Content, more.Content...)
+	b, err := yaml.Marshal(&base)
+	return b, added, err
+}
+
+// mapping returns the value of key in the mapping node n, or nil.
+func mapping(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// CheckDir validates every exchange recorded in the files of recordDir
+// against the documents of apiDir, each merged with its overlay in
+// overlays (file by document name, such as "omni.yaml"); an operation an
+// overlay added with no exchange recorded is a violation.
+func CheckDir(apiDir, recordDir string, overlays map[string]string) (Result, error) {
+	c, err := newChecker(apiDir, overlays)
 	if err != nil {
 		return Result{}, err
 	}
@@ -148,6 +247,11 @@ func CheckDir(apiDir, recordDir string) (Result, error) {
 	for _, name := range files {
 		if err := c.checkFile(name, &res); err != nil {
 			return res, err
+		}
+	}
+	for name, n := range c.added {
+		if n == 0 {
+			res.Violations = append(res.Violations, name+": no exchange recorded of this operation an overlay added")
 		}
 	}
 	sort.Strings(res.Violations)
@@ -222,6 +326,9 @@ func (c *checker) check(ex exchange, res *Result) {
 		return
 	}
 	op := operationName(route)
+	if _, ok := c.added[op]; ok {
+		c.added[op]++
+	}
 	in := &openapi3filter.RequestValidationInput{
 		Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{
