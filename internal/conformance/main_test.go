@@ -167,7 +167,7 @@ func TestPlantedBodyViolations(t *testing.T) {
 			ResponseBody: []byte(`{"quotes":[]}`),
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestPlantedMalformedResponse(t *testing.T) {
 	unauthenticated := planted
 	unauthenticated.RequestHeader = nil
 	dir := record(t, planted, malformed, unauthenticated)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
