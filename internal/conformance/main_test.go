@@ -39,6 +39,9 @@ func authed(h http.Header) http.Header {
 
 var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 
+// controlOrder is a conforming answer of the control API's order status PUT.
+var controlOrder = []byte(`{"id":"o-1","status":"delivered","tracking_number":null}`)
+
 // TestPlantedViolations checks that the check reports a response without a
 // required field, a response body with a field of the wrong type and a
 // request with a value outside its enum, names the
@@ -60,7 +63,7 @@ func TestPlantedViolations(t *testing.T) {
 		exchange{ // request: a status outside the documents' enum, accepted
 			Method: http.MethodPut, Path: "/_control/orders/o-3/status", RequestHeader: authed(jsonHeader),
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 		exchange{ // response: a quote's price written as a string, not a number
 			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
@@ -229,12 +232,12 @@ func TestControlBodyWithoutContentType(t *testing.T) {
 		exchange{
 			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
 			RequestBody: []byte(`{"status":"delivered"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 		exchange{
 			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
 			RequestBody: []byte(`{"status":"lost"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 	)
 	res, err := CheckDir("../../api", dir)
