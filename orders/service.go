@@ -42,7 +42,7 @@ func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.Ca
 	return env.order(err)
 }
 
-// Cancel cancels an order (DELETE /api/v1/orders/:id). Only orders in
+// Cancel cancels an order (DELETE /api/v1/orders/{id}). Only orders in
 // status new or submitted to courier can be cancelled; for any other the
 // platform responds 400 and Cancel returns an *rxdelivery.APIError that
 // matches rxdelivery.ErrUnableToCancel (and rxdelivery.ErrBadRequest).
@@ -50,7 +50,7 @@ func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOpti
 	return s.b.Execute(ctx, core.Request{Endpoint: core.OrdersCancel, PathValues: []string{id}, Opts: opts})
 }
 
-// Get returns an order with every field (GET /api/v1/orders/:id).
+// Get returns an order with every field (GET /api/v1/orders/{id}).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope
 	err := s.b.Execute(ctx, core.Request{Endpoint: core.OrdersGet, PathValues: []string{id}, Out: &env, Opts: opts})
@@ -89,7 +89,7 @@ func (e *listEnvelope) CheckResponse() error {
 }
 
 // AddPrescription adds a prescription to an order (POST
-// /api/v1/orders/:id/prescriptions) and returns the order as the platform
+// /api/v1/orders/{id}/prescriptions) and returns the order as the platform
 // responded: ID, Status, Pickup, Delivery and Return. The prescription's
 // rules are those of order creation; it is validated first, and the body
 // carries only the fields the document lists for this endpoint (see
@@ -107,7 +107,7 @@ func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescr
 }
 
 // RemovePrescription removes the prescription numbered rxNumber from an
-// order (DELETE /api/v1/orders/:id/prescriptions/:rx_number). Errors and
+// order (DELETE /api/v1/orders/{id}/prescriptions/{rx_number}). Errors and
 // log lines show the prescription number as a placeholder: it identifies a
 // patient's prescription. It is a side-effecting write, retried only where
 // the platform provably did not act.

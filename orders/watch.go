@@ -9,7 +9,7 @@ import (
 )
 
 // Watch returns an iterator that follows the order id to the end of its
-// life: it reads the order (GET /api/v1/orders/:id), yields it, and reads
+// life: it reads the order (GET /api/v1/orders/{id}), yields it, and reads
 // it again after a wait, yielding it each time its Status changes, until a
 // final status (rxtypes.OrderStatus.Final: delivered, returned_to_pharmacy or
 // cancelled, at every service level: same-day, on-demand and shipping) or

@@ -183,7 +183,7 @@ func pageKeys(p *SearchPage) []string {
 }
 
 // Get returns a pharmacy by its NCPDP identifier (7 digits) or NPI (10
-// digits) (GET /api/v1/pharmacies/:id on the omni interface). The response
+// digits) (GET /api/v1/pharmacies/{id} on the omni interface). The response
 // has no distance, so DistanceFromOrigin is nil.
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Pharmacy, error) {
 	var ph Pharmacy
@@ -195,7 +195,7 @@ func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption)
 }
 
 // DeliveryInfo returns the delivery information of a pharmacy, by its NPI
-// or NCPDP identifier, for a dropoff address (GET /api/v1/pharmacies/:id on
+// or NCPDP identifier, for a dropoff address (GET /api/v1/pharmacies/{id} on
 // the delivery interface).
 //
 // The document names the inputs (delivery.address, POD, package,

@@ -88,7 +88,7 @@ func (e *sandboxOnlyError) Unwrap() error        { return e.ve }
 func (e *sandboxOnlyError) Is(target error) bool { return target == rxtypes.ErrSandboxOnly }
 
 // Cancel cancels the request id and those of its orders that are in a
-// cancellable status (DELETE /api/v1/requests/:id). When its orders are not
+// cancellable status (DELETE /api/v1/requests/{id}). When its orders are not
 // cancellable the platform refuses, and the error matches
 // rxdelivery.ErrUnableToCancel.
 //
@@ -99,7 +99,7 @@ func (s *Service) Cancel(ctx context.Context, id string, opts ...option.CallOpti
 }
 
 // Get returns the request id with its order and status
-// (GET /api/v1/requests/:id).
+// (GET /api/v1/requests/{id}).
 func (s *Service) Get(ctx context.Context, id string, opts ...option.CallOption) (*Request, error) {
 	var env requestEnvelope
 	err := s.b.Execute(ctx, core.Request{Endpoint: core.RequestsGet, PathValues: []string{id}, Out: &env, Opts: opts})

@@ -24,7 +24,7 @@ func (r *Request) Final() bool {
 }
 
 // Watch returns an iterator that follows the request id to the end of its
-// life: it reads the request (GET /api/v1/requests/:id), yields it, and
+// life: it reads the request (GET /api/v1/requests/{id}), yields it, and
 // reads it again after a wait, yielding it each time its state changes
 // (an order associated, the order's Status, the request's Status name or
 // detail), until it is Final or meets the condition of an Until option;

@@ -49,6 +49,11 @@ type config struct {
 	listener      net.Listener
 	logger        *slog.Logger
 	callLimit     int
+	// extraRoutes and extraHandlers serve a test-only endpoint beside the
+	// documents' (sandbox.Config.ExtraRoutes): set by the endpoint walk
+	// test alone (walk_test.go).
+	extraRoutes   []sandbox.Route
+	extraHandlers map[string]sandbox.Handler
 }
 
 // WithCredentials sets the API key and secret the simulator accepts on all
@@ -206,6 +211,9 @@ func newServer(opts []Option) (*Server, error) {
 		NotifyClient: &http.Client{Transport: s.listeners, Timeout: 10 * time.Second},
 		Logger:       cfg.logger,
 		MaxCalls:     cfg.callLimit,
+
+		ExtraRoutes:   cfg.extraRoutes,
+		ExtraHandlers: cfg.extraHandlers,
 	}
 	if cfg.setPharmacies {
 		sc.Pharmacies = toSandboxPharmacies(cfg.pharmacies)

@@ -15,7 +15,7 @@ import (
 // or not).
 func everyOperation(t *testing.T) map[string]exchange {
 	t.Helper()
-	c, err := newChecker("../../api")
+	c, err := newChecker("../../api", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestCoverage(t *testing.T) {
 			exs = append(exs, ex)
 		}
 		dir := record(t, exs...)
-		res, err := CheckDir("../../api", dir)
+		res, err := CheckDir("../../api", dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,5 +145,22 @@ func TestUnreachedFails(t *testing.T) {
 	if !strings.Contains(out, "0 violations") || !strings.Contains(out, "not reached (no validated request, success response or notification): orders.Create\n") ||
 		strings.Contains(out, "not reached (no validated request, success response or notification): control.Clock\n") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestOverlayCoverage checks that an operation an overlay adds is counted
+// and, unreached, named like the documents' own.
+func TestOverlayCoverage(t *testing.T) {
+	t.Parallel()
+	res, err := CheckDir("../../api", record(t), walkOverlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, c := range res.Coverage {
+		listed = listed || (c.Doc == "omni.yaml" && c.Operation == "widgets.Get")
+	}
+	if !listed || !slices.Contains(res.Unreached, "widgets.Get") {
+		t.Errorf("widgets.Get listed %v, not reached %q", listed, res.Unreached)
 	}
 }

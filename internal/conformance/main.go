@@ -20,7 +20,15 @@
 // or a webhook without a validated notification, is one whose bodies the
 // check never held to the documents.
 //
-// Usage: conformance API_DIR RECORD_DIR
+// Usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]
+//
+// Each DOCUMENT=OVERLAY, such as
+// omni.yaml=rxdeliverytest/testdata/walk/widgets.yaml, merges the paths of
+// the overlay file into the document's before validating (the overlay's
+// references are the document's components), and every operation it adds
+// must have been exercised by at least one recorded exchange: the
+// endpoint walk's test-only endpoint is validated as a real one is, and
+// the walk not reaching the simulator is a violation.
 package main
 
 import (
@@ -43,6 +51,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"go.yaml.in/yaml/v3"
 )
 
 // exchange is internal/sandbox.Exchange as recorded.
@@ -115,16 +124,26 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run checks the record (args: API_DIR RECORD_DIR), prints the violations,
-// the coverage of each operation, the operations not reached and the
-// counts to stdout, and returns the exit status: 2 when the check could not
-// run, 1 on a violation or an operation not reached, else 0.
+// run checks the record (args: API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]),
+// prints the violations, the coverage of each operation, the operations
+// not reached and the counts to stdout, and returns the exit status: 2
+// when the check could not run, 1 on a violation or an operation not
+// reached, else 0.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 2 {
-		fmt.Fprintln(stderr, "usage: conformance API_DIR RECORD_DIR")
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, "usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]")
 		return 2
 	}
-	res, err := CheckDir(args[0], args[1])
+	overlays := map[string]string{}
+	for _, a := range args[2:] {
+		doc, file, ok := strings.Cut(a, "=")
+		if !ok {
+			fmt.Fprintln(stderr, "conformance: an overlay is DOCUMENT=FILE, such as omni.yaml=widgets.yaml")
+			return 2
+		}
+		overlays[doc] = file
+	}
+	res, err := CheckDir(args[0], args[1], overlays)
 	if err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
 		return 2
@@ -155,6 +174,8 @@ type checker struct {
 	routers map[string]routers.Router
 	// webhooks holds each document's webhooks by name, with the document.
 	webhooks map[string]webhook
+	// added counts the exchanges of each operation an overlay added.
+	added map[string]int
 	// coverage holds the counts of every operation and webhook, in the
 	// order Result.Coverage lists them; index finds one by name.
 	coverage []Coverage
@@ -177,12 +198,37 @@ type webhook struct {
 	op  *openapi3.Operation
 }
 
-func newChecker(apiDir string) (*checker, error) {
-	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, index: map[string]int{}}
+// newChecker loads the documents of apiDir, each with the paths of its
+// overlay file (by document name) merged in.
+func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
+	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, added: map[string]int{}, index: map[string]int{}}
+	for name := range overlays {
+		known := false
+		for _, p := range prefixes {
+			known = known || p.doc == name
+		}
+		if !known {
+			return nil, fmt.Errorf("overlay of %s: no such document", name)
+		}
+	}
 	for _, p := range prefixes {
 		loader := openapi3.NewLoader()
 		loader.IsExternalRefsAllowed = true
-		doc, err := loader.LoadFromFile(filepath.Join(apiDir, p.doc))
+		path := filepath.Join(apiDir, p.doc)
+		var doc *openapi3.T
+		var err error
+		if o, ok := overlays[p.doc]; ok {
+			var b []byte
+			var added []string
+			if b, added, err = merge(path, o); err == nil {
+				doc, err = loader.LoadFromDataWithPath(b, &url.URL{Path: path})
+			}
+			for _, name := range added {
+				c.added[name] = 0
+			}
+		} else {
+			doc, err = loader.LoadFromFile(path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
@@ -231,10 +277,64 @@ func (c *checker) add(cov Coverage) {
 	c.coverage = append(c.coverage, cov)
 }
 
-// CheckDir validates every exchange recorded in the files of recordDir and
-// lists what it validated of each operation.
-func CheckDir(apiDir, recordDir string) (Result, error) {
-	c, err := newChecker(apiDir)
+// merge returns the document at path with the paths of the overlay file
+// added, and the x-rxdelivery-operation names of the operations added. A
+// path the document has already is refused.
+func merge(path, overlay string) ([]byte, []string, error) {
+	var base, extra yaml.Node
+	for _, f := range []struct {
+		name string
+		n    *yaml.Node
+	}{{path, &base}, {overlay, &extra}} {
+		b, err := os.ReadFile(f.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := yaml.Unmarshal(b, f.n); err != nil || len(f.n.Content) == 0 {
+			return nil, nil, fmt.Errorf("%s: not a YAML document: %v", f.name, err)
+		}
+	}
+	paths, more := mapping(base.Content[0], "paths"), mapping(extra.Content[0], "paths")
+	if paths == nil || more == nil {
+		return nil, nil, fmt.Errorf("%s or %s: no paths", path, overlay)
+	}
+	var added []string
+	for i := 0; i+1 < len(more.Content); i += 2 {
+		if mapping(paths, more.Content[i].Value) != nil {
+			return nil, nil, fmt.Errorf("%s: the document has %s already", overlay, more.Content[i].Value)
+		}
+		item := more.Content[i+1]
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			if n := mapping(item.Content[j+1], "x-rxdelivery-operation"); n != nil {
+				added = append(added, n.Value)
+			}
+		}
+	}
+	paths.Content = append(paths.Content, more.Content...)
+	b, err := yaml.Marshal(&base)
+	return b, added, err
+}
+
+// mapping returns the value of key in the mapping node n, or nil.
+func mapping(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// CheckDir validates every exchange recorded in the files of recordDir
+// against the documents of apiDir, each merged with its overlay in
+// overlays (file by document name, such as "omni.yaml"); an operation an
+// overlay added with no exchange recorded is a violation. It lists what it
+// validated of each operation.
+func CheckDir(apiDir, recordDir string, overlays map[string]string) (Result, error) {
+	c, err := newChecker(apiDir, overlays)
 	if err != nil {
 		return Result{}, err
 	}
@@ -246,6 +346,11 @@ func CheckDir(apiDir, recordDir string) (Result, error) {
 	for _, name := range files {
 		if err := c.checkFile(name, &res); err != nil {
 			return res, err
+		}
+	}
+	for name, n := range c.added {
+		if n == 0 {
+			res.Violations = append(res.Violations, name+": no exchange recorded of this operation an overlay added")
 		}
 	}
 	sort.Strings(res.Violations)
@@ -326,6 +431,9 @@ func (c *checker) check(ex exchange, res *Result) {
 		return
 	}
 	op := operationName(route)
+	if _, ok := c.added[op]; ok {
+		c.added[op]++
+	}
 	in := &openapi3filter.RequestValidationInput{
 		Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{

@@ -82,7 +82,7 @@ func TestPlantedViolations(t *testing.T) {
 			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"order":{"id":"o-4","status":"PATIENT-SECRET","shipping":null}}`),
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestPlantedBodyViolations(t *testing.T) {
 			ResponseBody: []byte(`{"quotes":[]}`),
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestPlantedMalformedResponse(t *testing.T) {
 	unauthenticated := planted
 	unauthenticated.RequestHeader = nil
 	dir := record(t, planted, malformed, unauthenticated)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,12 +240,69 @@ func TestControlBodyWithoutContentType(t *testing.T) {
 			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Violations) != 1 || !strings.Contains(res.Violations[0], "enum") {
 		t.Errorf("violations %q, want the one enum violation", res.Violations)
+	}
+}
+
+// walkOverlay is the endpoint walk's test-only document
+// (rxdeliverytest's TestEndpointWalk).
+var walkOverlay = map[string]string{"omni.yaml": "../../rxdeliverytest/testdata/walk/widgets.yaml"}
+
+// TestOverlayIsValidated checks that an overlay's operation is validated
+// as the documents' own are (a response value outside its enum and an
+// accepted request without its required query are violations, a
+// conforming exchange is not), that without the overlay it is no
+// operation at all, and that an overlay operation no exchange reached is
+// a violation.
+func TestOverlayIsValidated(t *testing.T) {
+	t.Parallel()
+	widget := func(query, body string) exchange {
+		return exchange{
+			Method: http.MethodGet, Path: "/omni/api/v1/widgets/w-1", RawQuery: query, RequestHeader: authed(nil),
+			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(body),
+		}
+	}
+	dir := record(t,
+		widget("colour=red", `{"id":"w-1","colour":"red"}`),
+		widget("colour=red", `{"id":"w-1","colour":"PATIENT-SECRET"}`),
+		widget("", `{"id":"w-1","colour":"blue"}`),
+	)
+	res, err := CheckDir("../../api", dir, walkOverlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 2 || !strings.HasPrefix(res.Violations[0], "widgets.Get: request: ") || !strings.HasPrefix(res.Violations[1], "widgets.Get: response 200: ") {
+		t.Errorf("violations %q, want widgets.Get's request and response", res.Violations)
+	}
+	for _, v := range res.Violations {
+		if strings.Contains(v, "PATIENT-SECRET") {
+			t.Errorf("violation %q shows the value", v)
+		}
+	}
+
+	res, err = CheckDir("../../api", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 3 || !strings.Contains(res.Violations[0], "no operation of omni.yaml") {
+		t.Errorf("without the overlay: violations %q, want no operation thrice", res.Violations)
+	}
+
+	res, err = CheckDir("../../api", record(t), walkOverlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 1 || res.Violations[0] != "widgets.Get: no exchange recorded of this operation an overlay added" {
+		t.Errorf("no exchange: violations %q", res.Violations)
+	}
+
+	if _, err := CheckDir("../../api", record(t), map[string]string{"widgets.yaml": walkOverlay["omni.yaml"]}); err == nil {
+		t.Error("an overlay of no document was accepted")
 	}
 }
 
@@ -266,7 +323,7 @@ func TestNotificationChecked(t *testing.T) {
 			RequestBody: []byte(`{"tracking_number":"PATIENT-SECRET","timestamp":"2025-01-06T15:00:00.000Z","carrier":"POSTAL","status":"Accepted"}`),
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +353,7 @@ func TestInjectedAnswerNotHeld(t *testing.T) {
 	unauthenticated := injected
 	unauthenticated.RequestHeader = nil
 	dir := record(t, injected, unauthenticated, malformed)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +382,7 @@ func TestViolationsHideValues(t *testing.T) {
 		Method: http.MethodPost, Path: "/delivery/api/v1/orders", RequestHeader: authed(jsonHeader), RequestBody: []byte(create),
 		Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(order),
 	})
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +435,7 @@ func TestPlantedControlViolations(t *testing.T) {
 			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"now":"PATIENT-SECRET"}`),
 		},
 	)
-	res, err := CheckDir("../../api", dir)
+	res, err := CheckDir("../../api", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

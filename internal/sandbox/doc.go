@@ -14,14 +14,14 @@
 // # Mounting
 //
 // Each interface is served under its own prefix, because omni and delivery
-// both have GET /api/v1/pharmacies/:id. A client's base URL for an
+// both have GET /api/v1/pharmacies/{id}. A client's base URL for an
 // interface is the server URL followed by the prefix:
 //
-//	omni      {url}/omni      /api/v1/requests[/:id], /api/v1/requests/?ids[]=,
-//	                          /api/v1/pharmacies/, /api/v1/pharmacies/:id
-//	delivery  {url}/delivery  /api/v1/orders[/:id], /api/v1/orders?ids[]=,
-//	                          /api/v1/orders/:id/prescriptions[/:rx_number],
-//	                          /api/v1/pharmacies/:id (delivery information)
+//	omni      {url}/omni      /api/v1/requests[/{id}], /api/v1/requests/?ids[]=,
+//	                          /api/v1/pharmacies/, /api/v1/pharmacies/{id}
+//	delivery  {url}/delivery  /api/v1/orders[/{id}], /api/v1/orders?ids[]=,
+//	                          /api/v1/orders/{id}/prescriptions[/{rx_number}],
+//	                          /api/v1/pharmacies/{id} (delivery information)
 //	tracking  {url}/tracking  /tracking/v1/subscriptions
 //	pricing   {url}/pricing   /pricing/v1/quotes
 //
@@ -146,7 +146,7 @@
 // the pharmacy; ordering is preferred first, then distance, then NCPDP.
 // Get takes an NCPDP or NPI and leaves distance_from_origin out.
 //
-// Delivery information (GET {url}/delivery/api/v1/pharmacies/:id) reads
+// Delivery information (GET {url}/delivery/api/v1/pharmacies/{id}) reads
 // delivery[address][street|street2|city|state|zipcode] (street, city,
 // state and zipcode required), POD, package and saturday[delivery]
 // (true/false) from the query. Its answer, which the documents do not show,

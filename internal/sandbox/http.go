@@ -26,6 +26,26 @@ const maxBody = 1 << 20
 // handlerFunc serves one method of one route.
 type handlerFunc func(c *call)
 
+// Route is one operation's route, as the documents in api/ give it:
+// Routes (operations_gen.go) lists the platform's, generated.
+type Route struct {
+	// Interface is the interface that serves it.
+	Interface Interface
+	// Method is the HTTP method.
+	Method string
+	// Path is the path template below the interface's prefix, with a
+	// {name} segment for each path parameter, such as
+	// "/api/v1/orders/{id}". One trailing slash is ignored.
+	Path string
+	// Operation is the operation's name, such as "orders.Get".
+	Operation string
+}
+
+// Handler serves a test-only operation added by Config.ExtraRoutes: it
+// is given the path parameters unescaped by name, after the checks every
+// operation shares (credentials, route, method, Accept).
+type Handler func(w http.ResponseWriter, r *http.Request, params map[string]string)
+
 // op is one operation: a method of a route, with its name.
 type op struct {
 	name string
@@ -35,7 +55,7 @@ type op struct {
 // route is one path template of one interface with its methods.
 type route struct {
 	iface   Interface
-	name    string // template such as "/api/v1/orders/:id"
+	name    string // template such as "/api/v1/orders/{id}"
 	segs    []string
 	methods map[string]op
 	allow   string
@@ -49,36 +69,58 @@ type call struct {
 	params map[string]string
 }
 
-func newRoute(iface Interface, tmpl string, methods map[string]op) *route {
-	names := make([]string, 0, len(methods))
-	for m := range methods {
-		names = append(names, m)
+// buildRoutes groups routes by interface and path template (one trailing
+// slash ignored), each method served by its operation's handler. Every
+// route needs a handler and every handler a route; a method is served once
+// per template.
+func buildRoutes(routes []Route, handlers map[string]handlerFunc) ([]*route, error) {
+	var out []*route
+	byTmpl := map[string]*route{}
+	used := map[string]bool{}
+	for _, r := range routes {
+		h := handlers[r.Operation]
+		if h == nil {
+			return nil, fmt.Errorf("sandbox: operation %s (%s %s) has no handler", r.Operation, r.Method, r.Path)
+		}
+		if used[r.Operation] {
+			return nil, fmt.Errorf("sandbox: operation %s has two routes", r.Operation)
+		}
+		used[r.Operation] = true
+		tmpl := strings.TrimSuffix(r.Path, "/")
+		key := string(r.Interface) + " " + tmpl
+		rt := byTmpl[key]
+		if rt == nil {
+			rt = &route{iface: r.Interface, name: tmpl, segs: strings.Split(strings.Trim(tmpl, "/"), "/"), methods: map[string]op{}}
+			byTmpl[key] = rt
+			out = append(out, rt)
+		}
+		if o, ok := rt.methods[r.Method]; ok {
+			return nil, fmt.Errorf("sandbox: %s %s%s is served by both %s and %s", r.Method, r.Interface.Prefix(), tmpl, o.name, r.Operation)
+		}
+		rt.methods[r.Method] = op{name: r.Operation, h: h}
 	}
-	sort.Strings(names)
-	return &route{
-		iface:   iface,
-		name:    tmpl,
-		segs:    strings.Split(strings.Trim(tmpl, "/"), "/"),
-		methods: methods,
-		allow:   strings.Join(names, ", "),
+	for name := range handlers {
+		if !used[name] {
+			return nil, fmt.Errorf("sandbox: handler of %s serves no route", name)
+		}
 	}
+	for _, rt := range out {
+		names := make([]string, 0, len(rt.methods))
+		for m := range rt.methods {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		rt.allow = strings.Join(names, ", ")
+	}
+	return out, nil
 }
 
-func (s *Sandbox) buildRoutes() []*route {
-	type m = map[string]op
-	return []*route{
-		newRoute(Omni, "/api/v1/requests", m{http.MethodPost: {OpRequestsCreate, s.createRequest}, http.MethodGet: {OpRequestsGetMany, s.getRequests}}),
-		newRoute(Omni, "/api/v1/requests/:id", m{http.MethodGet: {OpRequestsGet, s.getRequest}, http.MethodDelete: {OpRequestsCancel, s.cancelRequest}}),
-		newRoute(Omni, "/api/v1/pharmacies", m{http.MethodGet: {OpPharmaciesSearch, s.searchPharmacies}}),
-		newRoute(Omni, "/api/v1/pharmacies/:id", m{http.MethodGet: {OpPharmaciesGet, s.getPharmacy}}),
-		newRoute(Delivery, "/api/v1/orders", m{http.MethodPost: {OpOrdersCreate, s.createOrder}, http.MethodGet: {OpOrdersGetMany, s.getOrders}}),
-		newRoute(Delivery, "/api/v1/orders/:id", m{http.MethodGet: {OpOrdersGet, s.getOrder}, http.MethodDelete: {OpOrdersCancel, s.cancelOrder}}),
-		newRoute(Delivery, "/api/v1/orders/:id/prescriptions", m{http.MethodPost: {OpOrdersAddPrescription, s.addPrescription}}),
-		newRoute(Delivery, "/api/v1/orders/:id/prescriptions/:rx_number", m{http.MethodDelete: {OpOrdersRemovePrescription, s.removePrescription}}),
-		newRoute(Delivery, "/api/v1/pharmacies/:id", m{http.MethodGet: {OpPharmaciesDeliveryInfo, s.deliveryInfo}}),
-		newRoute(Tracking, "/tracking/v1/subscriptions", m{http.MethodGet: {OpTrackingGetSubscription, s.getSubscription}, http.MethodPost: {OpTrackingSubscribe, s.subscribe}}),
-		newRoute(Pricing, "/pricing/v1/quotes", m{http.MethodPost: {OpPricingQuote, s.createQuote}}),
+// param returns the name of a {name} segment, or false for a literal one.
+func param(seg string) (string, bool) {
+	if len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}' {
+		return seg[1 : len(seg)-1], true
 	}
+	return "", false
 }
 
 // splitInterface returns the interface an escaped path belongs to and the
@@ -107,7 +149,7 @@ next:
 		var params map[string]string
 		for i, want := range rt.segs {
 			got := segs[i]
-			if strings.HasPrefix(want, ":") {
+			if name, ok := param(want); ok {
 				v, err := url.PathUnescape(got)
 				if err != nil || v == "" {
 					continue next
@@ -115,7 +157,7 @@ next:
 				if params == nil {
 					params = map[string]string{}
 				}
-				params[want[1:]] = v
+				params[name] = v
 				continue
 			}
 			if got != want {

@@ -173,8 +173,8 @@ func TestCallsAreRecordedAndLoggedWithoutQueries(t *testing.T) {
 	assert.False(t, first.ReceivedAt.IsZero(), "the receive time is recorded")
 	assert.Equal(t, h.clock.Now(), first.SimulatedAt, "the sandbox clock's time is recorded")
 	first.ReceivedAt, first.SimulatedAt = time.Time{}, time.Time{}
-	assert.Equal(t, Call{Interface: Omni, Operation: OpRequestsGet, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/:id", Status: 404}, first)
-	assert.Equal(t, "/delivery/api/v1/orders/:id/prescriptions/:rx_number", st.Calls[1].Route)
+	assert.Equal(t, Call{Interface: Omni, Operation: OpRequestsGet, Method: "GET", Path: "/omni/api/v1/requests/abc", Route: "/omni/api/v1/requests/{id}", Status: 404}, first)
+	assert.Equal(t, "/delivery/api/v1/orders/{id}/prescriptions/{rx_number}", st.Calls[1].Route)
 	assert.Empty(t, st.Calls[1].Operation, "no operation is GET on that route")
 	assert.Equal(t, "tracking_number=1", st.Calls[2].Query)
 	assert.Equal(t, 1, st.CallsTo("GET", "/tracking/"))

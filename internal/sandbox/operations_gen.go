@@ -42,3 +42,24 @@ var Operations = []string{
 	OpTrackingGetSubscription,
 	OpPricingQuote,
 }
+
+// Routes lists every operation's route, in the order of the documents:
+// New serves each with the handler its operation has in handlers.go.
+var Routes = []Route{
+	{Omni, "POST", "/api/v1/requests", OpRequestsCreate},
+	{Omni, "DELETE", "/api/v1/requests/{id}", OpRequestsCancel},
+	{Omni, "GET", "/api/v1/requests/{id}", OpRequestsGet},
+	{Omni, "GET", "/api/v1/requests/", OpRequestsGetMany},
+	{Omni, "GET", "/api/v1/pharmacies/", OpPharmaciesSearch},
+	{Omni, "GET", "/api/v1/pharmacies/{id}", OpPharmaciesGet},
+	{Delivery, "GET", "/api/v1/pharmacies/{id}", OpPharmaciesDeliveryInfo},
+	{Delivery, "POST", "/api/v1/orders", OpOrdersCreate},
+	{Delivery, "GET", "/api/v1/orders", OpOrdersGetMany},
+	{Delivery, "DELETE", "/api/v1/orders/{id}", OpOrdersCancel},
+	{Delivery, "GET", "/api/v1/orders/{id}", OpOrdersGet},
+	{Delivery, "POST", "/api/v1/orders/{id}/prescriptions", OpOrdersAddPrescription},
+	{Delivery, "DELETE", "/api/v1/orders/{id}/prescriptions/{rx_number}", OpOrdersRemovePrescription},
+	{Tracking, "POST", "/tracking/v1/subscriptions", OpTrackingSubscribe},
+	{Tracking, "GET", "/tracking/v1/subscriptions", OpTrackingGetSubscription},
+	{Pricing, "POST", "/pricing/v1/quotes", OpPricingQuote},
+}

@@ -110,6 +110,15 @@ type Config struct {
 	// first. Zero means DefaultMaxCalls; a negative value keeps every one.
 	// Stats().CallCounts counts past the cap.
 	MaxCalls int
+
+	// ExtraRoutes adds operations beyond the documents' (Routes), each
+	// served by its handler in ExtraHandlers, through the same route
+	// table and checks as every other: the seam the endpoint walk test
+	// (rxdeliverytest's TestEndpointWalk) serves a test-only endpoint
+	// through. Leave both empty anywhere else.
+	ExtraRoutes []Route
+	// ExtraHandlers holds the handler of each operation of ExtraRoutes.
+	ExtraHandlers map[string]Handler
 }
 
 // Sandbox is the in-process fake of the four interfaces. It is an
@@ -205,7 +214,7 @@ func New(cfg Config) *Sandbox {
 		s.pharm.Store(newPharmacySet(cfg.Pharmacies))
 	}
 	s.stats.CreateBodies = map[string]int{}
-	s.routes = s.buildRoutes()
+	s.routes = s.mustRoutes(cfg)
 	switch c := s.clock.(type) {
 	case *ManualClock:
 		s.manual = true
@@ -217,6 +226,29 @@ func New(cfg Config) *Sandbox {
 		})
 	}
 	return s
+}
+
+// mustRoutes builds the route table from Routes and cfg's extra routes,
+// each served by its operation's handler (handlers.go, cfg.ExtraHandlers).
+// It panics on an operation without a handler or a handler without an
+// operation: a simulator that answered 404 for an endpoint of the
+// documents would fail tests far from the missing line.
+func (s *Sandbox) mustRoutes(cfg Config) []*route {
+	handlers := s.handlers()
+	for name, h := range cfg.ExtraHandlers {
+		if _, dup := handlers[name]; dup {
+			panic("sandbox: extra handler of " + name + " replaces the documents' operation")
+		}
+		if h != nil {
+			handlers[name] = func(c *call) { h(c.w, c.r, c.params) }
+		}
+	}
+	routes := append(append([]Route(nil), Routes...), cfg.ExtraRoutes...)
+	rts, err := buildRoutes(routes, handlers)
+	if err != nil {
+		panic(err.Error())
+	}
+	return rts
 }
 
 // Handler returns the sandbox as an http.Handler (the Sandbox itself).

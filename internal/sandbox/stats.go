@@ -69,7 +69,7 @@ type Call struct {
 	// never holds a header, so no credential is in it.
 	Body []byte
 	// Route is the matched route template with the interface prefix, such
-	// as "/delivery/api/v1/orders/:id", or "(unknown)".
+	// as "/delivery/api/v1/orders/{id}", or "(unknown)".
 	Route string
 	// Status is the status answered; 0 when the connection was dropped,
 	// or while the response has not been written yet (a stalled call).

@@ -1,0 +1,240 @@
+// Package endpointgen reads the SDK's endpoint table from the OpenAPI
+// documents in api/ and writes it out: internal/core's descriptors
+// (endpoints_gen.go), the simulator's operation names and routes
+// (internal/sandbox/operations_gen.go), the test kit's operation constants
+// (rxdeliverytest/operations_gen.go) and the operations table
+// (docs/endpoints.md). The command internal/cmd/endpointgen, run by go
+// generate in internal/core, writes what Generate returns; the endpoint
+// walk test (rxdeliverytest's TestEndpointWalk) runs a test-only document
+// through the same two functions.
+package endpointgen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Document is one interface's OpenAPI document.
+type Document struct {
+	// File is the document's file name in its directory, such as "omni.yaml".
+	File string
+	// Interface is the interface it describes, as the simulator names it:
+	// "omni", "delivery", "tracking" or "pricing".
+	Interface string
+}
+
+// Documents are the platform interfaces' documents in api/, in table order.
+var Documents = []Document{
+	{"omni.yaml", "omni"},
+	{"delivery.yaml", "delivery"},
+	{"tracking.yaml", "tracking"},
+	{"pricing.yaml", "pricing"},
+}
+
+// Operation is one operation read from a document.
+type Operation struct {
+	// ID is the operationId, such as "ordersGet"; capitalized it names the
+	// generated Go identifiers.
+	ID string
+	// Name is x-rxdelivery-operation, such as "orders.Get".
+	Name string
+	// Interface is the document's interface, such as "delivery".
+	Interface string
+	// Method is the HTTP method in upper case.
+	Method string
+	// Route is the path template, with {name} placeholders.
+	Route string
+	// Write is x-rxdelivery-write.
+	Write bool
+	// Hidden is x-rxdelivery-hidden: the placeholders errors never show.
+	Hidden []string
+	// Query holds the required query parameters, each as a hint of its
+	// form: "ids[]=" (form style) or "delivery[…]=" (deepObject).
+	Query []string
+}
+
+// GoName is the operation's Go identifier, such as "OrdersGet".
+func (o Operation) GoName() string { return strings.ToUpper(o.ID[:1]) + o.ID[1:] }
+
+// Generate returns each generated file's contents by its path relative to
+// the module's root.
+func Generate(ops []Operation) (map[string][]byte, error) {
+	core, err := coreTable(ops)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := sandboxOps(ops)
+	if err != nil {
+		return nil, err
+	}
+	kit, err := kitOps(ops)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{
+		"internal/core/endpoints_gen.go":     core,
+		"internal/sandbox/operations_gen.go": sb,
+		"rxdeliverytest/operations_gen.go":   kit,
+		"docs/endpoints.md":                  docTable(ops),
+	}, nil
+}
+
+var methods = map[string]string{"get": "MethodGet", "post": "MethodPost", "put": "MethodPut", "patch": "MethodPatch", "delete": "MethodDelete", "head": "MethodHead"}
+
+// Read reads the operations of docs in dir, in the documents' order and
+// each document's order of paths and methods.
+func Read(dir string, docs []Document) ([]Operation, error) {
+	var ops []Operation
+	for _, d := range docs {
+		b, err := os.ReadFile(filepath.Join(dir, d.File))
+		if err != nil {
+			return nil, err
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.File, err)
+		}
+		if len(doc.Content) == 0 {
+			return nil, fmt.Errorf("%s: empty document", d.File)
+		}
+		paths := child(doc.Content[0], "paths")
+		if paths == nil {
+			return nil, fmt.Errorf("%s: no paths", d.File)
+		}
+		for i := 0; i+1 < len(paths.Content); i += 2 {
+			route, item := paths.Content[i].Value, paths.Content[i+1]
+			for j := 0; j+1 < len(item.Content); j += 2 {
+				m := item.Content[j].Value
+				if _, ok := methods[m]; !ok {
+					continue
+				}
+				var fields struct {
+					ID         string   `yaml:"operationId"`
+					Name       string   `yaml:"x-rxdelivery-operation"`
+					Write      bool     `yaml:"x-rxdelivery-write"`
+					Hidden     []string `yaml:"x-rxdelivery-hidden"`
+					Parameters []struct {
+						Name     string `yaml:"name"`
+						In       string `yaml:"in"`
+						Required bool   `yaml:"required"`
+						Style    string `yaml:"style"`
+					} `yaml:"parameters"`
+				}
+				if err := item.Content[j+1].Decode(&fields); err != nil {
+					return nil, fmt.Errorf("%s %s %s: %w", d.File, m, route, err)
+				}
+				if fields.ID == "" || fields.Name == "" {
+					return nil, fmt.Errorf("%s %s %s: operationId and x-rxdelivery-operation are required", d.File, m, route)
+				}
+				o := Operation{ID: fields.ID, Name: fields.Name, Interface: d.Interface, Method: strings.ToUpper(m), Route: route, Write: fields.Write, Hidden: fields.Hidden}
+				for _, p := range fields.Parameters {
+					if p.In != "query" || !p.Required {
+						continue
+					}
+					if p.Style == "deepObject" {
+						o.Query = append(o.Query, p.Name+"[…]=")
+					} else {
+						o.Query = append(o.Query, p.Name+"=")
+					}
+				}
+				ops = append(ops, o)
+			}
+		}
+	}
+	return ops, nil
+}
+
+func child(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// title is an interface's name capitalized, as rxtypes and the simulator
+// name its constant (rxtypes.InterfaceOmni, sandbox.Omni).
+func title(iface string) string { return strings.ToUpper(iface[:1]) + iface[1:] }
+
+const header = "// Code generated by endpointgen from api/*.yaml; DO NOT EDIT.\n\n"
+
+func coreTable(ops []Operation) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header + "package core\n\n")
+	b.WriteString("import (\n\t\"net/http\"\n\n\t\"github.com/rxdelivery/rxdelivery-go/rxtypes\"\n)\n\n")
+	b.WriteString("// The platform's endpoints, in the order of the documents in api/ (omni,\n// delivery, tracking, pricing) and of their paths.\nvar (\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\t%s = &Endpoint{Name: %q, Interface: rxtypes.Interface%s, Method: http.%s, Route: %q", o.GoName(), o.Name, title(o.Interface), methods[strings.ToLower(o.Method)], o.Route)
+		if len(o.Hidden) > 0 {
+			fmt.Fprintf(&b, ", Hidden: %#v", o.Hidden)
+		}
+		if o.Write {
+			b.WriteString(", Write: true")
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString(")\n\n// Endpoints lists every endpoint in the order of the documents in api/.\nvar Endpoints = []*Endpoint{\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\t%s,\n", o.GoName())
+	}
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
+}
+
+func sandboxOps(ops []Operation) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header + "package sandbox\n\n")
+	b.WriteString("// Operation names, one per endpoint, as the SDK's service methods are\n// named (Call.Operation, Fault.Operation).\nconst (\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\tOp%s = %q\n", o.GoName(), o.Name)
+	}
+	b.WriteString(")\n\n// Operations lists every operation name, in the order of the documents.\nvar Operations = []string{\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\tOp%s,\n", o.GoName())
+	}
+	b.WriteString("}\n\n// Routes lists every operation's route, in the order of the documents:\n")
+	b.WriteString("// New serves each with the handler its operation has in handlers.go.\nvar Routes = []Route{\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\t{%s, %q, %q, Op%s},\n", title(o.Interface), o.Method, o.Route, o.GoName())
+	}
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
+}
+
+func kitOps(ops []Operation) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header + "package rxdeliverytest\n\nimport \"github.com/rxdelivery/rxdelivery-go/internal/sandbox\"\n\n")
+	b.WriteString("// The operations, one per endpoint. AnyOperation matches every call.\nconst (\n\tAnyOperation Operation = \"\"\n\n")
+	for _, o := range ops {
+		q := ""
+		if len(o.Query) > 0 {
+			q = "?" + strings.Join(o.Query, "&")
+		}
+		fmt.Fprintf(&b, "\t%s Operation = sandbox.Op%s // %s %s%s (%s)\n", o.GoName(), o.GoName(), o.Method, o.Route, q, o.Interface)
+	}
+	b.WriteString(")\n")
+	return format.Source(b.Bytes())
+}
+
+func docTable(ops []Operation) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!-- Code generated by endpointgen from api/*.yaml; DO NOT EDIT. -->\n\n# Endpoints\n\n")
+	b.WriteString("Every operation of the platform the SDK calls, as the documents in [api/](../api) describe it. ")
+	b.WriteString("The operation is the name hooks, spans, logs, the test kit and the simulator use.\n\n")
+	b.WriteString("| Operation | Interface | Method | Route | Write |\n|---|---|---|---|---|\n")
+	for _, o := range ops {
+		w := ""
+		if o.Write {
+			w = "yes"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | `%s` | %s |\n", o.Name, o.Interface, o.Method, o.Route, w)
+	}
+	return b.Bytes()
+}
