@@ -5,8 +5,9 @@
 # exchange it serves (internal/sandbox/conformance_on.go) in a scratch
 # directory; internal/conformance (a module of its own, so that the SDK's
 # users never require its validator, kin-openapi) then validates every
-# request and response against the documents, prints each violation and the
-# counts, and fails on any violation.
+# request and response against the documents, prints each violation and what
+# it validated of each operation, and fails on any violation and on any
+# operation (or webhook) without a validated request and success response.
 #
 # Usage: .ci/conformance.sh [go test flags...] (flags that leave out
 # rxdeliverytest's TestEndpointWalk leave its endpoint unreached, which the

@@ -12,6 +12,14 @@
 // is. A tracking notification the simulator sent is validated against its
 // webhook's body (the listener's answer is a test's, and is not).
 //
+// It then lists, for every operation of the documents (the four
+// interfaces' and the control API's) and every webhook, how many requests
+// and responses were validated (of the responses, how many were a
+// success), names the operations not reached, and fails on them: an
+// operation without a validated request or a validated success response,
+// or a webhook without a validated notification, is one whose bodies the
+// check never held to the documents.
+//
 // Usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]
 //
 // Each DOCUMENT=OVERLAY, such as
@@ -78,35 +86,87 @@ type Result struct {
 	// planted them malformed.
 	Planted    int
 	Violations []string
+	// Coverage lists every operation of the documents and every webhook,
+	// document by document in the order of prefixes, each document's
+	// operations by path and method.
+	Coverage []Coverage
+	// Unreached names the operations without a validated request or
+	// success response and the webhooks without a validated notification:
+	// the check fails on them.
+	Unreached []string
+}
+
+// Coverage counts what was validated of one operation or webhook.
+// Requests counts the requests held to the documents (not those the
+// simulator refused with a 4xx, which are not); Responses counts the
+// responses validated, Successes those of them with a 2xx status. A
+// webhook's Requests counts the notifications validated; it has no
+// responses.
+type Coverage struct {
+	// Doc is the document's file name, Operation the operation's
+	// x-rxdelivery-operation (else its method and path, or the
+	// webhook's name).
+	Doc, Operation string
+	// Method and Path are the operation's route in its document; a
+	// webhook's Path is its name.
+	Method, Path                   string
+	Webhook                        bool
+	Requests, Responses, Successes int
+}
+
+// reached reports whether the operation had a validated request and a
+// validated success response (a webhook, a validated notification).
+func (c Coverage) reached() bool {
+	return c.Requests > 0 && (c.Webhook || c.Successes > 0)
 }
 
 func main() {
-	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]")
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run checks the record (args: API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]),
+// prints the violations, the coverage of each operation, the operations
+// not reached and the counts to stdout, and returns the exit status: 2
+// when the check could not run, 1 on a violation or an operation not
+// reached, else 0.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, "usage: conformance API_DIR RECORD_DIR [DOCUMENT=OVERLAY ...]")
+		return 2
 	}
 	overlays := map[string]string{}
-	for _, a := range os.Args[3:] {
+	for _, a := range args[2:] {
 		doc, file, ok := strings.Cut(a, "=")
 		if !ok {
-			fmt.Fprintln(os.Stderr, "conformance: an overlay is DOCUMENT=FILE, such as omni.yaml=widgets.yaml")
-			os.Exit(2)
+			fmt.Fprintln(stderr, "conformance: an overlay is DOCUMENT=FILE, such as omni.yaml=widgets.yaml")
+			return 2
 		}
 		overlays[doc] = file
 	}
-	res, err := CheckDir(os.Args[1], os.Args[2], overlays)
+	res, err := CheckDir(args[0], args[1], overlays)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "conformance:", err)
+		return 2
 	}
 	for _, v := range res.Violations {
-		fmt.Println(v)
+		fmt.Fprintln(stdout, v)
 	}
-	fmt.Printf("conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped, %d planted malformed responses not validated), %d violations\n",
-		res.Requests, res.Responses, res.Skipped, res.Planted, len(res.Violations))
-	if len(res.Violations) > 0 {
-		os.Exit(1)
+	for _, c := range res.Coverage {
+		what := fmt.Sprintf("%d requests, %d responses (%d successes)", c.Requests, c.Responses, c.Successes)
+		if c.Webhook {
+			what = fmt.Sprintf("%d notifications (webhook)", c.Requests)
+		}
+		fmt.Fprintf(stdout, "conformance: %s %s: %s\n", c.Doc, c.Operation, what)
 	}
+	for _, op := range res.Unreached {
+		fmt.Fprintf(stdout, "conformance: not reached (no validated request, success response or notification): %s\n", op)
+	}
+	fmt.Fprintf(stdout, "conformance: %d requests and %d responses validated (%d exchanges outside the documents' servers skipped, %d planted malformed responses not validated), %d violations, %d operations not reached\n",
+		res.Requests, res.Responses, res.Skipped, res.Planted, len(res.Violations), len(res.Unreached))
+	if len(res.Violations) > 0 || len(res.Unreached) > 0 {
+		return 1
+	}
+	return 0
 }
 
 // checker validates exchanges against the loaded documents.
@@ -116,6 +176,19 @@ type checker struct {
 	webhooks map[string]webhook
 	// added counts the exchanges of each operation an overlay added.
 	added map[string]int
+	// coverage holds the counts of every operation and webhook, in the
+	// order Result.Coverage lists them; index finds one by name.
+	coverage []Coverage
+	index    map[string]int
+}
+
+// count returns the counts of the operation or webhook name.
+func (c *checker) count(name string) *Coverage {
+	i, ok := c.index[name]
+	if !ok {
+		return &Coverage{}
+	}
+	return &c.coverage[i]
 }
 
 // webhook is a webhook's operation (the platform's POST to a listener) and
@@ -128,7 +201,7 @@ type webhook struct {
 // newChecker loads the documents of apiDir, each with the paths of its
 // overlay file (by document name) merged in.
 func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
-	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, added: map[string]int{}}
+	c := &checker{routers: map[string]routers.Router{}, webhooks: map[string]webhook{}, added: map[string]int{}, index: map[string]int{}}
 	for name := range overlays {
 		known := false
 		for _, p := range prefixes {
@@ -170,13 +243,38 @@ func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
 		c.routers[p.doc] = r
+		paths := doc.Paths.InMatchingOrder()
+		sort.Strings(paths)
+		for _, path := range paths {
+			ops := doc.Paths.Value(path).Operations()
+			methods := make([]string, 0, len(ops))
+			for m := range ops {
+				methods = append(methods, m)
+			}
+			sort.Strings(methods)
+			for _, m := range methods {
+				c.add(Coverage{Doc: p.doc, Method: m, Path: path, Operation: operationName(&routers.Route{Method: m, Path: path, Operation: ops[m]})})
+			}
+		}
+		names := make([]string, 0, len(doc.Webhooks))
 		for name, item := range doc.Webhooks {
 			if item != nil && item.Post != nil {
 				c.webhooks[name] = webhook{doc: p.doc, op: item.Post}
+				names = append(names, name)
 			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			c.add(Coverage{Doc: p.doc, Method: http.MethodPost, Path: name, Operation: webhookName(name, c.webhooks[name]), Webhook: true})
 		}
 	}
 	return c, nil
+}
+
+// add lists an operation or webhook to count.
+func (c *checker) add(cov Coverage) {
+	c.index[cov.Operation] = len(c.coverage)
+	c.coverage = append(c.coverage, cov)
 }
 
 // merge returns the document at path with the paths of the overlay file
@@ -233,7 +331,8 @@ func mapping(n *yaml.Node, key string) *yaml.Node {
 // CheckDir validates every exchange recorded in the files of recordDir
 // against the documents of apiDir, each merged with its overlay in
 // overlays (file by document name, such as "omni.yaml"); an operation an
-// overlay added with no exchange recorded is a violation.
+// overlay added with no exchange recorded is a violation. It lists what it
+// validated of each operation.
 func CheckDir(apiDir, recordDir string, overlays map[string]string) (Result, error) {
 	c, err := newChecker(apiDir, overlays)
 	if err != nil {
@@ -255,6 +354,12 @@ func CheckDir(apiDir, recordDir string, overlays map[string]string) (Result, err
 		}
 	}
 	sort.Strings(res.Violations)
+	res.Coverage = c.coverage
+	for _, cov := range c.coverage {
+		if !cov.reached() {
+			res.Unreached = append(res.Unreached, cov.Operation)
+		}
+	}
 	return res, nil
 }
 
@@ -337,6 +442,10 @@ func (c *checker) check(ex exchange, res *Result) {
 		},
 	}
 	res.Requests++
+	cov := c.count(op)
+	if !refused {
+		cov.Requests++
+	}
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil && !refused {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s", op, reason(err)))
 	}
@@ -352,6 +461,10 @@ func (c *checker) check(ex exchange, res *Result) {
 		Options:                &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true},
 	}
 	res.Responses++
+	cov.Responses++
+	if ex.Status >= 200 && ex.Status < 300 {
+		cov.Successes++
+	}
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: response %d: %s", op, ex.Status, reason(err)))
 	}
@@ -368,14 +481,12 @@ func (c *checker) checkWebhook(ex exchange, res *Result) {
 		res.Violations = append(res.Violations, fmt.Sprintf("webhook %s: no webhook of the documents", ex.Webhook))
 		return
 	}
-	name := ex.Webhook
-	if n, ok := wh.op.Extensions["x-rxdelivery-operation"].(string); ok {
-		name = n
-	}
+	name := webhookName(ex.Webhook, wh)
 	if wh.op.RequestBody == nil || wh.op.RequestBody.Value == nil {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s declares no body", name, wh.doc))
 		return
 	}
+	c.count(name).Requests++
 	req, _ := http.NewRequest(ex.Method, "/", bytes.NewReader(ex.RequestBody))
 	req.Header = ex.RequestHeader.Clone()
 	if req.Header == nil {
@@ -388,6 +499,14 @@ func (c *checker) checkWebhook(ex exchange, res *Result) {
 	if err := openapi3filter.ValidateRequestBody(context.Background(), in, wh.op.RequestBody.Value); err != nil {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: request: %s", name, reason(err)))
 	}
+}
+
+// webhookName is the webhook's x-rxdelivery-operation, else its name.
+func webhookName(name string, wh webhook) string {
+	if n, ok := wh.op.Extensions["x-rxdelivery-operation"].(string); ok {
+		return n
+	}
+	return name
 }
 
 // operationName is the operation's x-rxdelivery-operation, else its route.

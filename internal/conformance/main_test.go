@@ -39,6 +39,9 @@ func authed(h http.Header) http.Header {
 
 var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 
+// controlOrder is a conforming answer of the control API's order status PUT.
+var controlOrder = []byte(`{"id":"o-1","status":"delivered","tracking_number":null}`)
+
 // TestPlantedViolations checks that the check reports a response without a
 // required field, a response body with a field of the wrong type and a
 // request with a value outside its enum, names the
@@ -60,7 +63,7 @@ func TestPlantedViolations(t *testing.T) {
 		exchange{ // request: a status outside the documents' enum, accepted
 			Method: http.MethodPut, Path: "/_control/orders/o-3/status", RequestHeader: authed(jsonHeader),
 			RequestBody: []byte(`{"status":"PATIENT-SECRET"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 		exchange{ // response: a quote's price written as a string, not a number
 			Method: http.MethodPost, Path: "/pricing/pricing/v1/quotes", RequestHeader: authed(jsonHeader),
@@ -229,12 +232,12 @@ func TestControlBodyWithoutContentType(t *testing.T) {
 		exchange{
 			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
 			RequestBody: []byte(`{"status":"delivered"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 		exchange{
 			Method: http.MethodPut, Path: "/_control/orders/o-1/status", RequestHeader: authed(nil),
 			RequestBody: []byte(`{"status":"lost"}`),
-			Status:      200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{}`),
+			Status:      200, ResponseHeader: jsonHeader, ResponseBody: controlOrder,
 		},
 	)
 	res, err := CheckDir("../../api", dir, nil)
@@ -395,5 +398,61 @@ func TestViolationsHideValues(t *testing.T) {
 	}
 	if strings.Contains(all, "PATIENT-SECRET") {
 		t.Errorf("violations show a value the exchange carried:\n%s", all)
+	}
+}
+
+// TestPlantedControlViolations checks that the control API's bodies are
+// validated: a fault of a kind outside the enum accepted, a call record
+// whose entry lacks a required member and a clock that is not a time are
+// reported by operation, field and rule, without their values; conforming
+// ones pass.
+func TestPlantedControlViolations(t *testing.T) {
+	t.Parallel()
+	call := `{"operation":"orders.Get","method":"GET","path":"/api/v1/orders/o-1","query":null,"body":null,"status":200,"fault":"",` +
+		`"received_at":"2026-11-29T02:00:00Z","simulated_at":"2026-01-05T09:00:00Z"}`
+	dir := record(t,
+		exchange{ // conforming
+			Method: http.MethodPost, Path: "/_control/faults", RequestHeader: authed(jsonHeader),
+			RequestBody: []byte(`{"operation":"orders.Get","kind":"cut"}`),
+			Status:      201, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"operation":"orders.Get","times":1,"fault":"cut"}`),
+		},
+		exchange{ // request: a kind outside the enum, accepted
+			Method: http.MethodPost, Path: "/_control/faults", RequestHeader: authed(jsonHeader),
+			RequestBody: []byte(`{"operation":"orders.Get","kind":"PATIENT-SECRET"}`),
+			Status:      201, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"operation":"orders.Get","times":1,"fault":"cut"}`),
+		},
+		exchange{ // conforming
+			Method: http.MethodGet, Path: "/_control/calls", RequestHeader: authed(nil),
+			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"calls":[` + call + `],"counts":{"orders.Get":1}}`),
+		},
+		exchange{ // response: a call without simulated_at
+			Method: http.MethodGet, Path: "/_control/calls", RequestHeader: authed(nil),
+			Status: 200, ResponseHeader: jsonHeader,
+			ResponseBody: []byte(`{"calls":[` + strings.Replace(call, `,"simulated_at":"2026-01-05T09:00:00Z"`, "", 1) + `],"counts":{}}`),
+		},
+		exchange{ // response: a clock that is not a time
+			Method: http.MethodGet, Path: "/_control/clock", RequestHeader: authed(nil),
+			Status: 200, ResponseHeader: jsonHeader, ResponseBody: []byte(`{"now":"PATIENT-SECRET"}`),
+		},
+	)
+	res, err := CheckDir("../../api", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 3 {
+		t.Fatalf("violations %q, want 3", res.Violations)
+	}
+	all := strings.Join(res.Violations, "\n")
+	for _, want := range []string{
+		"control.FaultsAdd: request: body /kind: enum",
+		"control.Calls: response 200: body /calls/0: required (missing simulated_at)",
+		"control.Clock: response 200: body /now: format (format date-time)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("violations %q do not say %q", all, want)
+		}
+	}
+	if strings.Contains(all, "PATIENT-SECRET") {
+		t.Errorf("violations show a value the exchange carried: %q", all)
 	}
 }
