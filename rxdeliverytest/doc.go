@@ -151,7 +151,9 @@
 // ("/_control"), for tests written in other languages against a standalone
 // server (the repository's operator command, 'rxdelivery sandbox'). Every endpoint needs
 // the server's key and secret as Basic credentials (401 otherwise); bodies
-// and responses are JSON; errors are {"error":{"message"}}.
+// and responses are JSON; errors are {"error":{"message"}}. The OpenAPI
+// document api/sandbox.yaml in the repository describes every body in full
+// (see docs/api.md); in brief:
 //
 //	GET    /_control/clock                  {"now"}
 //	POST   /_control/clock/advance          {"seconds":90} or {"duration":"1m30s"} -> {"now"}

@@ -31,7 +31,8 @@ API, so a test is deterministic. Either way the control API can jump the clock
 ahead.
 
 Control API, under /_control, with the same key and secret as Basic
-credentials (401 without them), JSON in and out:
+credentials (401 without them), JSON in and out (every body is described by
+the OpenAPI document api/sandbox.yaml in the SDK's repository):
 
   GET    /_control/clock                  {"now"}
   POST   /_control/clock/advance          {"seconds":90} or {"duration":"1m30s"} -> {"now"}
