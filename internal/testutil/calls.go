@@ -119,8 +119,9 @@ func Quote() *pricing.QuoteParams {
 type CallFunc func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
 
 // Call is the test row of one endpoint of core.Endpoints, the one source
-// of every per-endpoint test: its valid call, the forms of input that end
-// it before anything is sent, what it sends and how errors name it.
+// of the tests that run every endpoint: its valid call, the forms of input
+// that end it before anything is sent, what it sends and how errors name
+// it.
 type Call struct {
 	// Name is the endpoint's in core.Endpoints ("orders.Get").
 	Name string
