@@ -406,7 +406,7 @@ func TestMiddlewareThatDoesNotSend(t *testing.T) {
 }
 
 // TestEveryEndpointNamesItsOperation calls every endpoint of core.Endpoints
-// (by its row in endpoints()) with a recording middleware and checks that
+// (by its row in testutil.Calls) with a recording middleware and checks that
 // each reports the table's name, templated path, interface and class.
 func TestEveryEndpointNamesItsOperation(t *testing.T) {
 	t.Parallel()
@@ -426,7 +426,7 @@ func TestEveryEndpointNamesItsOperation(t *testing.T) {
 		if !ok {
 			continue
 		}
-		require.NoError(t, row.call(ctx, c), ep.Name)
+		require.NoError(t, row.Call(ctx, c), ep.Name)
 		class := option.Safe
 		if ep.Write {
 			class = option.Write

@@ -209,16 +209,16 @@ func TestEveryLogLineNamesTheOperation(t *testing.T) {
 	}
 	messages := map[string]int{}
 	ctx := context.Background()
-	for _, e := range endpoints() {
+	for _, e := range testutil.Calls(t) {
 		for _, f := range flows {
 			buf.Reset()
 			s.play(f.actions...)
-			_ = e.call(ctx, f.client, f.opts...)
+			_ = e.Call(ctx, f.client, f.opts...)
 			mu.Lock()
 			want := op
 			mu.Unlock()
-			require.Equal(t, e.name, want.Name)
-			msg := e.name + ", " + f.name
+			require.Equal(t, e.Name, want.Name)
+			msg := e.Name + ", " + f.name
 			out := buf.String()
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			require.NotEmpty(t, lines, msg)
@@ -232,11 +232,14 @@ func TestEveryLogLineNamesTheOperation(t *testing.T) {
 				}
 				assert.Equal(t, want.Name, rec["operation"], "%s: %s", msg, line)
 				assert.Equal(t, want.Method, rec["method"], "%s: %s", msg, line)
-				assert.Equal(t, prefix[e.iface]+want.Path, rec["path"], "%s: %s", msg, line)
+				assert.Equal(t, prefix[e.Interface]+want.Path, rec["path"], "%s: %s", msg, line)
 			}
 			assert.NotZero(t, attempts, "%s: each attempt has its debug line", msg)
-			for _, never := range []string{"req_1", "req_2", "ord_1", "ord_2", "5550001", "RX-1", "1Z999", "ChIJ_place",
-				"?", "ids", "elsewhere", "LOG_9", "Jane", "secret", "a2V5"} {
+			// Ids and patient values the rows send, and others: none is logged.
+			never := append([]string{"req_1", "req_2", "ord_1", "ord_2", "5550001", "RX-1", "1Z999", "ChIJ_place",
+				"?", "ids", "elsewhere", "LOG_9", "Jane", "secret", "a2V5", testutil.RxNumber, "Quillfeather"},
+				testutil.PatientValues()...)
+			for _, never := range never {
 				assert.NotContains(t, out, never, msg)
 			}
 		}

@@ -11,28 +11,10 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/orders"
-	"github.com/rxdelivery/rxdelivery-go/pharmacies"
-	"github.com/rxdelivery/rxdelivery-go/pricing"
 	"github.com/rxdelivery/rxdelivery-go/requests"
-	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
-
-// endpoint is one of the endpoints of core.Endpoints, callable with the forms of input
-// that end a call before anything is sent. A nil func marks a form the
-// endpoint does not take (an id, params).
-type endpoint struct {
-	name string
-	// iface is the interface the endpoint is on.
-	iface rxdelivery.Interface
-	// call makes the call with valid input (a client without validation
-	// takes any params).
-	call func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
-	// nilParams, invalidParams and emptyID make it with nil params,
-	// params that break a rule, and an empty identifier.
-	nilParams, invalidParams, emptyID func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
-}
 
 // btoi is 1 for true and 0 for false.
 func btoi(b bool) int {
@@ -44,164 +26,6 @@ func btoi(b bool) int {
 
 // e0 drops a call's result, keeping its error.
 func e0[T any](_ T, err error) error { return err }
-
-// endpoints returns a row for each endpoint of core.Endpoints: rows checks
-// that none is missing.
-func endpoints() []endpoint {
-	return []endpoint{
-		{name: "requests.Create", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.Create(ctx, &requests.CreateParams{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.Create(ctx, nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.Create(ctx, &requests.CreateParams{}, o...))
-			}},
-		{name: "requests.Cancel", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Requests.Cancel(ctx, "req_1", o...)
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Requests.Cancel(ctx, "", o...)
-			}},
-		{name: "requests.Get", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.Get(ctx, "req_1", o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.Get(ctx, " ", o...))
-			}},
-		{name: "requests.GetMany", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.GetMany(ctx, []string{"req_1", "req_2"}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.GetMany(ctx, nil, o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Requests.GetMany(ctx, []string{"req_1", ""}, o...))
-			}},
-		{name: "pharmacies.Search", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Search(ctx, &pharmacies.SearchParams{PlaceID: "ChIJ_place"}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Search(ctx, nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Search(ctx, &pharmacies.SearchParams{}, o...))
-			}},
-		{name: "pharmacies.Get", iface: rxdelivery.Omni,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Get(ctx, "5550001", o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Get(ctx, "55500", o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.Get(ctx, "", o...))
-			}},
-		{name: "pharmacies.DeliveryInfo", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{}, o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pharmacies.DeliveryInfo(ctx, "", &pharmacies.DeliveryInfoParams{}, o...))
-			}},
-		{name: "orders.Create", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.Create(ctx, &orders.CreateParams{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.Create(ctx, nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.Create(ctx, &orders.CreateParams{}, o...))
-			}},
-		{name: "orders.Cancel", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Orders.Cancel(ctx, "ord_1", o...)
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Orders.Cancel(ctx, "", o...)
-			}},
-		{name: "orders.Get", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.Get(ctx, "ord_1", o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.Get(ctx, "..", o...))
-			}},
-		{name: "orders.GetMany", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.GetMany(ctx, []string{"ord_1", "ord_2"}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.GetMany(ctx, []string{}, o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.GetMany(ctx, []string{""}, o...))
-			}},
-		{name: "orders.AddPrescription", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.AddPrescription(ctx, "ord_1", &orders.Prescription{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.AddPrescription(ctx, "ord_1", nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.AddPrescription(ctx, "ord_1", &orders.Prescription{}, o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Orders.AddPrescription(ctx, "", &orders.Prescription{}, o...))
-			}},
-		{name: "orders.RemovePrescription", iface: rxdelivery.Delivery,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Orders.RemovePrescription(ctx, "ord_1", "RX-1", o...)
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Orders.RemovePrescription(ctx, "ord_1", "", o...)
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return c.Orders.RemovePrescription(ctx, "", "RX-1", o...)
-			}},
-		{name: "tracking.Subscribe", iface: rxdelivery.Tracking,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Tracking.Subscribe(ctx, nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{}, o...))
-			}},
-		{name: "tracking.GetSubscription", iface: rxdelivery.Tracking,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Tracking.GetSubscription(ctx, "1Z999", o...))
-			},
-			emptyID: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Tracking.GetSubscription(ctx, "", o...))
-			}},
-		{name: "pricing.Quote", iface: rxdelivery.Pricing,
-			call: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pricing.Quote(ctx, &pricing.QuoteParams{}, o...))
-			},
-			nilParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pricing.Quote(ctx, nil, o...))
-			},
-			invalidParams: func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-				return e0(c.Pricing.Quote(ctx, &pricing.QuoteParams{}, o...))
-			}},
-	}
-}
 
 // staleMetadata is what the caller's Metadata holds before a call: every
 // field set, so that a field the call leaves alone shows.
@@ -239,7 +63,8 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 	t.Parallel()
 	s := newOptMock()
 	sandboxed := s.client(t)
-	// The valid calls are made without validation: their params are empty.
+	// The valid calls are also made on clients without validation, so that
+	// only the end under test stops them.
 	lax := s.client(t, rxdelivery.WithoutValidation())
 	production := s.client(t, rxdelivery.WithSandbox(false), rxdelivery.WithoutValidation())
 	unsent := []rxdelivery.Option{rxdelivery.WithRetryMax(0), rxdelivery.WithoutValidation()}
@@ -266,50 +91,50 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 	// An end runs an endpoint's call, or returns errNotApplicable.
 	type end struct {
 		name string
-		run  func(e endpoint, opts ...option.CallOption) error
+		run  func(e testutil.Call, opts ...option.CallOption) error
 		// attempts is what the metadata counts: an attempt a hook stopped
 		// was started, and hooks saw it.
 		attempts int
 	}
 	ends := []end{
-		{"nil params", func(e endpoint, o ...option.CallOption) error {
-			if e.nilParams == nil {
+		{"nil params", func(e testutil.Call, o ...option.CallOption) error {
+			if e.NilParams == nil {
 				return errNotApplicable
 			}
-			return e.nilParams(context.Background(), sandboxed, o...)
+			return e.NilParams(context.Background(), sandboxed, o...)
 		}, 0},
-		{"invalid params", func(e endpoint, o ...option.CallOption) error {
-			if e.invalidParams == nil {
+		{"invalid params", func(e testutil.Call, o ...option.CallOption) error {
+			if e.InvalidParams == nil {
 				return errNotApplicable
 			}
-			return e.invalidParams(context.Background(), sandboxed, o...)
+			return e.InvalidParams(context.Background(), sandboxed, o...)
 		}, 0},
-		{"empty id", func(e endpoint, o ...option.CallOption) error {
-			if e.emptyID == nil {
+		{"empty id", func(e testutil.Call, o ...option.CallOption) error {
+			if e.EmptyID == nil {
 				return errNotApplicable
 			}
-			return e.emptyID(context.Background(), sandboxed, o...)
+			return e.EmptyID(context.Background(), sandboxed, o...)
 		}, 0},
-		{"call option with a line break", func(e endpoint, o ...option.CallOption) error {
-			return e.call(context.Background(), lax, append(o, rxdelivery.WithHeader("X-Note", "a\r\nb"))...)
+		{"call option with a line break", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(context.Background(), lax, append(o, rxdelivery.WithHeader("X-Note", "a\r\nb"))...)
 		}, 0},
-		{"call option with a bad header name", func(e endpoint, o ...option.CallOption) error {
-			return e.call(context.Background(), lax, append([]option.CallOption{rxdelivery.WithHeader("X Note", "v")}, o...)...)
+		{"call option with a bad header name", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(context.Background(), lax, append([]option.CallOption{rxdelivery.WithHeader("X Note", "v")}, o...)...)
 		}, 0},
-		{"nil context", func(e endpoint, o ...option.CallOption) error {
-			return e.call(nilCtx, lax, o...)
+		{"nil context", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(nilCtx, lax, o...)
 		}, 0},
-		{"cancelled context", func(e endpoint, o ...option.CallOption) error {
-			return e.call(cancelled, lax, o...)
+		{"cancelled context", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(cancelled, lax, o...)
 		}, 0},
-		{"no base URL", func(e endpoint, o ...option.CallOption) error {
-			return e.call(context.Background(), noURL(e.iface), o...)
+		{"no base URL", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(context.Background(), noURL(e.Interface), o...)
 		}, 0},
-		{"an attempt hook that does not send", func(e endpoint, o ...option.CallOption) error {
-			return e.call(context.Background(), lax, append(o, rxdelivery.WithMiddleware(refuse))...)
+		{"an attempt hook that does not send", func(e testutil.Call, o ...option.CallOption) error {
+			return e.Call(context.Background(), lax, append(o, rxdelivery.WithMiddleware(refuse))...)
 		}, 1},
-		{"test_meta outside the sandbox", func(e endpoint, o ...option.CallOption) error {
-			if e.name != "requests.Create" {
+		{"test_meta outside the sandbox", func(e testutil.Call, o ...option.CallOption) error {
+			if e.Name != "requests.Create" {
 				return errNotApplicable
 			}
 			_, err := production.Requests.Create(context.Background(), &requests.CreateParams{
@@ -318,8 +143,9 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 			return err
 		}, 0},
 	}
+	calls := testutil.Calls(t)
 	covered := map[string]int{}
-	for _, e := range endpoints() {
+	for _, e := range calls {
 		for _, end := range ends {
 			md := staleMetadata()
 			err := end.run(e, rxdelivery.WithMetadata(&md))
@@ -327,7 +153,7 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 				continue
 			}
 			covered[end.name]++
-			msg := e.name + ", " + end.name
+			msg := e.Name + ", " + end.name
 			require.Error(t, err, msg)
 			assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome, msg)
 			assertNotSentMetadata(t, md, end.attempts, msg)
@@ -336,13 +162,13 @@ func TestMetadataAtEveryEndBeforeSending(t *testing.T) {
 	assert.EqualValues(t, 0, s.hits.Load(), "nothing was sent")
 	// Every endpoint of core.Endpoints has its row, and each form of input
 	// it takes was run.
-	n := len(rows(t))
+	n := len(calls)
 	require.Len(t, core.Endpoints, n)
 	var nilParams, invalidParams, emptyID int
-	for _, e := range endpoints() {
-		nilParams += btoi(e.nilParams != nil)
-		invalidParams += btoi(e.invalidParams != nil)
-		emptyID += btoi(e.emptyID != nil)
+	for _, e := range calls {
+		nilParams += btoi(e.NilParams != nil)
+		invalidParams += btoi(e.InvalidParams != nil)
+		emptyID += btoi(e.EmptyID != nil)
 	}
 	assert.Equal(t, map[string]int{
 		"nil params": nilParams, "invalid params": invalidParams, "empty id": emptyID,

@@ -20,9 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/option"
-	"github.com/rxdelivery/rxdelivery-go/pharmacies"
-	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -208,78 +207,42 @@ func echoForms() []form {
 // sends them.
 type echoCall struct {
 	name string
+	// read marks a GET, which may also be answered 404.
 	read bool
-	call func(ctx context.Context, c *rxdelivery.Client, opts ...option.CallOption) error
+	call testutil.CallFunc
 }
 
+// echoCalls returns the call of every row of testutil.Calls, with the
+// plants its params lack put where the call sends them.
 func echoCalls(t *testing.T) []echoCall {
 	order := e2eOrder(t, "1234567890", "5550001")
 	order.DeliveryNotes = plants[2].value
 	order.Prescriptions[0].Prescriber.FirstName, order.Prescriptions[0].Prescriber.LastName = "Ignatius", "Wolfsbane"
 	order.Prescriptions[0].Payers[0].PCN, order.Prescriptions[0].Payers[0].RxGroup = "PCNQX77", "GRPZ4410"
 	rx := order.Prescriptions[0]
-	req := e2eRequest(t, "5550001")
-	req.TestMeta = nil
-	info := &pharmacies.DeliveryInfoParams{Address: rxtypes.Address{Street: e2eStreet, City: e2eCity, State: "OH", Zipcode: "43210"}}
-	return []echoCall{
-		{"Requests.Create", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Requests.Create(ctx, req, o...)
-			return err
-		}},
-		{"Requests.Cancel", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			return c.Requests.Cancel(ctx, "req_1", o...)
-		}},
-		{"Orders.Create", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+	planted := map[string]testutil.CallFunc{
+		"orders.Create": func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
 			_, err := c.Orders.Create(ctx, order, o...)
 			return err
-		}},
-		{"Orders.Cancel", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			return c.Orders.Cancel(ctx, "ord_1", o...)
-		}},
-		{"Orders.AddPrescription", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+		},
+		"orders.AddPrescription": func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
 			_, err := c.Orders.AddPrescription(ctx, "ord_1", &rx, o...)
 			return err
-		}},
-		{"Orders.RemovePrescription", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			return c.Orders.RemovePrescription(ctx, "ord_1", e2eRxNumber, o...)
-		}},
-		{"Tracking.Subscribe", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+		},
+		"tracking.Subscribe": func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
 			_, err := c.Tracking.Subscribe(ctx, &tracking.SubscribeParams{TrackingNumber: e2eTracking, ListenerURL: e2eListener, ReferenceID: e2eReference}, o...)
 			return err
-		}},
-		{"Pricing.Quote", false, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Pricing.Quote(ctx, e2eQuote(), o...)
-			return err
-		}},
-		{"Requests.Get", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Requests.Get(ctx, "req_1", o...)
-			return err
-		}},
-		{"Requests.GetMany", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Requests.GetMany(ctx, []string{"req_1", "req_2"}, o...)
-			return err
-		}},
-		{"Orders.Get", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Orders.Get(ctx, "ord_1", o...)
-			return err
-		}},
-		{"Orders.GetMany", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Orders.GetMany(ctx, []string{"ord_1", "ord_2"}, o...)
-			return err
-		}},
-		{"Pharmacies.Search", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Pharmacies.Search(ctx, &pharmacies.SearchParams{OriginAddress: e2eStreet + ", " + e2eCity + ", OH 43210"}, o...)
-			return err
-		}},
-		{"Pharmacies.DeliveryInfo", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Pharmacies.DeliveryInfo(ctx, "5550001", info, o...)
-			return err
-		}},
-		{"Tracking.GetSubscription", true, func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			_, err := c.Tracking.GetSubscription(ctx, e2eTracking, o...)
-			return err
-		}},
+		},
 	}
+	var calls []echoCall
+	for _, row := range testutil.Calls(t) {
+		call := row.Call
+		if p, ok := planted[row.Name]; ok {
+			call = p
+		}
+		calls = append(calls, echoCall{row.Name, row.Endpoint.Method == http.MethodGet, call})
+	}
+	return calls
 }
 
 // machineDigits are the digits of an error, a log line or a transcript

@@ -125,13 +125,13 @@ func echoesReached(t *testing.T, c *rxdelivery.Client, logs *lockedBuffer) int {
 	secrets := append(e2eSecrets(), e2eRxNumber, strings.ToUpper(e2eFirst), strings.ToUpper(e2eStreet))
 	found := 0
 	for _, ep := range endpoints(t) {
-		err := ep.call(context.Background(), c)
-		require.Error(t, err, ep.name)
+		err := ep.Call(context.Background(), c)
+		require.Error(t, err, ep.Name)
 		msg := err.Error()
 		for _, v := range secrets {
 			if strings.Contains(strings.ToLower(msg), strings.ToLower(v)) {
 				found++
-				t.Errorf("%s: the error string holds %q: %s", ep.name, v, msg)
+				t.Errorf("%s: the error string holds %q: %s", ep.Name, v, msg)
 			}
 		}
 	}

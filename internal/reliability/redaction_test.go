@@ -17,6 +17,7 @@ import (
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/sandbox"
+	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/pricing"
@@ -26,25 +27,26 @@ import (
 )
 
 // Distinctive credentials and patient values: none may appear in a log
-// line or an error string.
+// line or an error string. The patient values are testutil's, which the
+// rows of testutil.Calls send.
 const (
 	e2eKey       = "KEY-e2e-4b1d93c7"
 	e2eSecret    = "SECRET-e2e-a07f52de"
-	e2eFirst     = "Philomena"
-	e2eLast      = "Vandersloot"
-	e2eStreet    = "4417 Quillfeather Lane"
-	e2eStreet2   = "Apt 9Q"
-	e2eCity      = "Marrowfield"
-	e2ePhone     = "6145557291"
-	e2eBirth     = "1947-11-23"
-	e2eEmail     = "p.vandersloot@example.org"
-	e2eReference = "EXTREF-e2e-77310"
+	e2eFirst     = testutil.PatientFirst
+	e2eLast      = testutil.PatientLast
+	e2eStreet    = testutil.PatientStreet
+	e2eStreet2   = testutil.PatientStreet2
+	e2eCity      = testutil.PatientCity
+	e2ePhone     = testutil.PatientPhone
+	e2eBirth     = testutil.PatientBirth
+	e2eEmail     = testutil.PatientEmail
+	e2eReference = testutil.Reference
 	// e2eRxNumber is not in e2eSecrets: RemovePrescription names it in
 	// its path, and errors and debug lines show paths by design.
-	e2eRxNumber   = "RX-e2e-99120"
-	e2eListener   = "https://hooks.example.org/rx/LISTENER-TOKEN-5c8e"
-	e2eTracking   = "9400111899229988776655"
-	e2eReferralID = "REFID-e2e-31d4"
+	e2eRxNumber   = testutil.RxNumber
+	e2eListener   = testutil.Listener
+	e2eTracking   = testutil.TrackingNumber
+	e2eReferralID = testutil.ReferralID
 )
 
 func e2eSecrets() []string {
@@ -258,50 +260,11 @@ func TestRedactionEndToEnd(t *testing.T) {
 }
 
 func e2eRequest(t *testing.T, ncpdp string) *requests.CreateParams {
-	dob, err := rxdelivery.ParseDate(e2eBirth)
-	require.NoError(t, err)
-	addr := requests.Address{Street1: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"}
-	return &requests.CreateParams{
-		Identifier:              "program-e2e",
-		ExternalReferenceNumber: e2eReference,
-		NDC:                     "00002143380",
-		Pharmacy:                requests.PharmacyParams{NCPDP: ncpdp},
-		Dropoff: requests.DropoffParams{
-			Name:        e2eFirst + " " + e2eLast,
-			PhoneNumber: e2ePhone,
-			Address:     requests.NewDropoffAddress(addr),
-		},
-		Patient: requests.PatientParams{FirstName: e2eFirst, LastName: e2eLast, Gender: rxtypes.GenderFemale, DateOfBirth: dob},
-		Remittance: &requests.RemittanceParams{
-			Contact:  &requests.Contact{MobilePhoneNumber: e2ePhone, Email: e2eEmail},
-			Payments: []requests.Payment{{Fee: rxdelivery.MustDecimal("5.00"), Kind: requests.PaymentCopay}},
-		},
-		TestMeta: &requests.TestMeta{Scenario: requests.ScenarioSuccessfulDelivery, DurationBetween: 1},
-	}
+	return testutil.PatientRequest(t, ncpdp)
 }
 
 func e2eOrder(t *testing.T, npi, ncpdp string) *orders.CreateParams {
-	p := createParams(t, e2eReference)
-	p.Pharmacy = orders.Pharmacy{NPI: npi, NCPDP: ncpdp}
-	p.Recipient.Description = e2eFirst + " " + e2eLast
-	p.Recipient.MobilePhoneNumber = e2ePhone
-	p.Recipient.Address = rxtypes.Address{Street: e2eStreet, Street2: e2eStreet2, City: e2eCity, State: "OH", Zipcode: "43210"}
-	p.Patient.FirstName, p.Patient.LastName = e2eFirst, e2eLast
-	p.Patient.MobilePhoneNumber = e2ePhone
-	dob, err := rxdelivery.ParseDate(e2eBirth)
-	require.NoError(t, err)
-	p.Patient.DateOfBirth = dob
-	p.Prescriptions[0].Number = e2eRxNumber
-	return p
+	return testutil.PatientOrder(t, npi, ncpdp)
 }
 
-func e2eQuote() *pricing.QuoteParams {
-	return &pricing.QuoteParams{
-		Pickup:  pricing.Location{Address: pricing.Address{ZIPCode: "43210"}},
-		Dropoff: pricing.Location{Address: pricing.Address{ZIPCode: "43215-1234"}},
-		PackageDimensions: pricing.PackageDimensions{
-			LengthIn: rxdelivery.MustDecimal("10"), WidthIn: rxdelivery.MustDecimal("8"),
-			HeightIn: rxdelivery.MustDecimal("4"), WeightOz: rxdelivery.MustDecimal("12.5"),
-		},
-	}
-}
+func e2eQuote() *pricing.QuoteParams { return testutil.Quote() }

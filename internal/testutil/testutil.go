@@ -3,8 +3,9 @@
 // by a scripted http.Handler through Env.Serve, without a socket) and, on
 // first use, a simulator; the assertions every service test makes
 // (method and URL, credentials and headers, a body against a fixture);
-// fixture loading from testdata/; and a recorder of what went over the
-// wire.
+// fixture loading from testdata/; a recorder of what went over the
+// wire; and Calls, the row of every endpoint that the tests running every
+// endpoint share.
 //
 //	env := testutil.Setup(t)
 //	rec := env.Expect("GET", testutil.OmniURL+"/api/v1/requests/r1",
