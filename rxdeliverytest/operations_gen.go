@@ -2,26 +2,24 @@
 
 package rxdeliverytest
 
-import "github.com/rxdelivery/rxdelivery-go/internal/sandbox"
-
 // The operations, one per endpoint. AnyOperation matches every call.
 const (
 	AnyOperation Operation = ""
 
-	RequestsCreate           Operation = sandbox.OpRequestsCreate           // POST /api/v1/requests (omni)
-	RequestsCancel           Operation = sandbox.OpRequestsCancel           // DELETE /api/v1/requests/{id} (omni)
-	RequestsGet              Operation = sandbox.OpRequestsGet              // GET /api/v1/requests/{id} (omni)
-	RequestsGetMany          Operation = sandbox.OpRequestsGetMany          // GET /api/v1/requests/?ids[]= (omni)
-	PharmaciesSearch         Operation = sandbox.OpPharmaciesSearch         // GET /api/v1/pharmacies/ (omni)
-	PharmaciesGet            Operation = sandbox.OpPharmaciesGet            // GET /api/v1/pharmacies/{id} (omni)
-	PharmaciesDeliveryInfo   Operation = sandbox.OpPharmaciesDeliveryInfo   // GET /api/v1/pharmacies/{id}?delivery[…]= (delivery)
-	OrdersCreate             Operation = sandbox.OpOrdersCreate             // POST /api/v1/orders (delivery)
-	OrdersGetMany            Operation = sandbox.OpOrdersGetMany            // GET /api/v1/orders?ids[]= (delivery)
-	OrdersCancel             Operation = sandbox.OpOrdersCancel             // DELETE /api/v1/orders/{id} (delivery)
-	OrdersGet                Operation = sandbox.OpOrdersGet                // GET /api/v1/orders/{id} (delivery)
-	OrdersAddPrescription    Operation = sandbox.OpOrdersAddPrescription    // POST /api/v1/orders/{id}/prescriptions (delivery)
-	OrdersRemovePrescription Operation = sandbox.OpOrdersRemovePrescription // DELETE /api/v1/orders/{id}/prescriptions/{rx_number} (delivery)
-	TrackingSubscribe        Operation = sandbox.OpTrackingSubscribe        // POST /tracking/v1/subscriptions (tracking)
-	TrackingGetSubscription  Operation = sandbox.OpTrackingGetSubscription  // GET /tracking/v1/subscriptions?tracking_number= (tracking)
-	PricingQuote             Operation = sandbox.OpPricingQuote             // POST /pricing/v1/quotes (pricing)
+	RequestsCreate           Operation = "requests.Create"           // POST /api/v1/requests (omni)
+	RequestsCancel           Operation = "requests.Cancel"           // DELETE /api/v1/requests/{id} (omni)
+	RequestsGet              Operation = "requests.Get"              // GET /api/v1/requests/{id} (omni)
+	RequestsGetMany          Operation = "requests.GetMany"          // GET /api/v1/requests/?ids[]= (omni)
+	PharmaciesSearch         Operation = "pharmacies.Search"         // GET /api/v1/pharmacies/ (omni)
+	PharmaciesGet            Operation = "pharmacies.Get"            // GET /api/v1/pharmacies/{id} (omni)
+	PharmaciesDeliveryInfo   Operation = "pharmacies.DeliveryInfo"   // GET /api/v1/pharmacies/{id}?delivery[…]= (delivery)
+	OrdersCreate             Operation = "orders.Create"             // POST /api/v1/orders (delivery)
+	OrdersGetMany            Operation = "orders.GetMany"            // GET /api/v1/orders?ids[]= (delivery)
+	OrdersCancel             Operation = "orders.Cancel"             // DELETE /api/v1/orders/{id} (delivery)
+	OrdersGet                Operation = "orders.Get"                // GET /api/v1/orders/{id} (delivery)
+	OrdersAddPrescription    Operation = "orders.AddPrescription"    // POST /api/v1/orders/{id}/prescriptions (delivery)
+	OrdersRemovePrescription Operation = "orders.RemovePrescription" // DELETE /api/v1/orders/{id}/prescriptions/{rx_number} (delivery)
+	TrackingSubscribe        Operation = "tracking.Subscribe"        // POST /tracking/v1/subscriptions (tracking)
+	TrackingGetSubscription  Operation = "tracking.GetSubscription"  // GET /tracking/v1/subscriptions?tracking_number= (tracking)
+	PricingQuote             Operation = "pricing.Quote"             // POST /pricing/v1/quotes (pricing)
 )

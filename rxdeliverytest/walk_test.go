@@ -58,7 +58,7 @@ func TestEndpointWalk(t *testing.T) {
 			`\{Omni, "GET", "/api/v1/widgets/\{id\}", OpWidgetsGet\},`,
 		},
 		"rxdeliverytest/operations_gen.go": {
-			`WidgetsGet\s+Operation = sandbox.OpWidgetsGet\s+// GET /api/v1/widgets/\{id\}\?colour= \(omni\)`,
+			`WidgetsGet\s+Operation = "widgets.Get"\s+// GET /api/v1/widgets/\{id\}\?colour= \(omni\)`,
 		},
 		"docs/endpoints.md": {
 			"\\| `widgets.Get` \\| omni \\| GET \\| `/api/v1/widgets/\\{id\\}` \\|  \\|\n",

@@ -210,14 +210,16 @@ func sandboxOps(ops []Operation) ([]byte, error) {
 
 func kitOps(ops []Operation) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(header + "package rxdeliverytest\n\nimport \"github.com/rxdelivery/rxdelivery-go/internal/sandbox\"\n\n")
+	b.WriteString(header + "package rxdeliverytest\n\n")
 	b.WriteString("// The operations, one per endpoint. AnyOperation matches every call.\nconst (\n\tAnyOperation Operation = \"\"\n\n")
 	for _, o := range ops {
 		q := ""
 		if len(o.Query) > 0 {
 			q = "?" + strings.Join(o.Query, "&")
 		}
-		fmt.Fprintf(&b, "\t%s Operation = sandbox.Op%s // %s %s%s (%s)\n", o.GoName(), o.GoName(), o.Method, o.Route, q, o.Interface)
+		// The name itself, not the simulator's constant: go doc shows
+		// users the value, and the package it would name is internal.
+		fmt.Fprintf(&b, "\t%s Operation = %q // %s %s%s (%s)\n", o.GoName(), o.Name, o.Method, o.Route, q, o.Interface)
 	}
 	b.WriteString(")\n")
 	return format.Source(b.Bytes())
