@@ -64,30 +64,32 @@ func conformanceFile() *os.File {
 	return c.f
 }
 
+// recordSink returns the function that appends one line to the record, or
+// nil when ConformanceEnv is unset.
+func recordSink() func([]byte) {
+	f := conformanceFile()
+	if f == nil {
+		return nil
+	}
+	return func(line []byte) {
+		c := &conformanceOut
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, _ = f.Write(line)
+	}
+}
+
 // Observe wraps h so that each exchange it serves is recorded in the
 // directory ConformanceEnv names (nothing is recorded when it is unset).
-func Observe(h http.Handler) http.Handler {
-	return observe(h, func() func([]byte) {
-		f := conformanceFile()
-		if f == nil {
-			return nil
-		}
-		return func(line []byte) {
-			c := &conformanceOut
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			_, _ = f.Write(line)
-		}
-	})
-}
+func Observe(h http.Handler) http.Handler { return observe(h, recordSink) }
 
 // observeNotification records a notification the simulator posted to a
 // listener (the webhook trackingNotification) and the listener's answer,
 // for the check against the webhook's schema. The listener's URL is left
 // out: it may carry a token.
 func observeNotification(req *http.Request, body []byte, status int) {
-	f := conformanceFile()
-	if f == nil {
+	write := recordSink()
+	if write == nil {
 		return
 	}
 	line, err := json.Marshal(Exchange{
@@ -97,10 +99,7 @@ func observeNotification(req *http.Request, body []byte, status int) {
 	if err != nil {
 		return
 	}
-	c := &conformanceOut
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, _ = f.Write(append(line, '\n'))
+	write(append(line, '\n'))
 }
 
 // observe wraps h so that each exchange it serves is passed, as one JSON
