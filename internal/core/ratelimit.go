@@ -77,7 +77,15 @@ type Limiter struct {
 func (l *Limiter) UseClock(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
 	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
 	if clk != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
 		l.clock = sleepTimers{clk}
+		// The bucket was counted from real time when it was built; it
+		// counts from clk now. Left on real time, a clock that reads
+		// earlier (a manual clock on a fixed day) would gain no turn
+		// until it passed that moment, and one started a little before
+		// it would fall short of a whole turn.
+		l.last = l.clock.Now()
 	}
 }
 

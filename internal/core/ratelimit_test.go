@@ -581,7 +581,19 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 // when real time has.
 func TestLimiterRunsOnTheClientsClock(t *testing.T) {
 	t.Parallel()
-	clk := &pauseClock{fakeClock: newFakeClock()}
+	// The client's clock reads any time: now, or a fixed day a year
+	// back, as a test's manual clock may. The bucket counts from the
+	// clock it runs on, not from the real time it was built at.
+	for _, start := range []time.Duration{0, -365 * 24 * time.Hour} {
+		t.Run(start.String(), func(t *testing.T) {
+			t.Parallel()
+			limiterRunsOnTheClientsClock(t, start)
+		})
+	}
+}
+
+func limiterRunsOnTheClientsClock(t *testing.T, start time.Duration) {
+	clk := &pauseClock{fakeClock: &fakeClock{now: time.Now().Add(start)}}
 	l := NewLimiter(1.0/3600, 1)
 	l.UseClock(clk, time.Minute, nil)
 	require.NoError(t, l.Wait(context.Background()), "the first turn is in the bucket")
