@@ -109,11 +109,9 @@ var enums = []string{
 	"ids", "origin_address", "place_id", "page", "page_size", "tracking_number",
 }
 
-// common holds English function words and the common words of validation
-// and server messages: words that describe a rule or a fault and never
-// identify a person.
-var common = []string{
-	// Function words.
+// function holds the English function words: the words a sentence needs
+// whatever it says, which name nothing.
+var function = []string{
 	"a", "an", "the", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been",
 	"being", "am", "has", "have", "had", "do", "does", "did", "done", "not", "no", "nor", "or", "and", "but",
 	"if", "then", "else", "than", "of", "in", "on", "at", "to", "from", "for", "by", "with", "without",
@@ -124,7 +122,11 @@ var common = []string{
 	"shall", "will", "would", "please", "yet", "already", "still", "again", "once", "least", "there", "here",
 	"out", "up", "down", "off", "so", "too", "very", "than", "all", "because", "due", "else", "otherwise",
 	"until", "since", "through", "whether", "we", "you", "your", "our", "their", "they", "them", "i",
-	// Words of validation messages.
+}
+
+// common holds the common words of validation and server messages:
+// words that describe a rule or a fault.
+var common = []string{
 	"required", "invalid", "valid", "missing", "format", "formatted", "characters", "character", "digits",
 	"digit", "letters", "letter", "long", "short", "length", "too", "empty", "blank", "null", "value", "values",
 	"field", "fields", "parameter", "parameters", "param", "params", "key", "keys", "expected", "unexpected",
@@ -146,7 +148,10 @@ var common = []string{
 	"hours", "hour", "days", "day", "phone", "zip", "code", "codes", "note", "notes", "first", "last",
 	"birth", "email", "city", "state", "street", "name", "names", "description", "size", "area",
 	"radius", "deliverable", "region", "distance", "outside",
-	// Words of the platform's resources and of HTTP.
+}
+
+// resources holds the words of the platform's resources and of HTTP.
+var resources = []string{
 	"request", "requests", "order", "orders", "prescription", "prescriptions", "pharmacy", "pharmacies",
 	"patient", "recipient", "prescriber", "payer", "payers", "payment", "payments", "pickup", "dropoff",
 	"delivery", "deliveries", "return", "shipping", "shipment", "carrier", "carriers", "courier", "service",
@@ -196,7 +201,7 @@ var machine = []string{
 // vocab is the set of lower-case words the five lists hold.
 var vocab = func() map[string]bool {
 	m := map[string]bool{}
-	for _, list := range [...][]string{documented, simulated, enums, common, machine} {
+	for _, list := range [...][]string{documented, simulated, enums, function, common, resources, machine, extra} {
 		for _, s := range list {
 			for _, w := range words(s) {
 				m[w] = true
@@ -206,13 +211,44 @@ var vocab = func() map[string]bool {
 	return m
 }()
 
-// functionWords is the set of words of common: those of a patient's value
-// (a delivery note's "with") are not matched as sent words, since they
-// name nothing.
+// functionWords is the set of words of function: those of a patient's
+// value (a delivery note's "with") are not matched as sent words, since
+// they name nothing.
 var functionWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, s := range common {
+	for _, s := range function {
 		m[strings.ToLower(s)] = true
+	}
+	return m
+}()
+
+// enumWords is the set of the words of the platform's enums and of HTTP's
+// methods: never a name where the platform writes one ("with POSTAL").
+var enumWords = func() map[string]bool {
+	m := map[string]bool{"get": true, "post": true, "put": true, "patch": true, "delete": true, "head": true}
+	for _, s := range enums {
+		for _, w := range words(s) {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// nouns is the set of the platform's own words: those of its documented
+// and simulated messages, its enums and its resources. A capitalised one
+// that is no first name stays ("picked up by the Courier", "Price could
+// not be computed").
+var nouns = func() map[string]bool {
+	m := map[string]bool{}
+	for _, list := range [...][]string{documented, simulated, enums, resources} {
+		for _, s := range list {
+			for _, w := range words(s) {
+				m[w] = true
+			}
+		}
+	}
+	for w := range functionWords {
+		delete(m, w)
 	}
 	return m
 }()
@@ -234,3 +270,28 @@ func words(s string) []string {
 
 // Word reports whether w (any case) is a word of the vocabulary.
 func Word(w string) bool { return vocab[strings.ToLower(w)] }
+
+// extra holds the words of the platform's domain and of the web that the
+// dictionaries leave out: abbreviations and units, the platform's
+// interfaces, formats and technical words, and the names of the states of
+// the United States (a service area, not an address: a state names no
+// one).
+var extra = []string{
+	"rx", "otc", "ndc", "npi", "ncpdp", "dea", "mrn", "sms", "otp", "pin", "eta", "utc", "gmt", "et", "est", "edt",
+	"pt", "pst", "pdt", "ct", "cst", "cdt", "mt", "mst", "mdt", "kb", "mb", "gb", "lb", "lbs", "oz", "kg", "cm", "mm",
+	"km", "ft", "sku", "ups", "usps", "po", "apo", "fpo", "dpo", "ii", "iii", "iv", "omni", "xml", "html", "csv",
+	"pdf", "urlencoded", "webhook", "webhooks", "geocode", "geocoded", "geocoder", "geocoding", "lookup", "lookups",
+	"failover", "reindex", "reindexing", "whitespace", "base64", "serializer", "serialization", "offline", "online",
+	"admin", "lockbox", "luhn", "nppes", "ach", "eft", "hsa", "fsa", "pbm", "bin", "pcn", "cvv", "api", "sdk",
+	"uuid", "oauth", "jwt", "hmac", "sha256", "ttl", "cdn", "dns", "smtp", "qr", "gps", "id", "ids",
+	"alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware", "florida",
+	"georgia", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine",
+	"maryland", "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska",
+	"nevada", "hampshire", "jersey", "mexico", "york", "carolina", "dakota", "ohio", "oklahoma", "oregon",
+	"pennsylvania", "rhode", "tennessee", "texas", "utah", "vermont", "virginia", "washington", "wisconsin",
+	"wyoming", "puerto", "rico", "guam", "alaskan", "hawaiian", "pacific", "atlantic", "continental",
+	"al", "ak", "az", "ar", "ca", "co", "de", "fl", "ga", "hi", "ia", "il", "ks", "ky", "la", "ma", "md",
+	"me", "mi", "mn", "mo", "ms", "nc", "nd", "ne", "nh", "nj", "nm", "nv", "ny", "oh", "ok", "or", "pa", "ri",
+	"sc", "sd", "tn", "tx", "ut", "va", "vt", "wa", "wi", "wv", "wy", "dc", "pr", "undeliverable",
+	"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "weekdays",
+}

@@ -1,0 +1,324 @@
+package safetext
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/fields"
+)
+
+// A word of the language that is also a person's or a place's name
+// (Will, Hope, Price, Street, Reading) is judged by its context. It is a
+// name, and goes, when:
+//
+//   - it is capitalised inside a sentence of a text whose capitals say
+//     something, unless it is a word of the platform's vocabulary that is
+//     no first name and no preposition introduces it ("picked up by the
+//     Courier" stays, "Recipient Will Page" goes);
+//   - it follows a word that introduces a person (recipient, patient,
+//     Mr, signed by, …), unless it is a function word;
+//   - it stands next to a name: a first name before a surname, a surname
+//     after a first name, either next to a word the filter does not know
+//     written like a name;
+//   - a first name and a surname stand together where a person is named:
+//     after a word that introduces one, at the start of a sentence, or
+//     before a verb ("recipient will page could not be reached");
+//   - it is a possessive ("Price's order") with no determiner before it;
+//   - it starts a sentence and a verb follows ("Rose could not be
+//     reached"), unless it is a word of the platform's vocabulary and no
+//     first name ("Price could not be computed" stays).
+//
+// Otherwise it is the word of the language, and stays.
+
+// personCues are the words after which a name is a person's.
+var personCues = set("recipient", "recipients", "patient", "patients", "customer", "member", "cardholder",
+	"subscriber", "consignee", "addressee", "caregiver", "guardian", "prescriber", "physician", "doctor", "dr",
+	"mr", "mrs", "ms", "miss", "mx", "dear", "attn", "named", "name", "surname", "nee", "née", "contact",
+	"firstname", "lastname", "hi", "hello")
+
+// signedVerbs are the verbs after which "by" introduces a person.
+var signedVerbs = set("signed", "received", "collected", "accepted", "countersigned", "witnessed", "refused",
+	"declined", "rejected", "requested", "ordered", "placed", "submitted", "authorised", "authorized")
+
+// prepositions introduce a person or a place as readily as a thing.
+var prepositions = set("to", "for", "by", "from", "with", "and", "of", "at", "in", "near", "call", "ask", "tell",
+	"notify", "contact")
+
+// verbs are the words that follow a name that is the subject of a
+// sentence.
+var verbs = set("could", "cannot", "can", "couldn", "is", "isn", "was", "wasn", "has", "hasn", "had", "did",
+	"didn", "does", "doesn", "will", "won", "may", "must", "should", "would", "refused", "declined", "signed",
+	"asked", "requested", "wants", "said", "called", "cancelled", "canceled", "moved", "rejected", "needs",
+	"lives", "collected", "picked", "not")
+
+// determiners make the word after them a thing, not a name.
+var determiners = set("the", "a", "an", "this", "that", "these", "those", "your", "our", "their", "its", "his",
+	"her", "my", "each", "every", "no", "any", "some", "which", "whose")
+
+func set(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// judgeNames decides the words of the language that are also names, from
+// their context, until no decision changes.
+func (t *text) judgeNames() {
+	for changed := true; changed; {
+		changed = false
+		for k := range t.toks {
+			w := &t.toks[k]
+			if w.decided || w.name || w.flags == 0 {
+				continue
+			}
+			if t.isName(k) {
+				w.name, changed = true, true
+			}
+		}
+	}
+	for k := range t.toks {
+		if w := &t.toks[k]; !w.decided && !w.digits {
+			w.keep, w.decided = !w.name, true
+		}
+	}
+}
+
+// isName reports whether toks[k], a word of the language that is also a
+// name, is used as one here.
+func (t *text) isName(k int) bool {
+	w := t.toks[k]
+	fl := w.flags
+	start := t.sentenceStart(k)
+	prev, prev2, next := t.wordAt(k-1), t.wordAt(k-2), t.wordAt(k+1)
+	shaped := w.title || w.upper || t.caps // written as a name may be
+	fn := functionWords[w.lower]
+
+	// Capitalised inside a sentence, other than in a capitalised phrase
+	// of ordinary words ("Refill Too Soon", "Front Door").
+	if !t.caps && (w.title || w.upper) && !start && !t.inPhrase(k) &&
+		(fl&firstName != 0 || !nouns[w.lower] || prepositions[prev]) {
+		return true
+	}
+	// At the start of a quoted or bracketed value ("reference_id
+	// \"Street-0418\""), or the value of a patient's field
+	// ("patient.last_name long").
+	if fl.personal() && !fn && (w.start > 0 && strings.ContainsRune("\"'“‘(", t.rs[w.start-1]) || t.afterPatientField(k)) &&
+		(shaped || !domain(w.lower)) {
+		return true
+	}
+	// After a word that introduces a person, where a name ends: written
+	// as one, or before a verb, a clause's end, a possessive or a name.
+	if !fn && fl.personal() && t.joined(k-1, k) && (personCues[prev] || prev == "by" && signedVerbs[prev2]) &&
+		(shaped || verbs[next] || t.boundaryAfter(k) || next == "s" || t.toks[k+1].flags.personal()) {
+		return true
+	}
+	// A person's word after a preposition, where a name ends: before a
+	// verb, a clause's end or a possessive ("order for hill is out").
+	if !fn && fl.personal() && t.joined(k-1, k) && prepositions[prev] && !nouns[w.lower] &&
+		(verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) || next == "s" && t.possessiveS(k+1)) {
+		return true
+	}
+	// Next to a name, written alike.
+	if t.joined(k-1, k) && t.nameLike(k-1) && t.alike(k-1, k) && fl&(surname|rareSurname|firstName) != 0 && (shaped || !fn) &&
+		!(fn && t.plain(k+1)) {
+		return true
+	}
+	if t.joined(k, k+1) && t.nameLike(k+1) && t.alike(k, k+1) && fl&(firstName|surname) != 0 && (shaped || !fn) {
+		return true
+	}
+	// A first name and a surname where a person is named.
+	if fl&firstName != 0 && t.joined(k, k+1) && t.alike(k, k+1) && t.toks[k+1].flags&(surname|rareSurname) != 0 &&
+		!t.toks[k+1].decided && !functionWords[next] && !verbs[next] {
+		after := t.wordAt(k + 2)
+		before := start || personCues[prev] || prepositions[prev]
+		if before || verbs[after] && t.joined(k+1, k+2) {
+			return true
+		}
+	}
+	if fl&(surname|rareSurname) != 0 && t.joined(k-1, k) && t.alike(k-1, k) && t.toks[k-1].flags&firstName != 0 &&
+		!t.toks[k-1].decided && !fn && !verbs[w.lower] {
+		before := t.sentenceStart(k-1) || personCues[prev2] || prepositions[prev2]
+		if before || verbs[next] && t.joined(k, k+1) {
+			return true
+		}
+	}
+	// A possessive with no determiner before it.
+	if k+1 < len(t.toks) && t.toks[k+1].lower == "s" && t.possessiveS(k+1) && !determiners[prev] &&
+		(shaped || start || fl&firstName != 0) && fl&(firstName|surname|rareSurname) != 0 &&
+		!(w.title && t.plain(k+2) && t.toks[k+2].title && fl&firstName == 0) {
+		return true
+	}
+	// The subject of a sentence.
+	if start && (shaped || !domain(w.lower)) && fl.personal() && (verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) && !t.sentenceEnd(k) ||
+		fn && next != "" && t.toks[k+1].flags.personal()) && (fl&firstName != 0 || !nouns[w.lower]) && !(fn && !verbs[next]) {
+		return true
+	}
+	if start && shaped && fn && fl&firstName != 0 && verbs[next] && t.joined(k, k+1) {
+		// "Will will collect": a modal is not followed by a modal.
+		return true
+	}
+	return false
+}
+
+// afterPatientField reports whether toks[k] follows the name of a
+// patient's field, or a path ending in one, with at most a colon or an
+// equals sign between: its value.
+func (t *text) afterPatientField(k int) bool {
+	if k == 0 || !t.joinedBy(k-1, k, ":=") {
+		return false
+	}
+	p := t.toks[k-1]
+	return !p.digits && fields.Known(p.lower) && fields.Of(p.lower) == fields.Patient
+}
+
+// joinedBy reports whether toks[a] and toks[b] are separated by spaces
+// and at most one of seps.
+func (t *text) joinedBy(a, b int, seps string) bool {
+	between := strings.TrimSpace(string(t.rs[t.toks[a].end:t.toks[b].start]))
+	return between == "" || len([]rune(between)) == 1 && strings.ContainsAny(between, seps)
+}
+
+// wordAt returns the lower-case text of toks[k], or "" outside the text.
+func (t *text) wordAt(k int) string {
+	if k < 0 || k >= len(t.toks) {
+		return ""
+	}
+	return t.toks[k].lower
+}
+
+// joined reports whether toks[a] and toks[b] (b = a+1) are separated by
+// spaces alone, or a comma and spaces ("Page, Will").
+func (t *text) joined(a, b int) bool {
+	if a < 0 || b >= len(t.toks) {
+		return false
+	}
+	between := strings.TrimSpace(string(t.rs[t.toks[a].end:t.toks[b].start]))
+	return (between == "" || between == ",") && t.toks[a].end < t.toks[b].start
+}
+
+// plain reports whether toks[k] is a word of the language that is no
+// name, nor a word introducing one.
+func (t *text) plain(k int) bool {
+	if k < 0 || k >= len(t.toks) {
+		return false
+	}
+	w := t.toks[k]
+	return !w.digits && w.known && w.flags == 0 && !personCues[w.lower] && (!w.decided || w.keep)
+}
+
+// inPhrase reports whether toks[k] stands in a capitalised phrase of
+// ordinary words: a neighbour written like it is a plain word.
+func (t *text) inPhrase(k int) bool {
+	for _, n := range [...]int{k - 1, k + 1} {
+		if n >= 0 && n < len(t.toks) && (n < k && t.joined(n, k) || n > k && t.joined(k, n)) && t.alike(n, k) && t.toks[k].title &&
+			t.plain(n) && !(n < k && t.sentenceStart(n) && !t.toks[n].upper) {
+			return true
+		}
+	}
+	return false
+}
+
+// alike reports whether toks[a] and toks[b] are written alike (both
+// capitalised, both in capitals, both in lower case), as the words of one
+// name are; in a text whose capitals say nothing, any two are.
+func (t *text) alike(a, b int) bool {
+	if t.caps {
+		return true
+	}
+	x, y := t.toks[a], t.toks[b]
+	return x.title == y.title && x.upper == y.upper
+}
+
+// nameLike reports whether toks[k] is a name here: judged one already, or
+// a word the filter does not know written as a name ("Nguyen", "NGUYEN").
+func (t *text) nameLike(k int) bool {
+	w := t.toks[k]
+	if w.name {
+		return true
+	}
+	if w.digits || w.known || !w.decided || w.keep {
+		return false
+	}
+	if anyTrue(t.deny[w.start:w.end]) {
+		return false
+	}
+	return w.title || w.upper
+}
+
+// sentenceStart reports whether toks[k] starts a sentence: nothing but
+// quotes, brackets and spaces stand between it and the text's start or a
+// sentence's end (. ! ? : ;).
+func (t *text) sentenceStart(k int) bool {
+	for i := t.toks[k].start - 1; i >= 0; i-- {
+		switch r := t.rs[i]; {
+		case r == ' ' || strings.ContainsRune("([{<-–—*", r):
+		case strings.ContainsRune(".!?:;", r):
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sentenceEnd reports whether toks[k] is the text's last word, or a
+// sentence's (. ! ?).
+func (t *text) sentenceEnd(k int) bool {
+	for i := t.toks[k].end; i < len(t.rs); i++ {
+		switch r := t.rs[i]; {
+		case r == ' ':
+		case strings.ContainsRune(".!?", r):
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// boundaryAfter reports whether toks[k] ends a sentence or a clause: the
+// text's end, or punctuation other than a hyphen or an apostrophe.
+func (t *text) boundaryAfter(k int) bool {
+	for i := t.toks[k].end; i < len(t.rs); i++ {
+		switch r := t.rs[i]; {
+		case r == ' ':
+		case strings.ContainsRune(".!?:;,)]}\"”", r):
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// phrases are the platform's documented phrases whose words are
+// capitalised inside them (a carrier's service, a cancellation reason, an
+// identity document): kept whole, as the documents write them.
+var phrases = sync.OnceValue(func() [][]rune {
+	var out [][]rune
+	seen := map[string]bool{}
+	for _, list := range [...][]string{documented, simulated, enums} {
+		for _, s := range list {
+			for _, p := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(";,.()", r) }) {
+				p = strings.TrimSpace(p)
+				ws := strings.Fields(p)
+				if len(ws) < 2 || seen[p] {
+					continue
+				}
+				inner := false
+				for _, w := range ws[1:] {
+					if t, u := caseOf([]rune(w)); t || u {
+						inner = true
+					}
+				}
+				if inner {
+					seen[p] = true
+					out = append(out, []rune(p))
+				}
+			}
+		}
+	}
+	return out
+})
