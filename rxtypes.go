@@ -93,6 +93,13 @@ type (
 	ValidationError = rxtypes.ValidationError
 	// Problem is rxtypes.Problem: one entry of a ValidationError.
 	Problem = rxtypes.Problem
+	// PlatformError is [rxtypes.PlatformError]: what the platform said in
+	// an error response, as it said it, for the person entitled to read
+	// it (APIError.Platform); patient data, never logged.
+	PlatformError = rxtypes.PlatformError
+	// PlatformDetail is [rxtypes.PlatformDetail]: one field-level detail
+	// of a PlatformError.
+	PlatformDetail = rxtypes.PlatformDetail
 	// WatchError is rxtypes.WatchError: the end of a watch on a resource
 	// with a status the documents do not list, or gone from a get-many
 	// response.

@@ -261,10 +261,10 @@ type errorDetail struct {
 
 // scrubAPIError keeps of the platform's words e holds as strings only
 // those known safe: ID only when the call's path names it, Type and Code
-// only their enum-like words of the vocabulary, Message its words of the
-// allowlist. Body keeps them raw.
+// only when every word of them is safe (else ""), Message its safe text.
+// Body keeps them raw, and APIError.Platform reads them from there.
 func scrubAPIError(e *rxtypes.APIError, sc *scrubber) {
-	e.ID, e.Type, e.Code, e.Message = sc.id(e.ID), sc.code(e.Type), sc.code(e.Code), sc.scrub(e.Message)
+	e.ID, e.Type, e.Code, e.Message = sc.id(e.ID), sc.value(e.Type), sc.value(e.Code), sc.scrub(e.Message)
 }
 
 // newAPIError builds an APIError from a bounded read of an error response.

@@ -139,7 +139,16 @@ func (sc *scrubber) scrub(s string) string {
 // the vocabulary only.
 func (sc *scrubber) code(s string) string { return sc.get().Code(s) }
 
-// id returns s when the call's shown path names it, Redacted otherwise.
+// value returns an error type or code when every word of it is safe, and
+// "" otherwise: a typed field holds the platform's value or nothing.
+func (sc *scrubber) value(s string) string {
+	if c := sc.code(s); c == s {
+		return s
+	}
+	return ""
+}
+
+// id returns s when the call's shown path names it, "" otherwise.
 func (sc *scrubber) id(s string) string { return sc.get().ID(s) }
 
 // sent returns s with every value the call sent (in any field, in its

@@ -25,8 +25,8 @@ func TestScrub(t *testing.T) {
 	cases := map[string]string{
 		"Invalid name JANE PRICE birth 1980-02-29":           "Invalid name [redacted] birth [redacted]",
 		"Invalid last name price, first name jane":           "Invalid last name [redacted], first name [redacted]",
-		"Does the state OH for JOHN matter":                  "Does the state [redacted] for [redacted]",
-		"fee 5.00 is over 30 or 3":                           "fee [redacted] is over [redacted] or 3",
+		"Does the state OH for JOHN matter":                  "Does the state [redacted] for [redacted] matter",
+		"fee 5.00 is over 30 or 3":                           "fee 5.00 is over [redacted] or 3",
 		"no pharmacy at 12 Main Street or 12+Main+Street":    "no pharmacy at [redacted] or [redacted]",
 		"prescription RX/991 and RX%2F991 not found":         "prescription [redacted] and [redacted] not found",
 		"bad key key-1234:sec-5678 (a2V5OnNlYw==)":           "bad key [redacted]==)",
@@ -35,7 +35,7 @@ func TestScrub(t *testing.T) {
 		"Order ord_1 is not in a cancellable status":         "Order ord_1 is not in a cancellable status",
 		"Order ord_2 is not in a cancellable status":         "Order [redacted] is not in a cancellable status",
 		"patient.date_of_birth: must be an ISO 8601 date":    "patient.date_of_birth: must be an ISO 8601 date",
-		"Born 02/29/1980 &amp; called Ja&#110;e P\\u0072ice": "[redacted] & called [redacted]",
+		"Born 02/29/1980 &amp; called Ja&#110;e P\\u0072ice": "Born [redacted] & called [redacted]",
 		"": "",
 	}
 	for in, want := range cases {
@@ -44,7 +44,7 @@ func TestScrub(t *testing.T) {
 	assert.Equal(t, "unable_to_cancel", sc.code("unable_to_cancel"))
 	assert.Equal(t, "invalid [redacted]", sc.code("invalid Jane"))
 	assert.Equal(t, "ord_1", sc.id("ord_1"))
-	assert.Equal(t, Redacted, sc.id("err_000042"))
+	assert.Equal(t, "", sc.id("err_000042"))
 	assert.Equal(t, "https://[redacted].example", sc.sent("https://key-1234.example"), "sent removes the values sent alone")
 	var none *scrubber
 	assert.Equal(t, "[redacted]", none.scrub("Jane"))
@@ -52,8 +52,9 @@ func TestScrub(t *testing.T) {
 }
 
 // TestAPIErrorKeepsTheIDThePathNames: an omni unable_to_cancel names the
-// request the call's path names: ID keeps it; another id is redacted, and
-// Type and Code keep only enum words of the vocabulary.
+// request the call's path names: ID keeps it; another id leaves ID empty,
+// and Type and Code are the platform's value when every word of it is
+// safe, empty otherwise; Platform keeps the platform's words.
 func TestAPIErrorKeepsTheIDThePathNames(t *testing.T) {
 	t.Parallel()
 	b, mock := newTestBackend(t, Config{Defaults: retries(0)})
@@ -71,8 +72,10 @@ func TestAPIErrorKeepsTheIDThePathNames(t *testing.T) {
 
 	_, err = b.Do(context.Background(), Call{Method: "DELETE", Path: "/api/v1/requests/req_2", Write: true}, nil)
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, Redacted, e.ID)
-	assert.Equal(t, "unable_to_cancel "+Redacted, e.Type)
-	assert.Equal(t, "bad_value "+Redacted, e.Code)
+	assert.Equal(t, "", e.ID, "a typed field holds the platform's value or nothing")
+	assert.Equal(t, "", e.Type)
+	assert.Equal(t, "", e.Code)
 	assert.Equal(t, Redacted, e.Message)
+	assert.Equal(t, rxtypes.PlatformError{ID: "Philomena Vandersloot", Type: "unable_to_cancel Philomena",
+		Code: "bad_value Vandersloot", Message: "Philomena Vandersloot"}, e.Platform(), "the entitled reader's view keeps the platform's words")
 }

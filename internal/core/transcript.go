@@ -235,7 +235,10 @@ func (c *call) showValue(parent, key string, v any, response bool) any {
 		if x, ok := v.(string); ok {
 			switch key {
 			case "id":
-				return c.sc.id(x)
+				if id := c.sc.id(x); id != "" || x == "" {
+					return id
+				}
+				return Redacted
 			case "type", "code":
 				return c.sc.code(x)
 			}

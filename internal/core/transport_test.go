@@ -336,7 +336,7 @@ func TestErrorBodyShapes(t *testing.T) {
 		is                     []error
 	}{
 		{"omni", 422, `{"error":{"id":"req_1","type":"unable_to_cancel","message":"orders are not in a cancellable status"}}`,
-			Redacted, "unable_to_cancel", "", "orders are not in a cancellable status", []error{rxtypes.ErrBadRequest, rxtypes.ErrUnableToCancel}},
+			"", "unable_to_cancel", "", "orders are not in a cancellable status", []error{rxtypes.ErrBadRequest, rxtypes.ErrUnableToCancel}},
 		{"delivery", 400, `{"error":{"message":"Order is not in a cancellable status"}}`,
 			"", "", "", "Order is not in a cancellable status", []error{rxtypes.ErrBadRequest, rxtypes.ErrUnableToCancel}},
 		{"tracking", 404, `{"error":{"code":"not_found","message":"subscription not found"}}`,
@@ -344,7 +344,7 @@ func TestErrorBodyShapes(t *testing.T) {
 		{"pricing", 502, `{"error":{"message":"pricing could not be retrieved from the provider"}}`,
 			"", "", "", "pricing could not be retrieved from the provider", []error{rxtypes.ErrUnavailable}},
 		{"string error", 401, `{"error":"bad key"}`, "", "", "", "bad key", []error{rxtypes.ErrUnauthorized}},
-		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, Redacted, "", "", "no", []error{rxtypes.ErrForbidden}},
+		{"numeric id", 403, `{"error":{"id":42,"message":"no"}}`, "", "", "", "no", []error{rxtypes.ErrForbidden}},
 		{"html", 500, `<html>oops</html>`, "", "", "", "", nil},
 		{"empty", 503, ``, "", "", "", "", []error{rxtypes.ErrUnavailable}},
 	}

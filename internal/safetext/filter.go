@@ -253,14 +253,11 @@ func (f *Filter) Code(s string) string {
 // words, with nothing redacted.
 func (f *Filter) Safe(s string) bool { return !strings.Contains(f.Text(s), Redacted) }
 
-// ID returns s when it is an id the call's path names, Redacted
-// otherwise (and "" for "").
+// ID returns s when it is an id the call's path names, and "" otherwise:
+// a typed field holds the platform's value or nothing.
 func (f *Filter) ID(s string) string {
-	if s == "" {
-		return s
-	}
 	if f != nil && slices.Contains(f.ids, s) {
 		return s
 	}
-	return Redacted
+	return ""
 }

@@ -234,13 +234,14 @@ var enumWords = func() map[string]bool {
 	return m
 }()
 
-// nouns is the set of the platform's own words: those of its documented
-// and simulated messages, its enums and its resources. A capitalised one
+// nouns is the set of the platform's and the SDK's own words: those of
+// the platform's documented and simulated messages, its enums and its
+// resources, and of the faults the SDK names ("reset by peer"). A capitalised one
 // that is no first name stays ("picked up by the Courier", "Price could
 // not be computed").
 var nouns = func() map[string]bool {
 	m := map[string]bool{}
-	for _, list := range [...][]string{documented, simulated, enums, resources} {
+	for _, list := range [...][]string{documented, simulated, enums, resources, machine} {
 		for _, s := range list {
 			for _, w := range words(s) {
 				m[w] = true
