@@ -50,7 +50,7 @@ var notWireTypes = map[string][]string{
 	"pricing.Service": nil, "tracking.Handler": nil, "tracking.NotificationError": nil,
 	"rxtypes.APIError": nil, "rxtypes.TransportError": nil, "rxtypes.DecodeError": nil,
 	"rxtypes.ConfigError": nil, "rxtypes.Problem": nil, "rxtypes.ValidationError": nil,
-	"rxtypes.NotSentError": nil, "rxtypes.WatchError": nil,
+	"rxtypes.NotSentError": nil, "rxtypes.WatchError": nil, "rxtypes.PlatformError": nil, "rxtypes.PlatformDetail": nil,
 	// Scalars with a JSON form of their own (a string or a number).
 	"rxtypes.Date": nil, "rxtypes.Decimal": nil, "rxtypes.Time": nil, "requests.ETA": nil,
 	// Kept whole as raw JSON; the fields it types are read from these keys.

@@ -378,7 +378,7 @@ func TestCreate422(t *testing.T) {
 	assert.ErrorIs(t, err, rxdelivery.ErrBadRequest)
 	assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 	assert.Equal(t, 422, apiErr.StatusCode)
-	assert.Equal(t, "[redacted]", apiErr.ID, "an error id the path does not name is not known safe")
+	assert.Equal(t, "", apiErr.ID, "an error id the path does not name is not known safe: the field is empty, Platform has it")
 	assert.Equal(t, "invalid_parameter", apiErr.Type)
 	assert.Equal(t, "dropoff.address.zipcode is outside the delivery area", apiErr.Message)
 }
@@ -639,7 +639,7 @@ func TestGetErrors(t *testing.T) {
 		assert.Equal(t, 404, apiErr.StatusCode)
 		assert.Equal(t, "not_found", apiErr.Type)
 		assert.Equal(t, "Request not found", apiErr.Message)
-		assert.Equal(t, "[redacted]", apiErr.ID, "an error id the path does not name is not known safe")
+		assert.Equal(t, "", apiErr.ID, "an error id the path does not name is not known safe: the field is empty, Platform has it")
 		assert.Equal(t, 1, mock.GetTotalCallCount(), "a 404 is not retried")
 	})
 	t.Run("500 on a read is retried", func(t *testing.T) {

@@ -21,15 +21,19 @@ import (
 // httptest: the command builds its own client from --delivery-url, so the platform it calls listens on a real loopback address.
 
 // echoPlants are the patient values of echoOrder, each with the words and
-// digit groups of it that must not appear in what the command prints.
-var echoPlants = []struct{ value, words, digits string }{
-	{"Philomena Vandersloot", "phil vand", ""},
-	{"4417 Quillfeather Lane", "quil lane", "4417"},
-	{"Leave by the blue gate Marguerite", "leav blue gate marg", ""},
-	{"1947-11-23", "", "1947"},
-	{"6145557291", "", "614 555 7291"},
-	{"EXTREF-77310", "extr", "77310"},
-	{"Ignatius Wolfsbane", "igna wolf", ""},
+// digit groups of it that must not appear in what the command prints. Of
+// the delivery note only its name is: its other words ("leave by the blue
+// gate") are words of the language, which the safe rendering keeps where
+// the call did not send the note (a get) and removes where it did (a
+// create), as SECURITY.md says.
+var echoPlants = []struct{ value, words, digits, sentWords string }{
+	{"Philomena Vandersloot", "phil vand", "", ""},
+	{"4417 Quillfeather Lane", "quil lane", "4417", ""},
+	{"Leave by the blue gate Marguerite", "marg", "", "leav blue gate"},
+	{"1947-11-23", "", "1947", ""},
+	{"6145557291", "", "614 555 7291", ""},
+	{"EXTREF-77310", "extr", "77310", ""},
+	{"Ignatius Wolfsbane", "igna wolf", "", ""},
 }
 
 // echoOrder is an order file that sends the plants.
@@ -84,13 +88,18 @@ var echoForms = []func(string) string{
 // sent (printed so that the operator can look for the order by it).
 var notEcho = regexp.MustCompile(`127\.0\.0\.1:\d+|(?m)^< Date: .*$|Content-Length: \d+|5550001|1234567890|external reference number "EXTREF-77310"`)
 
-// leaks returns what of the plants out holds.
-func leaks(out string) []string {
+// leaks returns what of the plants out holds; sent adds the words that a
+// call that sent the plants removes as well.
+func leaks(out string, sent ...bool) []string {
 	out = strings.ToLower(notEcho.ReplaceAllString(out, ""))
 	runs := regexp.MustCompile(`[0-9]+`).FindAllString(out, -1)
 	var found []string
 	for _, p := range echoPlants {
-		for _, w := range strings.Fields(p.words) {
+		words := p.words
+		if len(sent) > 0 && sent[0] {
+			words += " " + p.sentWords
+		}
+		for _, w := range strings.Fields(words) {
 			if strings.Contains(out, w) {
 				found = append(found, w)
 			}
@@ -155,7 +164,7 @@ func TestCommandPrintsNoEchoedPatientValue(t *testing.T) {
 				require.NoError(t, err)
 				require.Contains(t, string(transcript), "--- orders.")
 				for name, out := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String(), "--dump": string(transcript)} {
-					if l := leaks(out); len(l) > 0 {
+					if l := leaks(out, args[1] == "create"); len(l) > 0 {
 						found += len(l)
 						t.Errorf("%v at %d, form %d: %s holds %v:\n%s", args, st, i, name, l, out)
 					}
@@ -165,4 +174,45 @@ func TestCommandPrintsNoEchoedPatientValue(t *testing.T) {
 		}
 	}
 	t.Logf("commands run: %d; patient values printed: %d", runs, found)
+}
+
+// TestShowPatientDataPrintsThePlatformsWords: with --show-patient-data an
+// orders create that the platform refuses prints, after the safe line,
+// what the platform said as it said it, under a line that says it is
+// patient data; the --dump transcript still holds none of it, and without
+// the flag nothing of it is printed.
+func TestShowPatientDataPrintsThePlatformsWords(t *testing.T) {
+	const said = "Dropoff address 4417 Quillfeather Lane could not be geocoded for Philomena Vandersloot"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = fmt.Fprintf(w, `{"error":{"message":%q,"details":[{"field":"recipient.address.street","message":"no such street: 4417 Quillfeather Lane"}]}}`, said)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("RXDELIVERY_API_KEY", "KEY-echo-4b1d93c7")
+	t.Setenv("RXDELIVERY_API_SECRET", "SECRET-echo-a07f52de")
+	dir := t.TempDir()
+	order := filepath.Join(dir, "order.json")
+	require.NoError(t, os.WriteFile(order, []byte(echoOrder), 0o600))
+	for _, show := range []bool{false, true} {
+		dump := filepath.Join(dir, fmt.Sprintf("dump-%t.txt", show))
+		args := []string{"--delivery-url", srv.URL, "--retry-max", "0", "--dump", dump}
+		if show {
+			args = append(args, "--show-patient-data")
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(args, "orders", "create", "-f", order), strings.NewReader(""), &stdout, &stderr)
+		assert.NotZero(t, code)
+		transcript, err := os.ReadFile(dump)
+		require.NoError(t, err)
+		assert.Empty(t, leaks(string(transcript)), "the transcript never holds the platform's words")
+		assert.Contains(t, stderr.String(), "could not be geocoded", "the safe line keeps the platform's words")
+		if !show {
+			assert.Empty(t, leaks(stderr.String()+stdout.String()))
+			assert.NotContains(t, stderr.String(), "PATIENT DATA")
+			continue
+		}
+		assert.Contains(t, stderr.String(), "PATIENT DATA (--show-patient-data): the platform said:\n  message: "+said+"\n")
+		assert.Contains(t, stderr.String(), "  recipient.address.street: no such street: 4417 Quillfeather Lane\n")
+	}
 }

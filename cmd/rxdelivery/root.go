@@ -44,6 +44,9 @@ type app struct {
 	retryMax       int
 	attemptTimeout time.Duration
 	timeout        time.Duration
+	// showPatientData prints, after an error, what the platform said as
+	// it said it: patient data, for the pharmacy's staff entitled to it.
+	showPatientData bool
 
 	// closers run when the command ends (the --dump file).
 	closers []func()
@@ -161,11 +164,37 @@ func (a *app) printError(err error, code int) {
 	default:
 		fmt.Fprintln(a.stderr, printable(cliWords(prefixed(err))))
 	}
+	a.printPlatformWords(err)
 	if code == exitUsage {
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(a.stderr, "Run 'rxdelivery --help' or add --help to a command for its usage.")
 		}
+	}
+}
+
+// printPlatformWords writes, when --show-patient-data asks for it and err
+// carries an answer of the platform, what the platform said as it said
+// it, under a line that says it is patient data. Without the flag it
+// writes nothing: the line above is the safe rendering.
+func (a *app) printPlatformWords(err error) {
+	var api *rxdelivery.APIError
+	if !a.showPatientData || !errors.As(err, &api) {
+		return
+	}
+	p := api.Platform()
+	fmt.Fprintln(a.stderr, "PATIENT DATA (--show-patient-data): the platform said:")
+	for _, l := range [][2]string{{"message", p.Message}, {"type", p.Type}, {"code", p.Code}, {"id", p.ID}} {
+		if l[1] != "" {
+			fmt.Fprintf(a.stderr, "  %s: %s\n", l[0], printable(l[1]))
+		}
+	}
+	for _, d := range p.Details {
+		field := d.Field
+		if field == "" {
+			field = "detail"
+		}
+		fmt.Fprintf(a.stderr, "  %s: %s\n", printable(field), printable(d.Message))
 	}
 }
 
@@ -259,10 +288,12 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.IntVar(&a.retryMax, "retry-max", 3, "retries after a call's first attempt (writes are retried only when the platform provably did not act)")
 	pf.DurationVar(&a.attemptTimeout, "attempt-timeout", rxdelivery.DefaultAttemptTimeout, "bound on each attempt")
 	pf.DurationVar(&a.timeout, "timeout", 0, "bound on the whole command (0: none)")
+	pf.BoolVar(&a.showPatientData, "show-patient-data", false, "after an error, also print what the platform said as it said it: PATIENT DATA, for pharmacy staff entitled to the order, never for logs, tickets or shared terminals")
 	for _, name := range clientFlags {
 		_ = pf.SetAnnotation(name, flagGroupKey, []string{groupClient})
 	}
 	_ = pf.SetAnnotation("json", flagGroupKey, []string{groupOutput})
+	_ = pf.SetAnnotation("show-patient-data", flagGroupKey, []string{groupOutput})
 
 	root.AddCommand(
 		a.requestsCommand(),

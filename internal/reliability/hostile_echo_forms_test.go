@@ -47,8 +47,12 @@ var plants = []plant{
 }
 
 // notTelltale are words of the plants that name nobody: English function
-// words the allowlist keeps wherever they appear.
-var notTelltale = map[string]bool{"with": true}
+// words, and a delivery note's ordinary words ("leave", "neighbour"),
+// which are words of the language: the safe rendering keeps them where
+// the call did not send the note, and removes them (the second line)
+// where it did (SECURITY.md). The note's name, and every other plant's
+// words, are telltales.
+var notTelltale = map[string]bool{"with": true, "leave": true, "neighbour": true}
 
 // form is one way a platform may echo a value.
 type form struct {

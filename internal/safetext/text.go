@@ -55,6 +55,7 @@ func (f *Filter) Text(s string) string {
 	t.judgeWords()
 	t.judgeNames()
 	t.judgeNumbers()
+	t.judgeStreets()
 	return t.render(len(s))
 }
 
@@ -228,6 +229,26 @@ func domain(w string) bool { return vocab[w] || (len(w) > 1 && fields.Known(w)) 
 func (t *text) possessiveS(k int) bool {
 	w := t.toks[k]
 	return k > 0 && w.start >= 1 && (t.rs[w.start-1] == '\'' || t.rs[w.start-1] == '’') && t.toks[k-1].end == w.start-1
+}
+
+// streetKinds are the words that end a street's name.
+var streetKinds = set("st", "street", "ave", "avenue", "rd", "road", "blvd", "boulevard", "ln", "lane", "dr",
+	"drive", "ct", "court", "way", "pl", "place", "ter", "terrace", "pkwy", "parkway", "hwy", "highway", "cir",
+	"circle", "sq", "square", "trl", "trail", "aly", "alley")
+
+// judgeStreets removes the kind of a street whose name was removed
+// ("[redacted] Lane", "Quillfeather.Lane"): with its name gone, it still
+// says where someone lives.
+func (t *text) judgeStreets() {
+	for k := 1; k < len(t.toks); k++ {
+		w, p := &t.toks[k], t.toks[k-1]
+		if !w.keep || p.keep || !streetKinds[w.lower] || !t.joinedBy(k-1, k, ".,") {
+			continue
+		}
+		if w.title || w.upper || t.caps || p.digits {
+			w.keep = false
+		}
+	}
 }
 
 // contraction reports whether toks[k] is the tail of a possessive or a
