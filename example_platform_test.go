@@ -56,4 +56,3 @@ func ExampleAPIError_Platform() {
 	// Tell the pharmacist: Dropoff address 12 Elm St could not be geocoded; check the house number
 	// level=ERROR msg="order refused" platform="[platform's words withheld]"
 }
-
