@@ -56,20 +56,27 @@ func (t *text) markForms() {
 			t.span(m[0], m[1], t.deny)
 		}
 	}
-	deny(reURL)
-	deny(reEmail)
-	deny(reUnit)
-	deny(rePOBox)
-	for _, m := range reStreet.FindAllStringSubmatchIndex(t.s, -1) {
-		if t.streetWords(t.s[m[2]:m[3]]) {
-			t.span(m[0], m[1], t.deny)
-		}
+	if strings.Contains(t.s, "://") {
+		deny(reURL)
+	}
+	if strings.Contains(t.s, "@") {
+		deny(reEmail)
 	}
 	if !t.caps {
 		for _, m := range reNamedStreet.FindAllStringIndex(t.s, -1) {
 			if t.streetWords(t.s[m[0]:m[1]]) {
 				t.span(m[0], m[1], t.deny)
 			}
+		}
+	}
+	if strings.IndexFunc(t.s, func(r rune) bool { return isDigit(r) }) < 0 {
+		return // the forms below all hold a digit
+	}
+	deny(reUnit)
+	deny(rePOBox)
+	for _, m := range reStreet.FindAllStringSubmatchIndex(t.s, -1) {
+		if t.streetWords(t.s[m[2]:m[3]]) {
+			t.span(m[0], m[1], t.deny)
 		}
 	}
 	year := t.f.now().Year()
