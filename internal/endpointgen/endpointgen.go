@@ -240,3 +240,43 @@ func docTable(ops []Operation) []byte {
 	}
 	return b.Bytes()
 }
+
+// ControlDocument returns the control API's document (api/sandbox.yaml)
+// with its Operation enum written from ops: "" (any operation) then every
+// operation's name, in the table's order. The rest of the document is kept
+// byte for byte; the enum is the list of `- name` lines under the
+// Operation schema's `enum:` (four spaces of indent for the schema, six
+// for its keys, eight for the items).
+func ControlDocument(doc []byte, ops []Operation) ([]byte, error) {
+	lines := strings.SplitAfter(string(doc), "\n")
+	start, end := -1, -1
+	inSchema := false
+	for i, l := range lines {
+		trimmed := strings.TrimRight(l, "\r\n")
+		switch {
+		case trimmed == "    Operation:":
+			inSchema = true
+		case inSchema && strings.HasPrefix(trimmed, "    ") && !strings.HasPrefix(trimmed, "     "):
+			inSchema = false
+		case inSchema && trimmed == "      enum:":
+			start = i + 1
+			end = start
+			for end < len(lines) && strings.HasPrefix(lines[end], "        - ") {
+				end++
+			}
+		}
+		if start >= 0 {
+			break
+		}
+	}
+	if start < 0 {
+		return nil, fmt.Errorf("sandbox.yaml: no Operation schema with an enum list")
+	}
+	var b strings.Builder
+	b.WriteString("        - \"\"\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "        - %s\n", o.Name)
+	}
+	out := strings.Join(lines[:start], "") + b.String() + strings.Join(lines[end:], "")
+	return []byte(out), nil
+}

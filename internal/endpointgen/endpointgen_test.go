@@ -35,3 +35,24 @@ func TestRequiredQueryIsHinted(t *testing.T) {
 	}
 	assert.Equal(t, 1, strings.Count(kit, "?ids[]= (delivery)"))
 }
+
+// TestControlDocument checks that the control document's Operation enum
+// is written from the operations ("" first, then each name in order) and
+// that nothing else of the document changes.
+func TestControlDocument(t *testing.T) {
+	t.Parallel()
+	doc := "components:\n  schemas:\n    Operation:\n      type: string\n      enum:\n        - \"\"\n        - old.Op\n" +
+		"    Other:\n      enum:\n        - kept\n"
+	got, err := ControlDocument([]byte(doc), []Operation{{Name: "orders.Get"}, {Name: "orders.ProofOfDelivery"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "components:\n  schemas:\n    Operation:\n      type: string\n      enum:\n        - \"\"\n        - orders.Get\n        - orders.ProofOfDelivery\n" +
+		"    Other:\n      enum:\n        - kept\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, err := ControlDocument([]byte("components: {}\n"), nil); err == nil {
+		t.Error("a document without the Operation enum was accepted")
+	}
+}

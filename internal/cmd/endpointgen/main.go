@@ -1,7 +1,8 @@
 // Command endpointgen writes the SDK's endpoint table from the OpenAPI
 // documents in api/ (internal/endpointgen: core's descriptors, the
-// simulator's operations and routes, the test kit's operation constants
-// and docs/endpoints.md). Run it with go generate in internal/core; a test
+// simulator's operations and routes, the test kit's operation constants,
+// docs/endpoints.md and the control document's Operation enum in
+// api/sandbox.yaml). Run it with go generate in internal/core; a test
 // fails when a written file is stale.
 package main
 
@@ -35,5 +36,16 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return endpointgen.Generate(ops)
+	files, err := endpointgen.Generate(ops)
+	if err != nil {
+		return nil, err
+	}
+	control, err := os.ReadFile(filepath.Join(root, "api", "sandbox.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if files["api/sandbox.yaml"], err = endpointgen.ControlDocument(control, ops); err != nil {
+		return nil, err
+	}
+	return files, nil
 }
