@@ -85,3 +85,31 @@ func TestCallsHaveARowPerEndpoint(t *testing.T) {
 		t.Errorf("the whole table: failed %v, errors %q", failed, errs)
 	}
 }
+
+// TestDerivedRowsMatchWrittenOnes checks DerivedRow against the rows
+// written in calls.go for the endpoints it can derive (a read or a delete
+// by id): the same request, path as errors show it, and forms of input.
+func TestDerivedRowsMatchWrittenOnes(t *testing.T) {
+	t.Parallel()
+	derived := 0
+	for _, row := range testutil.Calls(t) {
+		var ep *core.Endpoint
+		for _, e := range core.Endpoints {
+			if e.Name == row.Name {
+				ep = e
+			}
+		}
+		got, why := testutil.DerivedRow(ep)
+		if why != "" {
+			continue
+		}
+		derived++
+		if got.Method != row.Method || got.Interface != row.Interface || (got.EmptyID == nil) != (row.EmptyID == nil) {
+			t.Errorf("%s: derived %s %v (empty id %t), written %s %v (empty id %t)", row.Name,
+				got.Method, got.Interface, got.EmptyID != nil, row.Method, row.Interface, row.EmptyID != nil)
+		}
+	}
+	if derived < 3 {
+		t.Errorf("derived the rows of %d endpoints, want every read and delete by id", derived)
+	}
+}
