@@ -74,22 +74,7 @@ func DerivedRow(ep *core.Endpoint) (Call, string) {
 		}
 		shown = strings.Replace(shown, n[0], show, 1)
 	}
-	call := func(vals []string) CallFunc {
-		return func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
-			svc := reflect.ValueOf(c).Elem().FieldByName(field.Name)
-			args := []reflect.Value{reflect.Zero(ctxType)} // a nil context, as some tests pass
-			if ctx != nil {
-				args[0] = reflect.ValueOf(ctx)
-			}
-			for _, v := range vals {
-				args = append(args, reflect.ValueOf(v))
-			}
-			args = append(args, reflect.ValueOf(append([]option.CallOption(nil), o...)))
-			out := svc.MethodByName(methodName).CallSlice(args)
-			err, _ := out[len(out)-1].Interface().(error)
-			return err
-		}
-	}
+	call := func(vals []string) CallFunc { return byReflection(field.Name, methodName, vals) }
 	row := Call{
 		Name: ep.Name, Interface: ep.Interface, Call: call(values),
 		Method: ep.Method, URL: baseURLs[ep.Interface] + urlPath, Path: shown,
@@ -99,6 +84,21 @@ func DerivedRow(ep *core.Endpoint) (Call, string) {
 		row.EmptyID = call(empty)
 	}
 	return row, ""
+}
+
+// DerivedCall returns the call DerivedRow makes of ep, with the given
+// values of its placeholders in place of "<name>_1": a test calls an
+// endpoint read or deleted by id on a resource it created.
+func DerivedCall(ep *core.Endpoint, values ...string) (CallFunc, string) {
+	row, why := DerivedRow(ep)
+	if why != "" {
+		return nil, why
+	}
+	if n := len(placeholder.FindAllString(ep.Route, -1)); n != len(values) {
+		return nil, "its route has another number of placeholders"
+	}
+	svc, method, _ := strings.Cut(row.Name, ".")
+	return byReflection(strings.ToUpper(svc[:1])+svc[1:], method, values), ""
 }
 
 // withDerived returns rows and, for each endpoint of core.Endpoints
@@ -122,4 +122,23 @@ func withDerived(t testing.TB, rows []Call) []Call {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// byReflection calls the method of the Client's service field with the
+// strings vals after the context, then the call options.
+func byReflection(field, method string, vals []string) CallFunc {
+	return func(ctx context.Context, c *rxdelivery.Client, o ...option.CallOption) error {
+		svc := reflect.ValueOf(c).Elem().FieldByName(field)
+		args := []reflect.Value{reflect.Zero(reflect.TypeOf((*context.Context)(nil)).Elem())} // a nil context, as some tests pass
+		if ctx != nil {
+			args[0] = reflect.ValueOf(ctx)
+		}
+		for _, v := range vals {
+			args = append(args, reflect.ValueOf(v))
+		}
+		args = append(args, reflect.ValueOf(append([]option.CallOption(nil), o...)))
+		out := svc.MethodByName(method).CallSlice(args)
+		err, _ := out[len(out)-1].Interface().(error)
+		return err
+	}
 }
