@@ -60,7 +60,7 @@ echo "endpoint-walk: files go generate wrote (${#generated[@]}): ${generated[*]}
 record=$(mktemp -d)
 trap 'rm -rf "$scratch" "$record"' EXIT
 RXDELIVERY_CONFORMANCE_DIR=$record go test -tags conformance -count=1 \
-  . ./api ./internal/cmd/endpointgen ./internal/fields ./internal/sandbox ./internal/testutil ./orders ./rxdeliverytest
+  . ./api ./internal/cmd/endpointgen ./internal/fields ./internal/sandbox ./internal/testutil ./orders ./requests ./pharmacies ./rxdeliverytest ./examples/...
 (cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml") |
   grep -E 'orders.ProofOfDelivery|violations|not reached' || true
 (cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml" >/dev/null)
