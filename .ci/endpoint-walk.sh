@@ -46,6 +46,7 @@ gofmt -w orders/models.go orders/service.go internal/sandbox/orders.go
 
 mapfile -t edited < <(git diff --name-only)
 echo "endpoint-walk: files edited by hand (${#edited[@]}): ${edited[*]}"
+git diff --shortstat | sed "s/^/endpoint-walk: by hand:/"
 if [ "${#edited[@]}" -gt 4 ]; then
   echo "endpoint-walk: more than four files edited by hand" >&2
   exit 1
@@ -58,10 +59,15 @@ echo "endpoint-walk: files go generate wrote (${#generated[@]}): ${generated[*]}
 # The targeted tests of CONTRIBUTING, recording every exchange with the
 # simulator for the conformance check.
 record=$(mktemp -d)
-trap 'rm -rf "$scratch" "$record"' EXIT
+trap 'rm -rf "$scratch" "$record" "$record.out"' EXIT
 RXDELIVERY_CONFORMANCE_DIR=$record go test -tags conformance -count=1 \
   . ./api ./internal/cmd/endpointgen ./internal/fields ./internal/sandbox ./internal/testutil ./orders ./requests ./pharmacies ./rxdeliverytest ./examples/...
-(cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml") |
-  grep -E 'orders.ProofOfDelivery|violations|not reached' || true
-(cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml" >/dev/null)
+rc=0
+(cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml") >"$record.out" 2>&1 || rc=$?
+grep -E 'orders\.ProofOfDelivery|^conformance: [0-9]+ requests|not reached|violation' "$record.out" || true
+if [ "$rc" != 0 ]; then
+  cat "$record.out" >&2
+  echo "endpoint-walk: the conformance check failed" >&2
+  exit 1
+fi
 echo "endpoint-walk: orders.ProofOfDelivery added through ${#edited[@]} hand-edited files; tests and conformance pass"
