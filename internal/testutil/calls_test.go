@@ -1,6 +1,7 @@
 package testutil_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -111,5 +112,21 @@ func TestDerivedRowsMatchWrittenOnes(t *testing.T) {
 	}
 	if derived < 3 {
 		t.Errorf("derived the rows of %d endpoints, want every read and delete by id", derived)
+	}
+}
+
+// TestAnyBodyHoldsEveryExample checks that AnyBody, the one success body
+// of the tests that answer every endpoint alike, holds the top-level
+// members of the documents' examples: the envelopes and the bare models.
+func TestAnyBodyHoldsEveryExample(t *testing.T) {
+	t.Parallel()
+	var body map[string]any
+	if err := json.Unmarshal([]byte(testutil.AnyBody()), &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"order", "orders", "request", "requests", "pharmacies", "npi", "tracking_number", "quotes"} {
+		if _, ok := body[k]; !ok {
+			t.Errorf("AnyBody has no %q", k)
+		}
 	}
 }
