@@ -1,6 +1,8 @@
 package endpointgen
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,4 +57,37 @@ func TestControlDocument(t *testing.T) {
 	if _, err := ControlDocument([]byte("components: {}\n"), nil); err == nil {
 		t.Error("a document without the Operation enum was accepted")
 	}
+}
+
+// TestPrivacyIsRequired checks that a schema property without
+// x-rxdelivery-privacy stops the generator with the property named and
+// the decisions it may take, that a name shared by properties of patient
+// data and of a safe kind is patient data, and that one name of two safe
+// kinds is refused.
+func TestPrivacyIsRequired(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(body string) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "x.yaml"), []byte(body), 0o600))
+	}
+	docs := []Document{{File: "x.yaml", Interface: "delivery"}}
+
+	write("components:\n  schemas:\n    Proof:\n      properties:\n        photo_url:\n          type: string\n")
+	_, err := Privacy(dir, docs)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "property photo_url")
+	assert.Contains(t, err.Error(), "patient")
+
+	write("components:\n  schemas:\n    A:\n      properties:\n        type:\n          x-rxdelivery-privacy: enum\n" +
+		"    B:\n      properties:\n        type:\n          x-rxdelivery-privacy: patient\n" +
+		"      if:\n        properties:\n          type:\n            const: x\n")
+	kinds, err := Privacy(dir, docs)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"type": "Patient"}, kinds)
+
+	write("components:\n  schemas:\n    A:\n      properties:\n        at:\n          x-rxdelivery-privacy: time\n" +
+		"    B:\n      properties:\n        at:\n          x-rxdelivery-privacy: id\n")
+	_, err = Privacy(dir, docs)
+	require.Error(t, err)
 }
