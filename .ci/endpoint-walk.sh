@@ -24,6 +24,14 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 frag=$PWD/.ci/endpoint-walk
 
+# The targeted tests: the packages CONTRIBUTING's "Adding an endpoint"
+# names in its test command, which must be these.
+pkgs=". ./api ./internal/cmd/endpointgen ./internal/fields ./internal/sandbox ./internal/testutil ./orders ./requests ./pharmacies ./rxdeliverytest ./examples/..."
+if ! grep -qxF "go test $pkgs" CONTRIBUTING.md; then
+  echo "endpoint-walk: CONTRIBUTING.md does not name the targeted tests the walk runs: go test $pkgs" >&2
+  exit 1
+fi
+
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The repository's files as they are in the work tree (tracked and new,
@@ -60,8 +68,8 @@ echo "endpoint-walk: files go generate wrote (${#generated[@]}): ${generated[*]}
 # simulator for the conformance check.
 record=$(mktemp -d)
 trap 'rm -rf "$scratch" "$record" "$record.out"' EXIT
-RXDELIVERY_CONFORMANCE_DIR=$record go test -tags conformance -count=1 \
-  . ./api ./internal/cmd/endpointgen ./internal/fields ./internal/sandbox ./internal/testutil ./orders ./requests ./pharmacies ./rxdeliverytest ./examples/...
+# shellcheck disable=SC2086 # the package list is split on purpose
+RXDELIVERY_CONFORMANCE_DIR=$record go test -tags conformance -count=1 $pkgs
 rc=0
 (cd internal/conformance && go run . "$scratch/api" "$record" omni.yaml="$scratch/rxdeliverytest/testdata/walk/widgets.yaml") >"$record.out" 2>&1 || rc=$?
 grep -E 'orders\.ProofOfDelivery|^conformance: [0-9]+ requests|not reached|violation' "$record.out" || true
