@@ -183,7 +183,7 @@ func TestEveryModelFieldHasADecision(t *testing.T) {
 		walkWireType(rt, func(d fieldDecision) {
 			count++
 			if !fields.Known(d.name) {
-				t.Errorf("%s.%s (JSON %q, Go type %s): the fields table (internal/fields/table.go) has no decision for %q; add it with its kind (Patient unless it is known safe)",
+				t.Errorf("%s.%s (JSON %q, Go type %s): no privacy decision for %q: give the document's property x-rxdelivery-privacy and run go generate ./internal/core (a name no document holds: internal/fields/table.go)",
 					d.goType, d.goField, d.name, d.t, d.name)
 				return
 			}
