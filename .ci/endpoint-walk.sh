@@ -50,6 +50,10 @@ cat "$frag/service.go.fragment" >>orders/service.go
 # 4. The simulator's handler, and its line in orderHandlers.
 cat "$frag/orders.go.fragment" >>internal/sandbox/orders.go
 sed -i 's/^\(\t\tOpOrdersRemovePrescription: *s.removePrescription,\)$/\1\n\t\tOpOrdersProofOfDelivery: s.proofOfDelivery,/' internal/sandbox/orders.go
+grep -q 'OpOrdersProofOfDelivery: s.proofOfDelivery,' internal/sandbox/orders.go || {
+  echo "endpoint-walk: orderHandlers in internal/sandbox/orders.go has no OpOrdersRemovePrescription line to add the handler's after" >&2
+  exit 1
+}
 gofmt -w orders/models.go orders/service.go internal/sandbox/orders.go
 
 mapfile -t edited < <(git diff --name-only)
