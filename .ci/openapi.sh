@@ -10,10 +10,20 @@
 # docs/api.md shows: fails when a document cannot be generated from, or when
 # the generated types do not hold the documents' required members.
 #
+# Last, a client of the delivery and omni interfaces generated with
+# openapi-typescript and openapi-fetch (api/typescript/sandbox-client.ts,
+# which docs/api.md shows, with its query serializer for ids[] and
+# delivery[address][street]) is compiled with tsc --strict and run with node
+# against `rxdelivery sandbox` started on loopback: it creates an order, gets
+# it, gets it through ids[], asks a pharmacy's delivery information, creates
+# and gets a request. Fails on any answer it did not expect.
+#
 # Installs the pinned tools from the npm registry into a temporary directory
 # when they are not given: REDOCLY, OPENAPI_TS and TSC, when set, are the
-# commands to run instead (local installs of the same versions). Needs
-# Node.js 20 or later (and npm) on the PATH.
+# commands to run instead (local installs of the same versions);
+# OPENAPI_FETCH_DIR, when set, is a node_modules directory holding
+# openapi-fetch at its pinned version. Needs Node.js 20 or later (and npm)
+# and Go on the PATH (Go builds the rxdelivery command).
 set -euo pipefail
 exec </dev/null
 cd "$(dirname "$0")/.."
@@ -21,6 +31,8 @@ cd "$(dirname "$0")/.."
 REDOCLY_VERSION=2.77.0           # @redocly/cli
 OPENAPI_TS_VERSION=7.13.0        # openapi-typescript
 TYPESCRIPT_VERSION=5.9.3         # typescript (tsc)
+OPENAPI_FETCH_VERSION=0.15.0     # openapi-fetch (the generated client's runtime)
+export PATH="$PATH:/usr/local/go/bin"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -29,6 +41,7 @@ install=()
 [ -n "${REDOCLY:-}" ] || install+=("@redocly/cli@$REDOCLY_VERSION")
 [ -n "${OPENAPI_TS:-}" ] || install+=("openapi-typescript@$OPENAPI_TS_VERSION")
 [ -n "${TSC:-}" ] || install+=("typescript@$TYPESCRIPT_VERSION")
+[ -n "${OPENAPI_FETCH_DIR:-}" ] || install+=("openapi-fetch@$OPENAPI_FETCH_VERSION")
 if [ ${#install[@]} -gt 0 ]; then
   if ! command -v npm >/dev/null; then
     echo "openapi.sh: npm is needed to install ${install[*]}" >&2
@@ -39,6 +52,7 @@ fi
 REDOCLY=${REDOCLY:-$work/tools/node_modules/.bin/redocly}
 OPENAPI_TS=${OPENAPI_TS:-$work/tools/node_modules/.bin/openapi-typescript}
 TSC=${TSC:-$work/tools/node_modules/.bin/tsc}
+OPENAPI_FETCH_DIR=${OPENAPI_FETCH_DIR:-$work/tools/node_modules}
 
 got=$("$REDOCLY" --version)
 if [ "$got" != "$REDOCLY_VERSION" ]; then
@@ -114,3 +128,37 @@ export { create, noPatient, badKind, got, eta, quote, noPackage };
 TS
 "$TSC" --noEmit --strict --target es2022 --module es2022 --moduleResolution bundler "$gen"/*.ts
 echo "openapi.sh: client types generated from api/{omni,delivery,tracking,pricing}.yaml and checked"
+
+# The client against the simulator. The program, its generated types and a
+# package.json marking it an ES module sit beside a node_modules holding
+# openapi-fetch, where tsc and node resolve the import.
+got=$(sed -n 's/^ *"version": *"\([0-9][0-9.]*\)".*/\1/p' "$OPENAPI_FETCH_DIR/openapi-fetch/package.json" | head -n 1)
+if [ "$got" != "$OPENAPI_FETCH_VERSION" ]; then
+  echo "openapi.sh: openapi-fetch $got, want $OPENAPI_FETCH_VERSION" >&2
+  exit 1
+fi
+run=$work/run
+mkdir -p "$run/out"
+ln -s "$OPENAPI_FETCH_DIR" "$run/node_modules"
+cp api/typescript/sandbox-client.ts "$run/"
+cp "$gen/omni.ts" "$gen/delivery.ts" "$run/"
+echo '{"type": "module"}' >"$run/package.json"
+cp "$run/package.json" "$run/out/"
+"$TSC" --strict --target es2022 --module nodenext --moduleResolution nodenext --outDir "$run/out" "$run/sandbox-client.ts"
+
+(cd cmd/rxdelivery && go build -o "$work/rxdelivery" .)
+"$work/rxdelivery" sandbox --addr 127.0.0.1:0 --manual-clock --env-file "$work/sandbox.env" >"$work/sandbox.log" 2>&1 &
+sandbox=$!
+trap 'kill "$sandbox" 2>/dev/null; wait "$sandbox" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  [ -s "$work/sandbox.env" ] && break
+  kill -0 "$sandbox" 2>/dev/null || { cat "$work/sandbox.log" >&2; echo "openapi.sh: rxdelivery sandbox did not start" >&2; exit 1; }
+  sleep 0.1
+done
+[ -s "$work/sandbox.env" ] || { echo "openapi.sh: rxdelivery sandbox wrote no env file" >&2; exit 1; }
+(
+  # shellcheck source=/dev/null
+  . "$work/sandbox.env"
+  node "$run/out/sandbox-client.js"
+)
+echo "openapi.sh: the client generated with openapi-typescript and openapi-fetch ran against rxdelivery sandbox"

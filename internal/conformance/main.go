@@ -9,7 +9,8 @@
 // the documents (the tests send such requests to see them refused); its
 // response is. A response the simulator planted malformed (a fault a test
 // injected to see the client cope) is not held to them either; its request
-// is. A tracking notification the simulator sent is validated against its
+// is. A response that carries a body where its operation's document
+// declares none for its status is a violation too. A tracking notification the simulator sent is validated against its
 // webhook's body (the listener's answer is a test's, and is not).
 //
 // It then lists, for every operation of the documents (the four
@@ -232,6 +233,12 @@ func newChecker(apiDir string, overlays map[string]string) (*checker, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
+		// The control document refers to the platform documents' schemas
+		// (an accepted call's body in the call record): copied into its
+		// components, the JSON Schema validator sees them as it sees the
+		// document's own (an external reference it cannot follow would
+		// leave the rule unchecked).
+		doc.InternalizeRefs(context.Background(), nil)
 		if err := doc.Validate(context.Background()); err != nil {
 			return nil, fmt.Errorf("%s: %w", p.doc, err)
 		}
@@ -468,6 +475,25 @@ func (c *checker) check(ex exchange, res *Result) {
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 		res.Violations = append(res.Violations, fmt.Sprintf("%s: response %d: %s", op, ex.Status, reason(err)))
 	}
+	if len(bytes.TrimSpace(ex.ResponseBody)) > 0 && !declaresBody(route.Operation, ex.Status) {
+		res.Violations = append(res.Violations, fmt.Sprintf("%s: response %d: a body the document does not declare", op, ex.Status))
+	}
+}
+
+// declaresBody reports whether op's document describes a body for the
+// answer of status (the status itself, its range such as 4XX, or the
+// default), as the response validation picks it: an answer that carries a
+// body must be declared with it, or a client generated from the document
+// has no type for what it receives.
+func declaresBody(op *openapi3.Operation, status int) bool {
+	if op == nil || op.Responses == nil {
+		return false
+	}
+	r := op.Responses.Status(status)
+	if r == nil {
+		r = op.Responses.Default()
+	}
+	return r != nil && r.Value != nil && len(r.Value.Content) > 0
 }
 
 // checkWebhook validates a notification the simulator sent against its

@@ -15,6 +15,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -239,4 +240,158 @@ func docTable(ops []Operation) []byte {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | `%s` | %s |\n", o.Name, o.Interface, o.Method, o.Route, w)
 	}
 	return b.Bytes()
+}
+
+// ControlDocument returns the control API's document (api/sandbox.yaml)
+// with its Operation enum written from ops: "" (any operation) then every
+// operation's name, in the table's order. The rest of the document is kept
+// byte for byte; the enum is the list of `- name` lines under the
+// Operation schema's `enum:` (four spaces of indent for the schema, six
+// for its keys, eight for the items).
+func ControlDocument(doc []byte, ops []Operation) ([]byte, error) {
+	lines := strings.SplitAfter(string(doc), "\n")
+	start, end := -1, -1
+	inSchema := false
+	for i, l := range lines {
+		trimmed := strings.TrimRight(l, "\r\n")
+		switch {
+		case trimmed == "    Operation:":
+			inSchema = true
+		case inSchema && strings.HasPrefix(trimmed, "    ") && !strings.HasPrefix(trimmed, "     "):
+			inSchema = false
+		case inSchema && trimmed == "      enum:":
+			start = i + 1
+			end = start
+			for end < len(lines) && strings.HasPrefix(lines[end], "        - ") {
+				end++
+			}
+		}
+		if start >= 0 {
+			break
+		}
+	}
+	if start < 0 {
+		return nil, fmt.Errorf("sandbox.yaml: no Operation schema with an enum list")
+	}
+	var b strings.Builder
+	b.WriteString("        - \"\"\n")
+	for _, o := range ops {
+		fmt.Fprintf(&b, "        - %s\n", o.Name)
+	}
+	out := strings.Join(lines[:start], "") + b.String() + strings.Join(lines[end:], "")
+	return []byte(out), nil
+}
+
+// privacyKinds are the values of x-rxdelivery-privacy, each the name of a
+// kind of internal/fields (patient: a patient's data or free text, hidden
+// everywhere; the others are safe to show, but object and message, whose
+// contents are judged one by one).
+var privacyKinds = map[string]string{
+	"patient": "Patient", "id": "ID", "enum": "Enum", "time": "Time", "money": "Money",
+	"count": "Count", "flag": "Flag", "carrier": "Carrier", "object": "Object", "message": "Message",
+}
+
+// strictness orders the kinds: patient data first, then a message and an
+// object (shown only in part), then the kinds safe to show, all equal.
+var strictness = map[string]int{
+	"Patient": 0, "Message": 1, "Object": 2,
+	"ID": 3, "Enum": 3, "Time": 3, "Money": 3, "Count": 3, "Flag": 3, "Carrier": 3,
+}
+
+// Privacy reads the privacy decision of every field of the documents: each
+// schema property carries x-rxdelivery-privacy, one of privacyKinds' keys.
+// A property without it is an error that names it, so a new field cannot
+// go undecided. A name several properties share takes the strictest of
+// their decisions (patient, then message, then object, then the safe
+// kinds); two different safe kinds for one name are an error, since the
+// table cannot tell them apart by name.
+// The properties of a schema's if, then, else and not restate fields
+// declared beside them and are not read.
+func Privacy(dir string, docs []Document) (map[string]string, error) {
+	out := map[string]string{}
+	for _, d := range docs {
+		b, err := os.ReadFile(filepath.Join(dir, d.File))
+		if err != nil {
+			return nil, err
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.File, err)
+		}
+		if len(doc.Content) == 0 {
+			return nil, fmt.Errorf("%s: empty document", d.File)
+		}
+		if err := privacyOf(d.File, doc.Content[0], "", out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func privacyOf(file string, n *yaml.Node, at string, out map[string]string) error {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if err := privacyOf(file, c, fmt.Sprintf("%s/%d", at, i), out); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i].Value, n.Content[i+1]
+			switch key {
+			case "example", "examples", "if", "then", "else", "not":
+				continue
+			case "properties":
+				if val.Kind != yaml.MappingNode {
+					continue
+				}
+				for j := 0; j+1 < len(val.Content); j += 2 {
+					name, prop := val.Content[j].Value, val.Content[j+1]
+					decision := ""
+					if p := child(prop, "x-rxdelivery-privacy"); p != nil {
+						decision = p.Value
+					}
+					kind, ok := privacyKinds[decision]
+					if !ok {
+						return fmt.Errorf("%s: property %s (at %s): x-rxdelivery-privacy is %q; say whose data it is: patient (a person's data or free text, hidden everywhere), or a kind safe to show: id, enum, time, money, count, flag, carrier, object or message", file, name, at, decision)
+					}
+					prev, seen := out[name]
+					switch {
+					case !seen || strictness[kind] < strictness[prev]:
+						out[name] = kind
+					case strictness[kind] == strictness[prev] && kind != prev:
+						return fmt.Errorf("%s: property %s (at %s) is %s, another is %s: one name, one safe kind (the fields table qualifies a name by its parent)", file, name, at, strings.ToLower(kind), strings.ToLower(prev))
+					}
+				}
+			}
+			if err := privacyOf(file, val, at+"/"+key, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// FieldsTable returns internal/fields' table of the documents' decisions
+// (documents_gen.go) from Privacy's result.
+func FieldsTable(kinds map[string]string) ([]byte, error) {
+	names := make([]string, 0, len(kinds))
+	for n := range kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	b.WriteString(header + "package fields\n\n")
+	b.WriteString("// documented holds the privacy decision of every field of the platform's\n" +
+		"// documents in api/, from each property's x-rxdelivery-privacy (a name\n" +
+		"// several properties share takes the strictest). table holds the names\n" +
+		"// the documents do not (the SDK's and the simulator's own), and may be\n" +
+		"// stricter than a document, never looser (TestTableKeepsTheDocuments).\n")
+	b.WriteString("var documented = map[string]Kind{\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%q: %s,\n", n, kinds[n])
+	}
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
 }

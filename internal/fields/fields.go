@@ -96,8 +96,24 @@ func (k Kind) String() string {
 func (k Kind) Safe() bool { return k != Patient && k != Object && k != Message }
 
 // Of returns the kind of the field named key (its JSON name), whatever
-// object holds it. A name the table does not hold is Patient.
-func Of(key string) Kind { return table[key] }
+// object holds it: table's entry, else the documents' decision
+// (documented, from each property's x-rxdelivery-privacy in api/). A name
+// neither holds is Patient.
+func Of(key string) Kind {
+	k, _ := lookup(key)
+	return k
+}
+
+// lookup returns the kind of key and whether table or documented holds
+// it. table is read first: it is never looser than the documents
+// (TestTableKeepsTheDocuments).
+func lookup(key string) (Kind, bool) {
+	if k, ok := table[key]; ok {
+		return k, true
+	}
+	k, ok := documented[key]
+	return k, ok
+}
 
 // OfIn returns the kind of the field named key inside the object that
 // the JSON key parent holds (the list's key for an object in a list; ""
@@ -109,26 +125,31 @@ func OfIn(parent, key string) Kind {
 			return k
 		}
 	}
-	return table[key]
+	return Of(key)
 }
 
 // Safe reports whether a scalar value of the field named key may be shown
 // to a person, whatever object holds it.
-func Safe(key string) bool { return table[key].Safe() }
+func Safe(key string) bool { return Of(key).Safe() }
 
 // Known reports whether key is the JSON name of a field of the platform's
 // models, of any kind.
 func Known(key string) bool {
-	_, ok := table[key]
+	_, ok := lookup(key)
 	return ok
 }
 
-// Names returns every field name the table holds, in no order (the bare
+// Names returns every field name table or documented holds, in no order (the bare
 // names; the parent-qualified entries add no name of their own).
 func Names() []string {
-	out := make([]string, 0, len(table))
+	out := make([]string, 0, len(table)+len(documented))
 	for k := range table {
 		out = append(out, k)
+	}
+	for k := range documented {
+		if _, ok := table[k]; !ok {
+			out = append(out, k)
+		}
 	}
 	return out
 }

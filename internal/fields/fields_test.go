@@ -1,6 +1,9 @@
 package fields
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestKinds: the decisions the documents make per parent, the strictest
 // kind for a shared name, and Patient for a name the table does not hold.
@@ -49,6 +52,51 @@ func TestDocumented(t *testing.T) {
 		"delivered to Jane", "https://x.test", "Acme Courier", "new" + string(make([]byte, 64))} {
 		if Documented(v) {
 			t.Errorf("Documented(%q) = true", v)
+		}
+	}
+}
+
+// strictness orders the kinds as the documents' decisions are merged:
+// patient data, then a message, then an object, then the safe kinds.
+func strictness(k Kind) int {
+	switch k {
+	case Patient:
+		return 0
+	case Message:
+		return 1
+	case Object:
+		return 2
+	}
+	return 3
+}
+
+// TestTableKeepsTheDocuments checks the hand-written table against the
+// decisions the documents in api/ make (documented, generated from each
+// property's x-rxdelivery-privacy): a name both hold is stricter in the
+// table (a name the SDK or the simulator also uses elsewhere), never
+// looser nor a repeat. A field the documents add needs no line in
+// table.go: its decision is the document's.
+func TestTableKeepsTheDocuments(t *testing.T) {
+	t.Parallel()
+	if len(documented) < 100 {
+		t.Fatalf("the documents decide %d names: documents_gen.go lost its way", len(documented))
+	}
+	for name, doc := range documented {
+		tab, ok := table[name]
+		if !ok {
+			continue
+		}
+		switch {
+		case strictness(tab) > strictness(doc):
+			t.Errorf("%q: the documents say %v, table.go %v, which is looser", name, doc, tab)
+		case strictness(tab) == strictness(doc):
+			t.Errorf("%q: the documents say %v, table.go %v: the document's decision is the one, remove the line", name, doc, tab)
+		}
+	}
+	for q, k := range qualified {
+		_, name, _ := strings.Cut(q, ".")
+		if d, ok := documented[name]; ok && strictness(d) == 3 && d != k {
+			t.Errorf("%q: the documents say %v of %q, the qualified entry %v", q, d, name, k)
 		}
 	}
 }

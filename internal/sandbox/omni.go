@@ -161,6 +161,17 @@ type omniOrder struct {
 	noteAt      *time.Time
 }
 
+// omniHandlers names the handler of each omni request operation, one
+// line per endpoint (handlers.go joins every interface's).
+func (s *Sandbox) omniHandlers() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		OpRequestsCreate:  s.createRequest,
+		OpRequestsCancel:  s.cancelRequest,
+		OpRequestsGet:     s.getRequest,
+		OpRequestsGetMany: s.getRequests,
+	}
+}
+
 // ---- handlers ----
 
 func (s *Sandbox) createRequest(c *call) {

@@ -454,6 +454,19 @@ func checkShipping(ck *checker, sh *shippingIn) {
 	ck.positive("shipping.dimensions.height", d.Height, true)
 }
 
+// orderHandlers names the handler of each delivery order operation, one
+// line per endpoint (handlers.go joins every interface's).
+func (s *Sandbox) orderHandlers() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		OpOrdersCreate:             s.createOrder,
+		OpOrdersGetMany:            s.getOrders,
+		OpOrdersCancel:             s.cancelOrder,
+		OpOrdersGet:                s.getOrder,
+		OpOrdersAddPrescription:    s.addPrescription,
+		OpOrdersRemovePrescription: s.removePrescription,
+	}
+}
+
 // ---- handlers ----
 
 func (s *Sandbox) createOrder(c *call) {

@@ -263,6 +263,17 @@ var (
 // information says not deliverable, and pricing returns no quote.
 func noService(zip5 string) bool { return strings.HasPrefix(zip5, "00") }
 
+// pharmacyHandlers names the handler of each pharmacy operation (omni's
+// search and lookup, delivery's delivery information), one line per
+// endpoint (handlers.go joins every interface's).
+func (s *Sandbox) pharmacyHandlers() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		OpPharmaciesSearch:       s.searchPharmacies,
+		OpPharmaciesGet:          s.getPharmacy,
+		OpPharmaciesDeliveryInfo: s.deliveryInfo,
+	}
+}
+
 // ---- handlers ----
 
 func (s *Sandbox) searchPharmacies(c *call) {

@@ -92,6 +92,14 @@ func quotePrice(from, to string, l, w, h, oz float64) cents {
 	return price
 }
 
+// pricingHandlers names the handler of each pricing operation, one line
+// per endpoint (handlers.go joins every interface's).
+func (s *Sandbox) pricingHandlers() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		OpPricingQuote: s.createQuote,
+	}
+}
+
 func (s *Sandbox) createQuote(c *call) {
 	var in quoteIn
 	if _, ok := s.readJSONBody(c, &in); !ok {

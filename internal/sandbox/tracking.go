@@ -93,6 +93,15 @@ func renderSubscription(sub *subscription) subscriptionOut {
 	}
 }
 
+// trackingHandlers names the handler of each tracking operation, one line
+// per endpoint (handlers.go joins every interface's).
+func (s *Sandbox) trackingHandlers() map[string]handlerFunc {
+	return map[string]handlerFunc{
+		OpTrackingSubscribe:       s.subscribe,
+		OpTrackingGetSubscription: s.getSubscription,
+	}
+}
+
 // ---- handlers ----
 
 // rawString reads an optional JSON string: present is false for an absent

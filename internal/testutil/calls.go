@@ -150,11 +150,13 @@ type Call struct {
 func e0[T any](_ T, err error) error { return err }
 
 // Calls returns the row of every endpoint of core.Endpoints, checked by
-// CheckCalls: a new endpoint joins every per-endpoint test by one row
-// here. Each call returns fresh params.
+// CheckCalls: the rows written below, and for an endpoint that has none
+// the row DerivedRow makes from the table and its method (a read or a
+// delete by id needs no row here; one that takes params or a query does).
+// Each call returns fresh params.
 func Calls(t testing.TB) []Call {
 	t.Helper()
-	return CheckCalls(t, calls(t))
+	return CheckCalls(t, withDerived(t, calls(t)))
 }
 
 func calls(t testing.TB) []Call {

@@ -1,6 +1,7 @@
 package testutil_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -83,5 +84,49 @@ func TestCallsHaveARowPerEndpoint(t *testing.T) {
 	}
 	if errs, failed := check(t, testutil.Calls(t)); failed || len(errs) != 0 {
 		t.Errorf("the whole table: failed %v, errors %q", failed, errs)
+	}
+}
+
+// TestDerivedRowsMatchWrittenOnes checks DerivedRow against the rows
+// written in calls.go for the endpoints it can derive (a read or a delete
+// by id): the same request, path as errors show it, and forms of input.
+func TestDerivedRowsMatchWrittenOnes(t *testing.T) {
+	t.Parallel()
+	derived := 0
+	for _, row := range testutil.Calls(t) {
+		var ep *core.Endpoint
+		for _, e := range core.Endpoints {
+			if e.Name == row.Name {
+				ep = e
+			}
+		}
+		got, why := testutil.DerivedRow(ep)
+		if why != "" {
+			continue
+		}
+		derived++
+		if got.Method != row.Method || got.Interface != row.Interface || (got.EmptyID == nil) != (row.EmptyID == nil) {
+			t.Errorf("%s: derived %s %v (empty id %t), written %s %v (empty id %t)", row.Name,
+				got.Method, got.Interface, got.EmptyID != nil, row.Method, row.Interface, row.EmptyID != nil)
+		}
+	}
+	if derived < 3 {
+		t.Errorf("derived the rows of %d endpoints, want every read and delete by id", derived)
+	}
+}
+
+// TestAnyBodyHoldsEveryExample checks that AnyBody, the one success body
+// of the tests that answer every endpoint alike, holds the top-level
+// members of the documents' examples: the envelopes and the bare models.
+func TestAnyBodyHoldsEveryExample(t *testing.T) {
+	t.Parallel()
+	var body map[string]any
+	if err := json.Unmarshal([]byte(testutil.AnyBody()), &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"order", "orders", "request", "requests", "pharmacies", "npi", "tracking_number", "quotes"} {
+		if _, ok := body[k]; !ok {
+			t.Errorf("AnyBody has no %q", k)
+		}
 	}
 }

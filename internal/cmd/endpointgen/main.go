@@ -1,7 +1,9 @@
 // Command endpointgen writes the SDK's endpoint table from the OpenAPI
 // documents in api/ (internal/endpointgen: core's descriptors, the
-// simulator's operations and routes, the test kit's operation constants
-// and docs/endpoints.md). Run it with go generate in internal/core; a test
+// simulator's operations and routes, the test kit's operation constants,
+// docs/endpoints.md, the control document's Operation enum in
+// api/sandbox.yaml and internal/fields' table of the documents' privacy
+// decisions, from each property's x-rxdelivery-privacy). Run it with go generate in internal/core; a test
 // fails when a written file is stale.
 package main
 
@@ -35,5 +37,23 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return endpointgen.Generate(ops)
+	files, err := endpointgen.Generate(ops)
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := endpointgen.Privacy(filepath.Join(root, "api"), endpointgen.Documents)
+	if err != nil {
+		return nil, err
+	}
+	if files["internal/fields/documents_gen.go"], err = endpointgen.FieldsTable(kinds); err != nil {
+		return nil, err
+	}
+	control, err := os.ReadFile(filepath.Join(root, "api", "sandbox.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if files["api/sandbox.yaml"], err = endpointgen.ControlDocument(control, ops); err != nil {
+		return nil, err
+	}
+	return files, nil
 }
