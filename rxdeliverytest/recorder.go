@@ -145,6 +145,7 @@ func Record(tb testing.TB, path string) *Recorder {
 	tb.Helper()
 	r := NewRecorder(nil)
 	tb.Cleanup(func() {
+		r.CloseIdleConnections()
 		if err := r.Save(path); err != nil {
 			tb.Errorf("rxdeliverytest: writing the cassette: %v", err)
 		}
@@ -264,3 +265,11 @@ type bodyCloser struct {
 }
 
 func (b bodyCloser) Close() error { return b.c.Close() }
+
+// CloseIdleConnections closes the idle connections of the Recorder's
+// transport, when it has any (the client's CloseIdleConnections calls it).
+func (r *Recorder) CloseIdleConnections() {
+	if c, ok := r.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}

@@ -271,6 +271,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.trackingCommand(),
 		a.pricingCommand(),
 		a.sandboxCommand(),
+		a.cassetteCommand(),
 		a.journalCommand(),
 		a.listenCommand(),
 		a.versionCommand(),
