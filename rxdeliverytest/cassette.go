@@ -104,6 +104,10 @@ type redactor struct {
 	byValue map[string]string
 	last    map[string]int
 	secrets []string
+	// live marks the placeholders of a Replayer's redactor, which stand for
+	// the live request's own values: "<live:patient.city#1>". A replay binds
+	// each to the recorded placeholder in its place.
+	live bool
 }
 
 func newRedactor() *redactor {
@@ -122,9 +126,15 @@ func (r *redactor) placeholder(typ, v string) string {
 	}
 	r.last[typ]++
 	p := "<" + typ + "#" + strconv.Itoa(r.last[typ]) + ">"
+	if r.live {
+		p = "<" + livePrefix + p[1:]
+	}
 	r.byValue[v] = p
 	return p
 }
+
+// livePrefix begins the placeholders of a live request's own values.
+const livePrefix = "live:"
 
 // note reports whether v is a placeholder, and when it is, numbers the
 // next placeholder of its type after it.

@@ -46,6 +46,10 @@ type Replayer struct {
 	red    *redactor
 	errs   []error
 	client *rxdelivery.Client
+	// bound ties each recorded placeholder to the live placeholder that
+	// stood in its place, and back: the same recorded value must be the
+	// same live value all along the replay.
+	bound, boundBack map[string]string
 }
 
 // Replay returns a Replayer of the cassette at path for a test. It fails
@@ -80,7 +84,9 @@ func NewReplayer(path string) (*Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Replayer{name: filepath.Base(path), c: c, byOp: map[string][]int{}, next: map[string]int{}, red: newRedactor()}
+	p := &Replayer{name: filepath.Base(path), c: c, byOp: map[string][]int{}, next: map[string]int{}, red: newRedactor(),
+		bound: map[string]string{}, boundBack: map[string]string{}}
+	p.red.live = true
 	for i, ex := range c.Exchanges {
 		p.byOp[ex.Operation] = append(p.byOp[ex.Operation], i)
 	}
@@ -241,30 +247,60 @@ func (p *Replayer) match(live exchange) (exchange, error) {
 		return exchange{}, &ReplayMismatchError{Operation: op, Kind: "no recorded exchange left (" + strconv.Itoa(len(idx)) + " recorded)", Cassette: p.name}
 	}
 	rec := p.c.Exchanges[idx[n]]
-	path, kind := diffRequests(rec, live)
+	b := &binder{bound: p.bound, back: p.boundBack, add: map[string]string{}, addBack: map[string]string{}}
+	path, kind := b.requests(rec, live)
 	if kind != "" {
 		return exchange{}, &ReplayMismatchError{Operation: op, Exchange: n + 1, Path: path, Kind: kind, Cassette: p.name}
+	}
+	for k, v := range b.add {
+		p.bound[k], p.boundBack[v] = v, k
 	}
 	p.next[op] = n + 1
 	return rec, nil
 }
 
+// binder compares a live request with a recorded one, binding each live
+// placeholder (a value of the live request's own) to the recorded
+// placeholder in its place: a binding already made (bound, back) must
+// hold, and those the comparison makes (add, addBack) are kept only when
+// the whole request matches.
+type binder struct {
+	bound, back, add, addBack map[string]string
+}
+
+// bind reports whether the live placeholder l may stand where the
+// recorded placeholder r was.
+func (b *binder) bind(r, l string) bool {
+	for _, m := range []map[string]string{b.bound, b.add} {
+		if x, ok := m[r]; ok && x != l {
+			return false
+		}
+	}
+	for _, m := range []map[string]string{b.back, b.addBack} {
+		if x, ok := m[l]; ok && x != r {
+			return false
+		}
+	}
+	b.add[r], b.addBack[l] = l, r
+	return true
+}
+
 // diffRequests returns the first difference of the requests of two
 // exchanges: the method, the path values, the query, the body.
-func diffRequests(rec, live exchange) (string, string) {
+func (b *binder) requests(rec, live exchange) (string, string) {
 	if rec.Method != live.Method {
 		return "request.method", "different value"
 	}
-	if p, k := diffJSON("request.path", toJSON(rec.Path), toJSON(live.Path)); k != "" {
+	if p, k := b.diffJSON("request.path", toJSON(rec.Path), toJSON(live.Path)); k != "" {
 		return p, k
 	}
-	if p, k := diffJSON("request.query", toJSON(rec.Query), toJSON(live.Query)); k != "" {
+	if p, k := b.diffJSON("request.query", toJSON(rec.Query), toJSON(live.Query)); k != "" {
 		return p, k
 	}
 	if (rec.Request.NotJSON == 0) != (live.Request.NotJSON == 0) {
 		return "request.body", "different type"
 	}
-	return diffJSON("request.body", rawJSON(rec.Request.Body), rawJSON(live.Request.Body))
+	return b.diffJSON("request.body", rawJSON(rec.Request.Body), rawJSON(live.Request.Body))
 }
 
 // toJSON returns v as decoded JSON (maps, lists, strings, json.Number).
@@ -295,7 +331,7 @@ func rawJSON(data []byte) any {
 
 // diffJSON returns the first path at which live differs from rec, in key
 // order, and the kind of difference; "" when they agree.
-func diffJSON(path string, rec, live any) (string, string) {
+func (b *binder) diffJSON(path string, rec, live any) (string, string) {
 	switch r := rec.(type) {
 	case map[string]any:
 		l, ok := live.(map[string]any)
@@ -325,7 +361,7 @@ func diffJSON(path string, rec, live any) (string, string) {
 			case !rok:
 				return sub, "sent but not recorded"
 			}
-			if p, kind := diffJSON(sub, rv, lv); kind != "" {
+			if p, kind := b.diffJSON(sub, rv, lv); kind != "" {
 				return p, kind
 			}
 		}
@@ -336,7 +372,7 @@ func diffJSON(path string, rec, live any) (string, string) {
 			return path, kindOf(live, "different type")
 		}
 		for i := 0; i < len(r) && i < len(l); i++ {
-			if p, kind := diffJSON(path+"["+strconv.Itoa(i)+"]", r[i], l[i]); kind != "" {
+			if p, kind := b.diffJSON(path+"["+strconv.Itoa(i)+"]", r[i], l[i]); kind != "" {
 				return p, kind
 			}
 		}
@@ -355,6 +391,14 @@ func diffJSON(path string, rec, live any) (string, string) {
 	}
 	if fmt.Sprintf("%T", rec) != fmt.Sprintf("%T", live) {
 		return path, "different type"
+	}
+	if rs, ok := rec.(string); ok && placeholderForm.MatchString(rs) {
+		if ls := live.(string); strings.HasPrefix(ls, "<"+livePrefix) {
+			if b.bind(rs, ls) {
+				return "", ""
+			}
+			return path, "different value"
+		}
 	}
 	if rec != live {
 		return path, "different value"
