@@ -2,9 +2,11 @@ package rxdeliverytest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -39,6 +41,55 @@ func followSameday(ctx context.Context, client *rxdelivery.Client) ([]string, er
 		seen = append(seen, line)
 	}
 	return seen, nil
+}
+
+// ExampleRecorder records a client's exchanges with the simulator into a
+// cassette: the patient's values are placeholders, the ids as they were.
+func ExampleRecorder() {
+	rec := rxdeliverytest.NewRecorder(nil)
+	srv := rxdeliverytest.NewServer(rxdeliverytest.WithClientOptions(rec.ClientOptions()...)) // in a test: rxdeliverytest.Start(t, ...)
+	defer srv.Close()
+	order, err := srv.Client().Orders.Create(context.Background(), rxdeliverytest.SamedayOrderParams())
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	dir, err := os.MkdirTemp("", "cassettes") // in a test: t.TempDir(), or testdata to commit it
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "order.json")
+	if err := rec.Save(path); err != nil {
+		log.Fatal(err)
+	}
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var cassette struct {
+		Version   int
+		Exchanges []struct {
+			Operation string
+			Request   struct {
+				Body struct {
+					Patient struct {
+						LastName string `json:"last_name"`
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &cassette); err != nil {
+		log.Fatal(err)
+	}
+	ex := cassette.Exchanges[0]
+	fmt.Println("version", cassette.Version, ex.Operation, order.ID, "last name", ex.Request.Body.Patient.LastName)
+	fmt.Println("check:", rxdeliverytest.CheckCassette(data))
+	// Output:
+	// version 1 orders.Create ord_000001 last name <patient.last_name#1>
+	// check: <nil>
 }
 
 // ExampleNewReplayer replays a cassette recorded against rxdelivery
