@@ -34,6 +34,7 @@ type CassetteError struct {
 	More int
 }
 
+// Error lists the problems, one line each, by path.
 func (e *CassetteError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cassette holds %d value(s) its fields do not allow:", len(e.Problems)+e.More)

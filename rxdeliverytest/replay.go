@@ -199,6 +199,9 @@ type ReplayMismatchError struct {
 	Cassette string
 }
 
+// Error says where the request differs, never a value: "replay of
+// cassette flow.json: orders.Create (its exchange 1):
+// request.body.patient.last_name: different value".
 func (e *ReplayMismatchError) Error() string {
 	if e.Exchange == 0 {
 		return fmt.Sprintf("replay of cassette %s: %s: %s", e.Cassette, opName(e.Operation), e.Kind)
