@@ -4,12 +4,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/fields"
 )
+
+// methodForm is an HTTP method as a cassette holds it.
+var methodForm = regexp.MustCompile(`^[A-Z]{3,7}$`)
+
+// endpointNamed returns the endpoint of the SDK named op, or nil.
+func endpointNamed(op string) *core.Endpoint {
+	for _, ep := range core.Endpoints {
+		if ep.Name == op {
+			return ep
+		}
+	}
+	return nil
+}
 
 // maxProblems bounds the problems a CassetteError lists.
 const maxProblems = 50
@@ -63,10 +79,14 @@ func CheckCassette(data []byte) error {
 	}
 	var raw struct {
 		Exchanges []struct {
-			Path     map[string]any   `json:"path"`
-			Query    map[string][]any `json:"query"`
-			Request  json.RawMessage  `json:"request"`
-			Response json.RawMessage  `json:"response"`
+			Operation string           `json:"operation"`
+			Method    string           `json:"method"`
+			Route     string           `json:"route"`
+			Error     string           `json:"error"`
+			Path      map[string]any   `json:"path"`
+			Query     map[string][]any `json:"query"`
+			Request   json.RawMessage  `json:"request"`
+			Response  json.RawMessage  `json:"response"`
 		} `json:"exchanges"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -75,7 +95,26 @@ func CheckCassette(data []byte) error {
 	c := &checker{}
 	for i, ex := range raw.Exchanges {
 		at := "exchanges[" + strconv.Itoa(i) + "]"
+		ep := endpointNamed(ex.Operation)
+		switch {
+		case ex.Operation != "" && ep == nil:
+			c.add(at+".operation", "not an operation of the SDK")
+		case ep != nil && ex.Route != ep.Route:
+			c.add(at+".route", "not the operation's route template")
+		case ep == nil && ex.Route != unknownRoute:
+			c.add(at+".route", "a route of no operation")
+		}
+		if !methodForm.MatchString(ex.Method) {
+			c.add(at+".method", "not an HTTP method")
+		}
+		if ex.Error != "" && ex.Error != errTransport && ex.Error != errCutShort {
+			c.add(at+".error", "not a kind of failure a cassette records")
+		}
 		for _, k := range sortedKeys(ex.Path) {
+			if ep == nil || !slices.Contains(ep.Placeholders(), k) {
+				c.add(at+".path.<key>", "not a placeholder of the operation's route")
+				continue
+			}
 			c.scalar(at+".path."+k, "", k, ex.Path[k])
 		}
 		for _, k := range sortedKeys(ex.Query) {

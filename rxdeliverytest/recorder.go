@@ -3,10 +3,12 @@ package rxdeliverytest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -139,13 +141,17 @@ func NewRecorder(next http.RoundTripper) *Recorder {
 
 // Record returns a Recorder for a test, which writes the cassette to path
 // when the test ends (through tb.Cleanup), and fails the test when it
-// cannot. Pass its ClientOptions to the client under test, for instance
+// cannot. A test that failed leaves the cassette at path as it was. Pass its ClientOptions to the client under test, for instance
 // with Start(t, WithClientOptions(rec.ClientOptions()...)).
 func Record(tb testing.TB, path string) *Recorder {
 	tb.Helper()
 	r := NewRecorder(nil)
 	tb.Cleanup(func() {
 		r.CloseIdleConnections()
+		if tb.Failed() {
+			tb.Logf("rxdeliverytest: the test failed: the cassette %s is left as it was", filepath.Base(path))
+			return
+		}
 		if err := r.Save(path); err != nil {
 			tb.Errorf("rxdeliverytest: writing the cassette: %v", err)
 		}
@@ -177,7 +183,13 @@ func (r *Recorder) Len() int {
 // redacted values are written.
 func (r *Recorder) Save(path string) error {
 	r.mu.Lock()
-	c := &cassette{Version: CassetteVersion, Exchanges: append([]exchange{}, r.exchanges...)}
+	c := &cassette{Version: CassetteVersion, Exchanges: make([]exchange, len(r.exchanges))}
+	for i, ex := range r.exchanges {
+		// A value kept as an identifier, a time or an amount when it was
+		// recorded may be one the cassette replaced later (a phone number
+		// in an id, then in a patient field): judged again against them all.
+		c.Exchanges[i] = r.red.recheck(ex)
+	}
 	r.mu.Unlock()
 	if c.Exchanges == nil {
 		c.Exchanges = []exchange{}
@@ -227,7 +239,7 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // exchange returns one exchange redacted.
 func (red *redactor) exchange(ep *core.Endpoint, values []string, req *http.Request, reqBody []byte, resp *http.Response, respBody []byte, err, readErr error) exchange {
-	ex := exchange{Method: req.Method, Route: "<unknown route>"}
+	ex := exchange{Method: req.Method, Route: unknownRoute}
 	if ep != nil {
 		ex.Operation, ex.Route = ep.Name, ep.Route
 		ex.Path = red.pathValues(ep.Placeholders(), values)
@@ -240,18 +252,62 @@ func (red *redactor) exchange(ep *core.Endpoint, values []string, req *http.Requ
 	ex.Request.Body, ex.Request.NotJSON = red.body(reqBody)
 	switch {
 	case err != nil:
-		ex.Error = "transport"
+		ex.Error = errTransport
 	case resp != nil:
 		m := &message{Status: resp.StatusCode, Headers: red.headers(resp.Header)}
 		m.Body, m.NotJSON = red.body(respBody)
 		if readErr != nil {
-			ex.Error = "body cut short"
+			ex.Error = errCutShort
 			m.Body, m.NotJSON = nil, 0
 		}
 		ex.Response = m
 	}
 	return ex
 }
+
+// recheck returns ex with its kept values judged again against every value
+// the redactor has replaced so far; placeholders stay as they are.
+func (red *redactor) recheck(ex exchange) exchange {
+	if len(ex.Path) > 0 {
+		path := make(map[string]string, len(ex.Path))
+		for k, v := range ex.Path {
+			path[k] = red.scalar("", k, v).(string)
+		}
+		ex.Path = path
+	}
+	if len(ex.Query) > 0 {
+		q := make(map[string][]string, len(ex.Query))
+		for k, vs := range ex.Query {
+			parent, key := queryKey(k)
+			for _, v := range vs {
+				q[k] = append(q[k], red.scalar(parent, key, v).(string))
+			}
+		}
+		ex.Query = q
+	}
+	ex.Request.Body, _ = red.rebody(ex.Request.Body)
+	if ex.Response != nil {
+		m := *ex.Response
+		m.Body, _ = red.rebody(m.Body)
+		ex.Response = &m
+	}
+	return ex
+}
+
+// rebody redacts a redacted body again.
+func (red *redactor) rebody(body json.RawMessage) (json.RawMessage, int) {
+	if len(body) == 0 {
+		return body, 0
+	}
+	return red.body(body)
+}
+
+// What an exchange records of a failure, and of a request of no endpoint.
+const (
+	errTransport = "transport"
+	errCutShort  = "body cut short"
+	unknownRoute = "<unknown route>"
+)
 
 // errReader fails every read with err.
 type errReader struct{ err error }
