@@ -68,8 +68,11 @@ func Replay(tb testing.TB, path string) *Replayer {
 		if err := p.unused(); err != nil {
 			tb.Errorf("rxdeliverytest: %v", err)
 		}
-		if p.client != nil {
-			p.client.CloseIdleConnections()
+		p.mu.Lock()
+		c := p.client
+		p.mu.Unlock()
+		if c != nil {
+			c.CloseIdleConnections()
 		}
 	})
 	return p
