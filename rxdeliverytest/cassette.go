@@ -345,14 +345,22 @@ func (r *redactor) body(data []byte) (json.RawMessage, int) {
 	return out, 0
 }
 
-// queryKey splits a query key into the parent and field it names:
-// "delivery[service_level]" is service_level under delivery, "ids[]" is ids.
-func queryKey(k string) (parent, key string) {
-	k = strings.TrimSuffix(k, "[]")
-	if i := strings.IndexByte(k, '['); i > 0 && strings.HasSuffix(k, "]") {
-		return k[:i], k[i+1 : len(k)-1]
+// queryKey splits a query key into the parent and field it names, and
+// reports whether each of its names is kept as a key:
+// "delivery[address][street]" is street under address, "ids[]" is ids.
+func queryKey(k string) (parent, key string, kept bool) {
+	names := strings.Split(strings.TrimSuffix(strings.TrimSuffix(k, "[]"), "]"), "[")
+	kept = true
+	for i, n := range names {
+		n = strings.TrimSuffix(n, "]")
+		names[i] = n
+		kept = kept && keyKept(n)
 	}
-	return "", k
+	key = names[len(names)-1]
+	if len(names) > 1 {
+		parent = names[len(names)-2]
+	}
+	return parent, key, kept
 }
 
 // query returns a query redacted: every value judged by its key's field.
@@ -367,9 +375,9 @@ func (r *redactor) query(q url.Values) map[string][]string {
 	sort.Strings(keys)
 	out := make(map[string][]string, len(q))
 	for _, k := range keys {
-		parent, key := queryKey(k)
+		parent, key, kept := queryKey(k)
 		name := k
-		if !keyKept(key) || (parent != "" && !keyKept(parent)) || (!fields.Known(key) && !r.clean(k)) {
+		if !kept || (!fields.Known(key) && !r.clean(k)) {
 			name = r.placeholder("key", k)
 		}
 		for _, v := range q[k] {

@@ -18,6 +18,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/orders"
 	"github.com/rxdelivery/rxdelivery-go/pharmacies"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -179,6 +180,19 @@ func runFlow(t testing.TB, client *rxdelivery.Client) []string {
 		fail("tracking.Subscribe", err)
 	} else {
 		step("subscription %s", sub.Status)
+	}
+	info, err := client.Pharmacies.DeliveryInfo(ctx, "5550001", &pharmacies.DeliveryInfoParams{Address: rxtypes.Address{
+		Street: testutil.PatientStreet, Street2: testutil.PatientStreet2, City: testutil.PatientCity, State: "OH", Zipcode: "43210",
+	}})
+	if err != nil {
+		fail("pharmacies.DeliveryInfo", err)
+	} else {
+		step("deliverable %v", info != nil)
+	}
+	if quotes, err := client.Pricing.Quote(ctx, testutil.Quote()); err != nil {
+		fail("pricing.Quote", err)
+	} else {
+		step("quotes %d", len(quotes))
 	}
 	if _, err := client.Orders.Get(ctx, "ord_999999"); err != nil {
 		fail("orders.Get unknown", err)

@@ -118,8 +118,8 @@ func CheckCassette(data []byte) error {
 			c.scalar(at+".path."+k, "", k, ex.Path[k])
 		}
 		for _, k := range sortedKeys(ex.Query) {
-			parent, key := queryKey(k)
-			if !placeholderForm.MatchString(k) && (!keyKept(key) || (parent != "" && !keyKept(parent))) {
+			parent, key, kept := queryKey(k)
+			if !placeholderForm.MatchString(k) && !kept {
 				c.add(at+".query", "a query key that is not a field name or a placeholder")
 			}
 			for j, v := range ex.Query[k] {

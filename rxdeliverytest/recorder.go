@@ -278,7 +278,7 @@ func (red *redactor) recheck(ex exchange) exchange {
 	if len(ex.Query) > 0 {
 		q := make(map[string][]string, len(ex.Query))
 		for k, vs := range ex.Query {
-			parent, key := queryKey(k)
+			parent, key, _ := queryKey(k)
 			for _, v := range vs {
 				q[k] = append(q[k], red.scalar(parent, key, v).(string))
 			}

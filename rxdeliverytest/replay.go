@@ -195,7 +195,8 @@ type ReplayMismatchError struct {
 	// "request.query.ids[]", "request.path.id"; "" when none was left.
 	Path string
 	// Kind is the kind of difference: "different value", "different
-	// type", "different number of elements", "recorded but not sent",
+	// type", "different number of elements", "different number of hidden
+	// keys", "recorded but not sent",
 	// "sent but not recorded", or "no recorded exchange left".
 	Kind string
 	// Cassette is the cassette file's name.
@@ -344,21 +345,47 @@ func (b *binder) diffJSON(path string, rec, live any) (string, string) {
 		if !ok {
 			return path, kindOf(live, "different type")
 		}
+		// Keys that are placeholders (a key the cassette hid) are paired in
+		// order, the live one bound to the recorded one as values are.
+		var rh, lh []string
 		keys := make([]string, 0, len(r)+len(l))
 		for k := range r {
+			if placeholderForm.MatchString(k) {
+				rh = append(rh, k)
+				continue
+			}
 			keys = append(keys, k)
 		}
 		for k := range l {
+			if strings.HasPrefix(k, "<"+livePrefix) {
+				lh = append(lh, k)
+				continue
+			}
 			if _, ok := r[k]; !ok {
 				keys = append(keys, k)
 			}
 		}
 		sort.Strings(keys)
+		sort.Strings(rh)
+		sort.Strings(lh)
+		if len(rh) != len(lh) {
+			return path + ".<key>", "different number of hidden keys"
+		}
+		for i := range rh {
+			if !b.bind(rh[i], lh[i]) {
+				return path + ".<key>", "different value"
+			}
+			if p, kind := b.diffJSON(path+".<key>", r[rh[i]], l[lh[i]]); kind != "" {
+				return p, kind
+			}
+		}
 		for _, k := range keys {
 			rv, rok := r[k]
 			lv, lok := l[k]
 			sub := path + "." + k
 			if placeholderForm.MatchString(k) {
+				// A recorded placeholder the live request sent back as a
+				// key, as it was given it.
 				sub = path + ".<key>"
 			}
 			switch {
