@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
@@ -411,5 +412,65 @@ func TestReplayFailsOnAnUnrecordedCall(t *testing.T) {
 	}
 	if rp.Err() == nil {
 		t.Error("Err is nil after a mismatch")
+	}
+}
+
+// A bad day replays as it was recorded: a create committed and then
+// answered 500 (its outcome unknown), a cut connection, a malformed answer,
+// a 429 with its Retry-After. (The pause a 429 sets is last: the replaying
+// client's clock moves only when the code waits, not when a recording
+// test moved the simulator's; see docs/cassettes.md, Time.)
+func TestCassetteReplaysFaults(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "faults.json")
+	// flow makes the calls; before injects the step's fault when recording.
+	flow := func(client *rxdelivery.Client, before func(op rxdeliverytest.Operation, f rxdeliverytest.Fault)) []string {
+		ctx := context.Background()
+		var out []string
+		res := func(what string, err error) {
+			var apiErr *rxdelivery.APIError
+			status := 0
+			if errors.As(err, &apiErr) {
+				status = apiErr.StatusCode
+			}
+			out = append(out, fmt.Sprintf("%s: status %d, unknown %v, rate limited %v, malformed %v", what, status,
+				errors.Is(err, rxdelivery.ErrUnknownOutcome), errors.Is(err, rxdelivery.ErrRateLimited), errors.Is(err, rxdelivery.ErrMalformedResponse)))
+		}
+		o, err := client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, "created "+o.ID)
+		before(rxdeliverytest.OrdersCreate, rxdeliverytest.CommittedThenFailed())
+		_, err = client.Orders.Create(ctx, rxdeliverytest.SamedayOrderParams())
+		res("committed, then 500", err)
+		before(rxdeliverytest.OrdersGet, rxdeliverytest.Cut())
+		got, err := client.Orders.Get(ctx, o.ID)
+		res("cut, then read", err)
+		if err == nil {
+			out = append(out, "read "+got.ID+" "+string(got.Status))
+		}
+		before(rxdeliverytest.OrdersGet, rxdeliverytest.Malformed())
+		_, err = client.Orders.Get(ctx, o.ID, rxdelivery.WithRetryMax(0))
+		res("malformed", err)
+		before(rxdeliverytest.OrdersCancel, rxdeliverytest.RateLimited(time.Minute))
+		err = client.Orders.Cancel(ctx, o.ID, rxdelivery.WithRetryMax(0))
+		res("rate limited", err)
+		return out
+	}
+	rec := rxdeliverytest.NewRecorder(nil)
+	srv := rxdeliverytest.Start(t, rxdeliverytest.WithClientOptions(rec.ClientOptions()...))
+	recorded := flow(srv.Client(), func(op rxdeliverytest.Operation, f rxdeliverytest.Fault) { srv.FailNext(op, 1, f) })
+	if err := rec.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	replayed := flow(rxdeliverytest.Replay(t, path).Client(), func(rxdeliverytest.Operation, rxdeliverytest.Fault) {})
+	if strings.Join(replayed, "\n") != strings.Join(recorded, "\n") {
+		t.Fatalf("replayed:\n%s\nrecorded:\n%s", strings.Join(replayed, "\n"), strings.Join(recorded, "\n"))
+	}
+	for _, want := range []string{"committed, then 500: status 500, unknown true", "read ord_000001 new", "malformed: status 0, unknown false, rate limited false, malformed true", "rate limited: status 429"} {
+		if !strings.Contains(strings.Join(recorded, "\n"), want) {
+			t.Errorf("the flow lacks %q:\n%s", want, strings.Join(recorded, "\n"))
+		}
 	}
 }
