@@ -231,6 +231,25 @@ func TestCassetteHoldsNoPlantedValue(t *testing.T) {
 			t.Errorf("the cassette holds a form of a planted value (%d bytes)", len(f))
 		}
 	}
+	// The same in every string of the file once its escapes are decoded
+	// (JSON's \u, percent and HTML escapes).
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	walkStrings(doc, func(s string) {
+		decoded := []string{s, html.UnescapeString(s)}
+		if u, err := url.QueryUnescape(s); err == nil {
+			decoded = append(decoded, u)
+		}
+		for _, d := range decoded {
+			for _, f := range plantedForms() {
+				if strings.Contains(strings.ToLower(d), strings.ToLower(f)) {
+					t.Errorf("a string of the cassette holds a planted value once decoded (%d bytes)", len(f))
+				}
+			}
+		}
+	})
 	// The simulator did echo them: the flow's answers carried them.
 	if !strings.Contains(string(data), "<patient.last_name#1>") || !strings.Contains(string(data), "<credential.authorization#") {
 		t.Errorf("no typed placeholder in the cassette")
@@ -245,6 +264,23 @@ func TestCassetteHoldsNoPlantedValue(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Errorf("%d files beside the cassette, want none", len(entries)-1)
+	}
+}
+
+// walkStrings calls f with every key and string of a decoded JSON value.
+func walkStrings(v any, f func(string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			f(k)
+			walkStrings(e, f)
+		}
+	case []any:
+		for _, e := range x {
+			walkStrings(e, f)
+		}
+	case string:
+		f(x)
 	}
 }
 
