@@ -104,6 +104,8 @@ type redactor struct {
 	byValue map[string]string
 	last    map[string]int
 	secrets []string
+	// replaced holds the keys of byValue in lower case, for clean.
+	replaced []string
 	// live marks the placeholders of a Replayer's redactor, which stand for
 	// the live request's own values: "<live:patient.city#1>". A replay binds
 	// each to the recorded placeholder in its place.
@@ -130,6 +132,7 @@ func (r *redactor) placeholder(typ, v string) string {
 		p = "<" + livePrefix + p[1:]
 	}
 	r.byValue[v] = p
+	r.replaced = append(r.replaced, strings.ToLower(v))
 	return p
 }
 
@@ -175,8 +178,7 @@ func (r *redactor) clean(v string) bool {
 			return false
 		}
 	}
-	for p := range r.byValue {
-		lp := strings.ToLower(p)
+	for _, lp := range r.replaced {
 		if lp == lv || (len(lp) >= 5 && strings.Contains(lv, lp)) {
 			return false
 		}
