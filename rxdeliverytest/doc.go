@@ -218,6 +218,21 @@
 // price, and ZIP codes 00000 to 00999 are outside every service area
 // (no pharmacy, no quote, not deliverable).
 //
+// # Cassettes
+//
+// A Recorder records a client's exchanges with any environment (the
+// simulator, rxdelivery sandbox, a staging platform) into a cassette file;
+// Replay answers a later test's client from it, with no network. Every
+// patient value and credential is a typed placeholder in the file
+// ("<patient.last_name#1>"), redacted in memory as it is recorded, by the
+// SDK's table of the platform's fields; ids, statuses, times, amounts and
+// counts stay. Replay redacts the live request the same way and compares,
+// strictly: a mismatch names the operation, the JSON path and the kind of
+// difference, never a value. UseCassette replays, or records again when
+// RXDELIVERY_RECORD=1; CheckCassette (rxdelivery cassette check) proves a
+// file holds nothing its fields do not allow. The guide is
+// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/cassettes.md
+//
 // The simulator, its scenarios and faults are told in the guide
 // https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/testkit.md
 package rxdeliverytest

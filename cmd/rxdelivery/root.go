@@ -302,6 +302,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.trackingCommand(),
 		a.pricingCommand(),
 		a.sandboxCommand(),
+		a.cassetteCommand(),
 		a.journalCommand(),
 		a.listenCommand(),
 		a.versionCommand(),
