@@ -128,7 +128,7 @@ func Corpus(t testing.TB, plantCase int) []CorpusMessage {
 // removed by the second line when the call sent them, and may pass when
 // it did not.
 func Survivors(out string, m CorpusMessage) []string {
-	own := tokenCounts(placeholder.ReplaceAllString(m.Template, " "))
+	own := tokenCounts(corpusPlaceholder.ReplaceAllString(m.Template, " "))
 	got := tokenCounts(machineDigits.ReplaceAllString(out, " "))
 	var lost []string
 	seen := map[string]bool{}
@@ -156,7 +156,7 @@ func Survivors(out string, m CorpusMessage) []string {
 // looked for inside them.
 var machineDigits = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?|\b\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)\b`)
 
-var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
+var corpusPlaceholder = regexp.MustCompile(`\{[a-z_]+\}`)
 
 // streetSuffix holds a street's kind: a word the message may use of its
 // own ("the street").
