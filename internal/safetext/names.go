@@ -44,6 +44,10 @@ var signedVerbs = set("signed", "received", "collected", "accepted", "countersig
 var prepositions = set("to", "for", "by", "from", "with", "and", "of", "at", "in", "near", "call", "ask", "tell",
 	"notify", "contact")
 
+// personObjects are the verbs whose object is a person.
+var personObjects = set("call", "phone", "text", "email", "ask", "tell", "notify", "contact", "page", "meet",
+	"thank", "inform", "remind", "visit")
+
 // verbs are the words that follow a name that is the subject of a
 // sentence.
 var verbs = set("could", "cannot", "can", "couldn", "is", "isn", "was", "wasn", "has", "hasn", "had", "did",
@@ -144,9 +148,14 @@ func (t *text) isName(k int) bool {
 			return true
 		}
 	}
+	// The object of a verb whose object is a person ("call mark before
+	// cancelling").
+	if !fn && fl.personal() && t.joined(k-1, k) && personObjects[prev] && !nouns[w.lower] {
+		return true
+	}
 	// A possessive with no determiner before it.
 	if k+1 < len(t.toks) && t.toks[k+1].lower == "s" && t.possessiveS(k+1) && !determiners[prev] &&
-		(shaped || start || fl&firstName != 0) && fl&(firstName|surname|rareSurname) != 0 &&
+		(shaped || start || fl&firstName != 0 || !nouns[w.lower]) && fl&(firstName|surname|rareSurname) != 0 &&
 		!(w.title && t.plain(k+2) && t.toks[k+2].title && fl&firstName == 0) {
 		return true
 	}
