@@ -161,6 +161,7 @@ func (s *settings) uncoveredInterfaces() error {
 func defaultSettings() *settings {
 	return &settings{
 		retryBudget: DefaultRetryBudget,
+		maxPause:    DefaultMaxPause,
 		waitMin:     core.DefaultRetryWaitMin,
 		waitMax:     core.DefaultRetryWaitMax,
 		call:        option.Settings{RetryMax: ptr(core.DefaultRetryMax), AttemptTimeout: ptr(DefaultAttemptTimeout)},
@@ -208,6 +209,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),
 		Clock:            s.clock,
+		MaxPause:         s.maxPause,
 	})
 	var backends [len(rxtypes.Interfaces)]*core.Backend
 	for _, iface := range rxtypes.Interfaces {

@@ -77,6 +77,8 @@ type settings struct {
 	retryBudget int
 	// limits are the client-side rate limits per interface.
 	limits [len(rxtypes.Interfaces)]*rateLimit
+	// maxPause is WithMaxPause's bound; zero for no pause.
+	maxPause time.Duration
 }
 
 // rateLimit is a WithRateLimit setting.
@@ -293,11 +295,14 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 //
 // With or without a limit, a 429 or a 503 with a Retry-After pauses the
 // interface: no attempt of any call of the client goes to it before the
-// Retry-After ends. An attempt waits for the end of the pause within its
-// context; when the end comes after the context's deadline, or further off
-// than WithRetryWaitMax, the call fails at once, with nothing sent, with a
-// 429 *APIError whose RetryAfter is the rest of the pause.
-// Client.LimiterState shows the pause and the limit.
+// Retry-After ends, for at most WithMaxPause (default 5 minutes). An
+// attempt waits for the end of the pause within its context; when the end
+// comes after the context's deadline, or further off than
+// WithRetryWaitMax, the call fails at once, with nothing sent, with a
+// *TransportError matching ErrNotSent (and ErrRateLimited) whose
+// *NotSentError holds the pause's end in PausedUntil.
+// Client.LimiterState shows the pause and the limit, and Client.EndPause
+// ends the pause.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {
@@ -308,6 +313,27 @@ func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 			return
 		}
 		s.limits[iface] = &rateLimit{perSecond: perSecond, burst: burst}
+	})
+}
+
+// DefaultMaxPause is the longest pause a Retry-After sets on an interface
+// unless WithMaxPause sets another.
+const DefaultMaxPause = 5 * time.Minute
+
+// WithMaxPause sets the longest pause a Retry-After sets on an interface
+// (default 5 minutes, DefaultMaxPause). A 429 or a 503 whose Retry-After
+// asks for longer pauses the interface for d: a header can be wrong, and
+// a Retry-After of a year would otherwise close the interface for a year.
+// The call that received it still returns the platform's *APIError with
+// the RetryAfter it asked for. Client.LimiterState shows the pause
+// (PausedUntil) and Client.EndPause ends it early. Zero turns the pause
+// off: a Retry-After then holds only the call that received it. A
+// negative d is ignored.
+func WithMaxPause(d time.Duration) Option {
+	return clientOpt(func(s *settings) {
+		if d >= 0 {
+			s.maxPause = d
+		}
 	})
 }
 
@@ -350,8 +376,9 @@ func WithRetryWaitMin(d time.Duration) Option {
 // one past the context's deadline, the call is not retried: it returns at
 // once with an *APIError whose RetryAfter holds the platform's value. The
 // same bound holds for the pause a Retry-After sets on the interface (see
-// WithRateLimit): a call that would wait longer for its end returns at once
-// with a 429 *APIError whose RetryAfter is the rest of the pause.
+// WithRateLimit): a call that would wait longer for its end returns at once,
+// with nothing sent, with an error matching ErrNotSent that holds the
+// pause's end.
 func WithRetryWaitMax(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {

@@ -61,6 +61,9 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Respons
 	if lim := c.limiter(); lim != nil {
 		if err := lim.Wait(parent); err != nil {
 			ns := &rxtypes.NotSentError{Err: err}
+			if p, ok := err.(*PauseError); ok {
+				ns.PausedUntil = p.Until
+			}
 			c.attemptEnded(parent, nil, ns)
 			c.lastErr = err
 			return nil, ns
@@ -140,7 +143,7 @@ func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error)
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
 		if lim := c.limiter(); lim != nil {
-			lim.observe(resp.StatusCode, resp.Header)
+			lim.observe(resp.StatusCode, c.lastRetryAfter)
 		}
 	}
 }
@@ -207,6 +210,10 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		resp, err = next.RoundTrip(r)
 	}
 	c.sending.Store(0)
+	c.lastRetryAfter, c.hasRetryAfter = 0, false
+	if resp != nil {
+		c.lastRetryAfter, c.hasRetryAfter = c.retryAfter(resp.Header)
+	}
 	if tw != nil {
 		c.transcribeResponse(tw, r, resp, err)
 	}
@@ -247,8 +254,8 @@ func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Respons
 	attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	// The wait Retry-After asks for, not its raw text: the header is the
 	// server's words.
-	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-		attrs = append(attrs, slog.Duration("retry_after", ra))
+	if c.hasRetryAfter {
+		attrs = append(attrs, slog.Duration("retry_after", c.lastRetryAfter))
 	}
 	if id := c.safeRequestID(resp.Header); id != "" {
 		attrs = append(attrs, slog.String("request_id", id))

@@ -57,6 +57,9 @@ type attemptRec struct {
 	// err is the attempt's failure, read as an attempt timeout where it
 	// is one.
 	err error
+	// retryAfter is the response's Retry-After, when it had one.
+	retryAfter    time.Duration
+	hasRetryAfter bool
 }
 
 // record notes how the current attempt ended, at now: with resp, or with
@@ -82,6 +85,7 @@ func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, e
 	switch {
 	case resp != nil:
 		r.end, r.status, r.header = option.AttemptResponded, resp.StatusCode, resp.Header
+		r.retryAfter, r.hasRetryAfter = c.lastRetryAfter, c.hasRetryAfter
 	case isNotSent(err):
 		r.end, r.err, r.took = option.AttemptNotSent, err, 0
 	default:
@@ -118,14 +122,13 @@ func (c *call) attemptLog() []option.AttemptRecord {
 	if c.ext == nil || len(c.ext.recs) == 0 {
 		return nil
 	}
-	now := c.b.s.cfg.WallNow()
 	out := make([]option.AttemptRecord, len(c.ext.recs))
 	for i, r := range c.ext.recs {
 		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}
 		if r.header != nil {
 			a.RequestID = c.safeRequestID(r.header)
-			if ra, ok := parseRetryAfter(r.header.Get("Retry-After"), now); ok {
-				a.RetryAfter = ra
+			if r.hasRetryAfter {
+				a.RetryAfter = r.retryAfter
 			}
 		}
 		if r.err != nil {

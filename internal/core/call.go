@@ -57,6 +57,10 @@ type call struct {
 	header   http.Header
 	lastEnd  time.Time
 	lastErr  error
+	// lastRetryAfter is the last response's Retry-After (call.retryAfter),
+	// when hasRetryAfter.
+	lastRetryAfter time.Duration
+	hasRetryAfter  bool
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
@@ -256,6 +260,9 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		// is live when it is read) may pass on a second try.
 		Err:     asAttemptTimeout(ctx, err),
 		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
+		// The Retry-After of resp, read when it came (send).
+		RetryAfter:    c.lastRetryAfter,
+		HasRetryAfter: resp != nil && c.hasRetryAfter,
 		Now:     s.cfg.WallNow(),
 		WaitMin: s.cfg.RetryWaitMin,
 		WaitMax: s.cfg.RetryWaitMax,

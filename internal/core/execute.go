@@ -255,10 +255,6 @@ func (c *call) exchange(ctx context.Context) error {
 		if resp != nil {
 			closeBody(resp.Body)
 		}
-		var pause *PauseError
-		if errors.As(err, &pause) {
-			return c.pausedError(pause)
-		}
 		var cut *bodyCutError
 		if errors.As(err, &cut) && resp != nil {
 			if c.set.Response != nil {
@@ -356,21 +352,6 @@ func (c *call) end(ctx context.Context, err error) {
 	}
 	if ctx != nil {
 		c.logEnd(ctx, err)
-	}
-}
-
-// pausedError is the error of a call the limiter did not send because a
-// Retry-After pauses its interface for longer than the call may wait: a
-// 429 as the platform would give, whose RetryAfter is the rest of the
-// pause. Its outcome is known: nothing was sent.
-func (c *call) pausedError(p *PauseError) error {
-	return &rxtypes.APIError{
-		StatusCode: http.StatusTooManyRequests,
-		Method:     c.method(),
-		Path:       c.shown,
-		Interface:  c.b.iface,
-		Message:    "not sent: " + p.Error(),
-		RetryAfter: p.Rest,
 	}
 }
 

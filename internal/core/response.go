@@ -357,6 +357,9 @@ func ownWords(err error) bool {
 	if ns, ok := err.(*rxtypes.NotSentError); ok {
 		err = ns.Err
 	}
+	if _, ok := err.(*PauseError); ok {
+		return true
+	}
 	switch err {
 	case errNotLoopback, errWriteRedirect, errPlainRedirect, errBodyTooLarge, errCalledTwice, ErrHookRefused,
 		error(errAttemptTimeout), error(errRateWait):

@@ -36,6 +36,10 @@ type retryInput struct {
 	// its failure, read as an attempt timeout where it is one (timeout.go).
 	Resp *http.Response
 	Err  error
+	// RetryAfter is Resp's Retry-After when HasRetryAfter (read once per
+	// response, by call.retryAfter).
+	RetryAfter    time.Duration
+	HasRetryAfter bool
 	// Ended is set when the caller's context (or the exchange's) has
 	// ended: nothing is retried.
 	Ended bool
@@ -111,7 +115,7 @@ func decideRetry(in retryInput) retryDecision {
 		if in.Resp == nil || !retryStatus(in.Resp.StatusCode, in.Write) {
 			return retryDecision{Why: retryNotRetried}
 		}
-		if ra, ok := parseRetryAfter(in.Resp.Header.Get("Retry-After"), in.Now); ok {
+		if ra := in.RetryAfter; in.HasRetryAfter {
 			if ra > in.WaitMax {
 				return retryDecision{Why: retryAfterTooLong, Wait: ra}
 			}
@@ -180,6 +184,14 @@ func retryStatus(status int, write bool) bool {
 		return !write
 	}
 	return false
+}
+
+// retryAfter reads the Retry-After of a response's header h, once per
+// response (send keeps it for the attempt's record, log line, retry
+// decision and the interface's pause): an HTTP date is read against the
+// client's wall clock.
+func (c *call) retryAfter(h http.Header) (time.Duration, bool) {
+	return parseRetryAfter(h.Get("Retry-After"), c.b.s.cfg.WallNow())
 }
 
 // parseRetryAfter reads a Retry-After value in delay-seconds or as an HTTP
