@@ -258,15 +258,15 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
-		Err:     asAttemptTimeout(ctx, err),
-		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
+		Err:   asAttemptTimeout(ctx, err),
+		Ended: ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
 		// The Retry-After of resp, read when it came (send).
 		RetryAfter:    c.lastRetryAfter,
 		HasRetryAfter: resp != nil && c.hasRetryAfter,
-		Now:     s.cfg.WallNow(),
-		WaitMin: s.cfg.RetryWaitMin,
-		WaitMax: s.cfg.RetryWaitMax,
-		Jitter:  rand.Float64(),
+		Now:           s.cfg.WallNow(),
+		WaitMin:       s.cfg.RetryWaitMin,
+		WaitMax:       s.cfg.RetryWaitMax,
+		Jitter:        rand.Float64(),
 	}
 	in.Deadline, _ = c.deadline(ctx)
 	d := decideRetry(in)
