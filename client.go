@@ -164,8 +164,19 @@ func defaultSettings() *settings {
 		maxPause:    DefaultMaxPause,
 		waitMin:     core.DefaultRetryWaitMin,
 		waitMax:     core.DefaultRetryWaitMax,
-		call:        option.Settings{RetryMax: ptr(core.DefaultRetryMax), AttemptTimeout: ptr(DefaultAttemptTimeout)},
 	}
+}
+
+// callDefaults returns the defaults of every call of the client s
+// configures: its call options applied once, with DefaultAttemptTimeout
+// when none sets the bound (NewShared puts DefaultRetryMax in when none
+// sets the retries).
+func (s *settings) callDefaults() (option.Settings, error) {
+	defaults, err := option.ClientDefaults(s.calls)
+	if err == nil && defaults.AttemptTimeout == nil {
+		defaults.AttemptTimeout = ptr(DefaultAttemptTimeout)
+	}
+	return defaults, err
 }
 
 func newClient(key, secret string, s *settings) (*Client, error) {
@@ -182,11 +193,9 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 	if s.waitMin > s.waitMax {
 		s.waitMin = s.waitMax
 	}
-	if s.call.Err != nil {
-		return nil, s.call.Err
-	}
-	if s.call.CallOnly != "" {
-		return nil, &rxtypes.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
+	defaults, err := s.callDefaults()
+	if err != nil {
+		return nil, err
 	}
 	var limits [len(rxtypes.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
@@ -205,7 +214,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Sandbox:          s.sandbox,
 		MaxResponseBytes: s.maxBody,
 		WallNow:          s.wallNow,
-		Defaults:         s.call,
+		Defaults:         defaults,
 		RateLimits:       limits,
 		RetryBudget:      core.NewBudget(s.retryBudget),
 		Clock:            s.clock,

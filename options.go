@@ -48,7 +48,7 @@ func applyOptions(s *settings, opts []Option) {
 				o.apply(s)
 			}
 		case option.CallOption:
-			o.Apply(&s.call)
+			s.calls = append(s.calls, o)
 		}
 	}
 }
@@ -71,8 +71,9 @@ type settings struct {
 	wallNow func() time.Time
 	// clock is what watches wait on (WithClock); nil for real time.
 	clock option.Clock
-	// call holds the client-level forms of the call options.
-	call option.Settings
+	// calls are the client-level forms of the call options, in order:
+	// option.ClientDefaults makes the defaults of every call of them.
+	calls []option.CallOption
 	// retryBudget is the size of the retry budget, in retries.
 	retryBudget int
 	// limits are the client-side rate limits per interface.

@@ -109,25 +109,19 @@ func newCall(b *Backend, r *Request) *call {
 // resolveSettings applies the call's options, opts, on the client's
 // defaults.
 func (c *call) resolveSettings(opts []option.CallOption) error {
-	s := c.b.s
-	c.set = &s.cfg.Defaults
+	c.set = &c.b.s.cfg.Defaults
 	if len(opts) > 0 {
-		set := s.cfg.Defaults.Clone()
-		for _, o := range opts {
-			o.Apply(&set)
-		}
+		// A refused call still fills what its options ask for (end).
+		set, err := option.Resolve(c.set, opts)
 		c.set = &set
-		if c.set.Err != nil {
-			return c.set.Err
+		if err != nil {
+			return err
 		}
 	}
 	// The client's WithRetryMax and a call's are one setting: NewShared
 	// puts the client's (or DefaultRetryMax) in the defaults every call
-	// clones.
-	c.retryMax = DefaultRetryMax
-	if c.set.RetryMax != nil {
-		c.retryMax = *c.set.RetryMax
-	}
+	// clones, and no option sets it to nil.
+	c.retryMax = *c.set.RetryMax
 	if c.set.AttemptTimeout != nil {
 		c.attemptTimeout = *c.set.AttemptTimeout
 	}
