@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -208,4 +209,64 @@ func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
 			r.Body = all
 		}
 	}
+}
+
+// safeRequestID returns the platform's request id from h when it has the
+// form of a generated identifier, and "" otherwise. A request id reaches
+// spans, log lines and support tickets, and a platform may put anything in
+// a header, a patient's name it knows from its own records included, so
+// it is kept only when it is at most 128 characters of an optional prefix
+// from requestIDPrefixes followed by "_" or "-", then letters, digits and
+// . _ : - in which every run of letters is either hexadecimal or at most
+// two letters long (a UUID, a hex or base-62 token, not a word), with at
+// least one digit, echoing no value the call sent, no hidden path segment
+// and no credential. Metadata.Header keeps the header as sent.
+func (c *call) safeRequestID(h http.Header) string {
+	v := requestID(h)
+	if v == "" || len(v) > 128 || c.sc.sent(v) != v {
+		return ""
+	}
+	body := v
+	if i := strings.IndexAny(v, "_-"); i > 0 && requestIDPrefixes[v[:i]] {
+		body = v[i+1:]
+	}
+	digit, run, hexRun := false, 0, true
+	for i := 0; i < len(body); i++ {
+		switch ch := body[i]; {
+		case ch >= '0' && ch <= '9':
+			digit, run, hexRun = true, 0, true
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z':
+			run++
+			hexRun = hexRun && (ch|0x20) >= 'a' && (ch|0x20) <= 'f'
+			if run > 2 && !hexRun {
+				return ""
+			}
+		case ch == '.' || ch == '_' || ch == ':' || ch == '-':
+			run, hexRun = 0, true
+		default:
+			return ""
+		}
+	}
+	if !digit {
+		return ""
+	}
+	return v
+}
+
+// requestIDPrefixes are the words a request id may start with.
+var requestIDPrefixes = map[string]bool{"req": true, "request": true, "rid": true, "rq": true, "id": true,
+	"trace": true, "corr": true, "cid": true}
+
+// requestIDHeaders are the response headers read as the platform's
+// request identifier, in order. The documents name none; these are the
+// names HTTP APIs commonly use.
+var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
+
+func requestID(h http.Header) string {
+	for _, k := range requestIDHeaders {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -5,9 +5,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -165,66 +162,6 @@ func (c *call) metadata(err error) option.Metadata {
 		m.RequestID = c.safeRequestID(m.Header)
 	}
 	return m
-}
-
-// safeRequestID returns the platform's request id from h when it has the
-// form of a generated identifier, and "" otherwise. A request id reaches
-// spans, log lines and support tickets, and a platform may put anything in
-// a header, a patient's name it knows from its own records included, so
-// it is kept only when it is at most 128 characters of an optional prefix
-// from requestIDPrefixes followed by "_" or "-", then letters, digits and
-// . _ : - in which every run of letters is either hexadecimal or at most
-// two letters long (a UUID, a hex or base-62 token, not a word), with at
-// least one digit, echoing no value the call sent, no hidden path segment
-// and no credential. Metadata.Header keeps the header as sent.
-func (c *call) safeRequestID(h http.Header) string {
-	v := requestID(h)
-	if v == "" || len(v) > 128 || c.sc.sent(v) != v {
-		return ""
-	}
-	body := v
-	if i := strings.IndexAny(v, "_-"); i > 0 && requestIDPrefixes[v[:i]] {
-		body = v[i+1:]
-	}
-	digit, run, hexRun := false, 0, true
-	for i := 0; i < len(body); i++ {
-		switch ch := body[i]; {
-		case ch >= '0' && ch <= '9':
-			digit, run, hexRun = true, 0, true
-		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z':
-			run++
-			hexRun = hexRun && (ch|0x20) >= 'a' && (ch|0x20) <= 'f'
-			if run > 2 && !hexRun {
-				return ""
-			}
-		case ch == '.' || ch == '_' || ch == ':' || ch == '-':
-			run, hexRun = 0, true
-		default:
-			return ""
-		}
-	}
-	if !digit {
-		return ""
-	}
-	return v
-}
-
-// requestIDPrefixes are the words a request id may start with.
-var requestIDPrefixes = map[string]bool{"req": true, "request": true, "rid": true, "rq": true, "id": true,
-	"trace": true, "corr": true, "cid": true}
-
-// requestIDHeaders are the response headers read as the platform's
-// request identifier, in order. The documents name none; these are the
-// names HTTP APIs commonly use.
-var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
-
-func requestID(h http.Header) string {
-	for _, k := range requestIDHeaders {
-		if v := h.Get(k); v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // checkRetry is go-retryablehttp's CheckRetry. It reads the attempt that
@@ -404,97 +341,4 @@ func (c *call) logEnd(ctx context.Context, err error) {
 		attrs = append(attrs, slog.String("request_id", id))
 	}
 	l.LogAttrs(ctx, level, msg, attrs...)
-}
-
-// sendTrace tells whether the last attempt of a write got a connection. A
-// write whose last attempt failed before it had one never left the
-// process (for example when its context ended while it waited for a
-// connection of a full pool): its outcome is known, not applied. Earlier
-// attempts of a write are only ever retried after a refusal (429, 503) or
-// a failed dial, so the last attempt decides.
-//
-// The hooks fire only in transports that support net/http's client trace
-// (http.Transport does). With any other transport nothing is traced and
-// a failed write keeps its unknown outcome.
-type sendTrace struct {
-	state atomic.Int32 // untraced, waitingConn or gotConn
-	trace httptrace.ClientTrace
-}
-
-// States of a sendTrace.
-const (
-	untraced    = iota // no hook fired: the transport does not trace
-	waitingConn        // the attempt asked for a connection, has none yet
-	gotConn            // the attempt got a connection and may have sent
-)
-
-// attach returns ctx with the trace's hooks.
-func (s *sendTrace) attach(ctx context.Context) context.Context {
-	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
-	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
-	return httptrace.WithClientTrace(ctx, &s.trace)
-}
-
-// mayHaveSent reports whether the last attempt may have sent the request:
-// false only when it is known to have had no connection.
-func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
-
-// withGrace returns the context a write with a grace runs on: it keeps the
-// caller's values but not its end. When the caller's context ends, the
-// write stops at once unless an attempt is with the transport and may have
-// been sent; then it goes on for the grace, and stops when that runs out.
-// The returned func releases the context; call it when the exchange ends.
-//
-// The caller's deadline still holds where the call decides something
-// against it (call.deadline: a Retry-After or a backoff wait, the rate
-// limiter's turn), and once the caller's context has ended the context's
-// Err is the caller's: a call the caller's deadline ended reports
-// context.DeadlineExceeded, one its cancellation ended context.Canceled.
-// An attempt in flight ends, at the latest, when the grace after the
-// caller's end runs out.
-func (c *call) withGrace(caller context.Context) (context.Context, func()) {
-	c.caller = caller
-	inner, cancel := context.WithCancelCause(context.WithoutCancel(caller))
-	ctx := &graceContext{Context: inner, caller: caller}
-	var mu sync.Mutex
-	var timer *time.Timer
-	stop := context.AfterFunc(caller, func() {
-		if c.sending.Load() == 0 || !c.trace.mayHaveSent() {
-			cancel(context.Cause(caller))
-			return
-		}
-		c.graceUsed.Store(true)
-		mu.Lock()
-		timer = time.AfterFunc(c.grace, func() { cancel(context.Cause(caller)) })
-		mu.Unlock()
-	})
-	return ctx, func() {
-		stop()
-		mu.Lock()
-		if timer != nil {
-			timer.Stop()
-		}
-		mu.Unlock()
-		cancel(nil)
-	}
-}
-
-// graceContext is the context of a write with a grace: it ends when
-// withGrace cancels it, and then its Err is the caller's (so that the end
-// of a wait says which end of the caller's it was). Contexts derived from
-// it end with it; net/http reports their cause, which is the caller's.
-type graceContext struct {
-	context.Context
-	caller context.Context
-}
-
-func (g *graceContext) Err() error {
-	err := g.Context.Err()
-	if err == nil {
-		return nil
-	}
-	if cerr := g.caller.Err(); cerr != nil {
-		return cerr
-	}
-	return err
 }

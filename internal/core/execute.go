@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -187,15 +186,6 @@ func (c *call) hookResult(err, hookErr error) error {
 // the response: a status outside 2xx becomes an *APIError, a 2xx body is
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
-	b := c.b
-	u := b.base + c.path
-	if c.query != "" {
-		u += "?" + c.query
-	}
-	var raw any
-	if c.body != nil {
-		raw = c.body
-	}
 	if ctx.Err() != nil {
 		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
 	}
@@ -209,19 +199,9 @@ func (c *call) exchange(ctx context.Context) error {
 		ctx = c.trace.attach(ctx)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
+	req, err := c.newRequest(ctx)
 	if err != nil {
-		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
-	}
-	h := req.Header
-	h["Authorization"] = b.authHeader
-	h["Accept"] = acceptJSON
-	h["User-Agent"] = b.s.uaHeader
-	if c.body != nil {
-		h["Content-Type"] = acceptJSON
-	}
-	for k, vs := range c.set.Header {
-		h[k] = vs
+		return err
 	}
 	if ctx.Err() != nil {
 		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
@@ -229,18 +209,18 @@ func (c *call) exchange(ctx context.Context) error {
 	// A 2xx body is read whole inside the attempt, so that a body cut
 	// short is seen while go-retryablehttp can still send a safe call
 	// again (see body.read). go-retryablehttp runs the handler on every
-	// response it does not retry, so a 2xx that reaches the code below has
+	// response it does not retry, so a 2xx that reaches readResponse has
 	// been read.
 	var body *body
 	if c.out != nil {
-		body = getBody(b.s.cfg.MaxResponseBytes)
+		body = getBody(c.b.s.cfg.MaxResponseBytes)
 		defer putBody(body)
 		req.SetResponseHandler(body.read)
 	}
 	c.loop = retryablehttp.Client{
-		HTTPClient:   b.s.hc,
-		RetryWaitMin: b.s.cfg.RetryWaitMin,
-		RetryWaitMax: b.s.cfg.RetryWaitMax,
+		HTTPClient:   c.b.s.hc,
+		RetryWaitMin: c.b.s.cfg.RetryWaitMin,
+		RetryWaitMax: c.b.s.cfg.RetryWaitMax,
 		RetryMax:     c.retryMax,
 		CheckRetry:   c.checkRetry,
 		Backoff:      c.backoff,
@@ -252,17 +232,7 @@ func (c *call) exchange(ctx context.Context) error {
 	// cost goes back to the budget.
 	c.unspend()
 	if err != nil {
-		if resp != nil {
-			closeBody(resp.Body)
-		}
-		var cut *bodyCutError
-		if errors.As(err, &cut) && resp != nil {
-			if c.set.Response != nil {
-				c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
-			}
-			return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
-		}
-		return c.transportError(asAttemptTimeout(ctx, err))
+		return c.failed(ctx, resp, err)
 	}
 	defer func() {
 		if body != nil && body.whole {
@@ -272,6 +242,57 @@ func (c *call) exchange(ctx context.Context) error {
 		}
 		closeBody(resp.Body)
 	}()
+	return c.readResponse(resp, body)
+}
+
+// newRequest builds the call's request on ctx: its URL, body and headers.
+func (c *call) newRequest(ctx context.Context) (*retryablehttp.Request, error) {
+	b := c.b
+	u := b.base + c.path
+	if c.query != "" {
+		u += "?" + c.query
+	}
+	var raw any
+	if c.body != nil {
+		raw = c.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
+	if err != nil {
+		return nil, &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
+	}
+	h := req.Header
+	h["Authorization"] = b.authHeader
+	h["Accept"] = acceptJSON
+	h["User-Agent"] = b.s.uaHeader
+	if c.body != nil {
+		h["Content-Type"] = acceptJSON
+	}
+	for k, vs := range c.set.Header {
+		h[k] = vs
+	}
+	return req, nil
+}
+
+// failed is the error of a call whose loop ended with err (and resp, a
+// response whose 2xx body was cut short, or nil).
+func (c *call) failed(ctx context.Context, resp *http.Response, err error) error {
+	if resp != nil {
+		closeBody(resp.Body)
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) && resp != nil {
+		if c.set.Response != nil {
+			c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
+		}
+		return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
+	}
+	return c.transportError(asAttemptTimeout(ctx, err))
+}
+
+// readResponse reads the response the loop ended with: a status outside
+// 2xx becomes an *APIError, a 2xx body (read by body.read) is decoded
+// into the request's Out and checked.
+func (c *call) readResponse(resp *http.Response, body *body) error {
 	c.status, c.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		if c.set.Response != nil {
@@ -305,32 +326,6 @@ func (c *call) exchange(ctx context.Context) error {
 		if err := rc.CheckResponse(); err != nil {
 			return c.decodeError(resp.StatusCode, err, false)
 		}
-	}
-	return nil
-}
-
-// decode decodes a 2xx body into out: a *json.RawMessage receives it as
-// it is (valid JSON other than null), anything else must be a JSON object
-// the decoder reads without error.
-func decode(data []byte, out any) error {
-	if err := checkShape(data, out); err != nil {
-		return err
-	}
-	if rm, ok := out.(*json.RawMessage); ok {
-		if !json.Valid(data) {
-			return errors.New("not valid JSON")
-		}
-		*rm = append(json.RawMessage(nil), data...)
-		return nil
-	}
-	if err := jsonx.Unmarshal(data, out); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
-			// A value that stops short (or an empty body), as a
-			// json.Decoder reports it.
-			return io.ErrUnexpectedEOF
-		}
-		return err
 	}
 	return nil
 }

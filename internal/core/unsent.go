@@ -5,7 +5,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -309,3 +311,36 @@ func replayWait(ctx context.Context, n int, took time.Duration) bool {
 		return false
 	}
 }
+
+// sendTrace tells whether the last attempt of a write got a connection. A
+// write whose last attempt failed before it had one never left the
+// process (for example when its context ended while it waited for a
+// connection of a full pool): its outcome is known, not applied. Earlier
+// attempts of a write are only ever retried after a refusal (429, 503) or
+// a failed dial, so the last attempt decides.
+//
+// The hooks fire only in transports that support net/http's client trace
+// (http.Transport does). With any other transport nothing is traced and
+// a failed write keeps its unknown outcome.
+type sendTrace struct {
+	state atomic.Int32 // untraced, waitingConn or gotConn
+	trace httptrace.ClientTrace
+}
+
+// States of a sendTrace.
+const (
+	untraced    = iota // no hook fired: the transport does not trace
+	waitingConn        // the attempt asked for a connection, has none yet
+	gotConn            // the attempt got a connection and may have sent
+)
+
+// attach returns ctx with the trace's hooks.
+func (s *sendTrace) attach(ctx context.Context) context.Context {
+	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
+	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
+	return httptrace.WithClientTrace(ctx, &s.trace)
+}
+
+// mayHaveSent reports whether the last attempt may have sent the request:
+// false only when it is known to have had no connection.
+func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
