@@ -202,13 +202,13 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	}
 	c.sending.Store(1)
 	if c.ep.Write {
-		// The write guard: r goes with a body that cannot be rewound, and
-		// is sent again only where HTTP proves the server did not process
-		// it (unsent.go).
-		resp, err = sendWrite(next, r)
-	} else {
-		resp, err = next.RoundTrip(r)
+		// The write guard: r goes with a body that cannot be rewound; the
+		// retry policy alone sends it again, where HTTP proves the server
+		// did not process it (unsent.go).
+		makeUnrewindable(r)
 	}
+	resp, err = next.RoundTrip(r)
+	c.lastTook = time.Since(start)
 	c.sending.Store(0)
 	c.lastRetryAfter, c.hasRetryAfter = 0, false
 	if resp != nil {

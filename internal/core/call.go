@@ -72,6 +72,13 @@ type call struct {
 	retryWait     time.Duration
 	decided       int32
 	retrying      bool
+	// retries counts the policy's retries made, replays the replays of a
+	// write made since the last of them; replaying is set when the
+	// decided retry is a replay. lastTook is how long the last attempt's
+	// send took.
+	retries, replays int
+	replaying        bool
+	lastTook         time.Duration
 	retryCost     uint8
 	budgetRefused bool
 	// loop is go-retryablehttp's client for this call, with the call's
@@ -183,9 +190,11 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	s := c.b.s
 	in := retryInput{
 		Write: c.ep.Write,
-		// The attempt transport counts every attempt of the loop.
-		Attempt: c.attempts,
-		Left:    c.retryMax - (c.attempts - 1),
+		// The policy's own retries: replays are not among them.
+		Attempt: c.retries + 1,
+		Left:    c.retryMax - c.retries,
+		Replays: c.replays,
+		Took:    c.lastTook,
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
@@ -205,6 +214,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
 	c.decided, c.retrying, c.retryWait = int32(c.attempts), d.Retry, d.Wait
+	c.replaying = d.Why == retryReplay
 	// Not an error: go-retryablehttp would return it bare, and a bare
 	// context error is how Execute tells an end during a wait (nothing in
 	// flight) from an end during an attempt (wrapped in *url.Error).
@@ -278,8 +288,14 @@ func minDuration(a, b time.Duration) time.Duration {
 // before a retry. The retry is made: its cost is spent for good. It logs
 // the retry.
 func (c *call) prepareRetry(req *http.Request) error {
-	c.spent += int64(c.retryCost)
 	c.retrying = false
+	if c.replaying {
+		c.replays++
+		return nil
+	}
+	c.retries++
+	c.replays = 0
+	c.spent += int64(c.retryCost)
 	l := c.b.s.cfg.Logger
 	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {

@@ -221,7 +221,9 @@ func (c *call) exchange(ctx context.Context) error {
 		HTTPClient:   c.b.s.hc,
 		RetryWaitMin: c.b.s.cfg.RetryWaitMin,
 		RetryWaitMax: c.b.s.cfg.RetryWaitMax,
-		RetryMax:     c.retryMax,
+		// The loop's bound never binds before the policy's (retry.go):
+		// the call's retries, each after up to MaxReplays replays.
+		RetryMax:     c.retryMax + (c.retryMax+1)*MaxReplays,
 		CheckRetry:   c.checkRetry,
 		Backoff:      c.backoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,

@@ -49,8 +49,13 @@ type retryInput struct {
 	// WaitMin and WaitMax are the backoff's first wait and its cap (a
 	// Retry-After above the cap is not waited for).
 	WaitMin, WaitMax time.Duration
-	// Jitter, in [0, 1), spreads a backoff wait over its upper half.
+	// Jitter, in [0, 1), spreads a backoff wait over its upper half, and
+	// a replay's wait over its range.
 	Jitter float64
+	// Replays is how many replays of a write the call has made since its
+	// last retry; Took is how long the attempt that ended took.
+	Replays int
+	Took    time.Duration
 }
 
 // retryWhy says why a retry is made or not.
@@ -64,6 +69,7 @@ const (
 	retryAfterTooLong                  // the server's Retry-After is above the wait cap
 	retryPastDeadline                  // the wait would pass the caller's deadline
 	retryBudgetRefused                 // the client's retry budget is empty (set by the hook, not by decideRetry)
+	retryReplay                        // a write HTTP proves unprocessed, sent again at once (unsent.go)
 )
 
 var retryWhyText = [...]string{
@@ -74,6 +80,7 @@ var retryWhyText = [...]string{
 	retryAfterTooLong:  "Retry-After above the longest wait",
 	retryPastDeadline:  "the wait would pass the deadline",
 	retryBudgetRefused: "the retry budget is empty",
+	retryReplay:        "replayed: the server did not process it",
 }
 
 func (w retryWhy) String() string { return retryWhyText[w] }
@@ -95,11 +102,19 @@ type retryDecision struct {
 // policy retries the response or failure, the call has a retry left, the
 // context is live and, when the server sent a Retry-After, that wait is
 // within WaitMax and ends by the deadline; only then does it cost
-// anything. A backoff wait is the SDK's own: it is slept within the
+// anything. A write HTTP proves the server did not process is first
+// replayed, MaxReplays times at most, without counting as a retry. A backoff wait is the SDK's own: it is slept within the
 // context, whose end ends it (and gives its cost back, see call.unspend).
 func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
+	}
+	if in.Write && in.Err != nil && in.Replays < MaxReplays && fateOf(in.Err) == notProcessedReplay {
+		// Sent again at once, as an attempt of its own that is no retry
+		// and costs nothing: HTTP proves the server did not process it.
+		if wait, ok := replayWait(in); ok {
+			return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
+		}
 	}
 	cost := int64(RetryCost)
 	var wait time.Duration

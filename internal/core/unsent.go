@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
-	"net/http"
 	"net/http/httptrace"
 	"strings"
 	"sync/atomic"
@@ -227,89 +225,44 @@ func refusedStream(s string) bool {
 	return ok && (rest == "" || strings.HasPrefix(rest, "; "))
 }
 
-// MaxReplays bounds how many times the guard sends one attempt of a write
-// again after failures HTTP proves the server did not process (see
-// sendWrite). The first replay goes out at once, as net/http's own replay
-// does: a connection being recycled by a proxy, the common case, is left
-// for a fresh one. Later replays wait a little (replayWait), so that writes
+// MaxReplays bounds how many times in a row the retry policy sends a write
+// again at once after failures HTTP proves the server did not process,
+// of the kinds net/http would have sent again itself had it been able to
+// rewind the body (notProcessedReplay: a graceful GOAWAY below the stream,
+// REFUSED_STREAM, a connection found unusable before the request was
+// written to it). Each replay is an attempt of its own, which hooks, log
+// lines and Metadata see, and none counts against the call's retries. The
+// first replay goes out at once, as net/http's own replay does: a
+// connection being recycled by a proxy, the common case, is left for a
+// fresh one. Later replays wait a little (replayWait), so that writes
 // refused together do not crowd onto the next connection together. Past
-// the bound the failure goes to the retry policy, which sends the write
-// again, after its backoff wait, as an attempt of its own within the retry
-// count; it is never an unknown outcome.
+// the bound the failure is retried as a failed connection is, after the
+// policy's backoff wait and within the retry count; it is never an unknown
+// outcome.
 const MaxReplays = 32
 
-// sendWrite sends r, the guard's own copy of a write's attempt, with a
-// body that cannot be rewound. When net/http reports a failure that HTTP
-// proves the server did not process, of the kinds net/http would have
-// sent again itself had it been able to rewind the body
-// (notProcessedReplay: a graceful GOAWAY below the stream, REFUSED_STREAM,
-// a connection found unusable before the request was written to it),
-// sendWrite sends the write again on a fresh copy with a fresh body, at
-// most MaxReplays times and while the attempt's context is live. The
-// replays are part of the attempt: hooks, log lines and metadata count
-// one.
-func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) {
-	getBody := r.GetBody
-	bodyless := r.Body == nil || r.Body == http.NoBody
-	canReplay := bodyless || getBody != nil
-	makeUnrewindable(r)
-	for replays := 0; ; replays++ {
-		start := time.Now()
-		resp, err := next.RoundTrip(r)
-		if err == nil || !canReplay || replays == MaxReplays || fateOf(err) != notProcessedReplay ||
-			!replayWait(r.Context(), replays, time.Since(start)) {
-			return resp, err
-		}
-		again := *r
-		again.Body = nil
-		if !bodyless {
-			body, gerr := getBody()
-			if gerr != nil {
-				return nil, err
-			}
-			again.Body = body
-		}
-		makeUnrewindable(&again)
-		r = &again
-	}
-}
-
 // replayMargin is the least time a replay must have left before the
-// attempt's deadline, besides its wait and twice the time the refused send
+// caller's deadline, besides its wait and twice the time the refused send
 // took, to be sent.
 const replayMargin = 20 * time.Millisecond
 
-// replayWait waits before replay n+1 of an attempt: not at all before the
-// first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
-// returns false, without waiting, when ctx has ended or its deadline leaves
-// no room for the wait and the send: replayMargin plus twice took, the time
-// the refused send took (so that a slow network or a loaded machine, where
-// a refusal takes long to come back, keeps its room). The attempt then ends
-// with the failure that proved the write unprocessed, rather than with its
-// deadline in the middle of a send, which would leave the outcome unknown.
-// It returns false too when ctx ends during the wait.
-func replayWait(ctx context.Context, n int, took time.Duration) bool {
-	if ctx.Err() != nil {
-		return false
-	}
+// replayWait is the wait before replay in.Replays+1 of a write: none
+// before the first, then a random wait (in.Jitter) of up to 2ms, 4ms, ...
+// and at most 128ms. It reports false when the caller's deadline leaves
+// no room for the wait and the send: replayMargin plus twice in.Took, the
+// time the refused send took (so that a slow network or a loaded machine,
+// where a refusal takes long to come back, keeps its room). The call then
+// goes on as after a failed connection, rather than end with its deadline
+// in the middle of a send, which would leave the outcome unknown.
+func replayWait(in retryInput) (time.Duration, bool) {
 	var wait time.Duration
-	if n > 0 {
-		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
+	if in.Replays > 0 {
+		wait = time.Duration(in.Jitter*float64(time.Millisecond<<min(in.Replays, 7))) + 1
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin+2*took {
-		return false
+	if !in.Deadline.IsZero() && in.Deadline.Sub(in.Now) < wait+replayMargin+2*in.Took {
+		return 0, false
 	}
-	if wait == 0 {
-		return true
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return wait, true
 }
 
 // sendTrace tells whether the last attempt of a write got a connection. A
