@@ -69,9 +69,9 @@ type call struct {
 	// if it never starts). budgetRefused is set when the budget refused a
 	// retry. (Small fields, kept together: the call is allocated once per
 	// call.)
-	retryWait     time.Duration
-	decided       int32
-	retrying      bool
+	retryWait time.Duration
+	decided   int32
+	retrying  bool
 	// retries counts the policy's retries made, replays the replays of a
 	// write made since the last of them; replaying is set when the
 	// decided retry is a replay. lastTook is how long the last attempt's
@@ -79,8 +79,8 @@ type call struct {
 	retries, replays int
 	replaying        bool
 	lastTook         time.Duration
-	retryCost     uint8
-	budgetRefused bool
+	retryCost        uint8
+	budgetRefused    bool
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
