@@ -179,14 +179,9 @@ func ownWords(err error) bool {
 func (c *call) apiError(resp *http.Response, data []byte) error {
 	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.cfg.WallNow())
 	scrubAPIError(e, c.sc)
-	// A body that names a definite refusal settles the outcome whatever
-	// the status.
-	e.UnknownOutcome = c.ep.Write && unknownStatus(resp.StatusCode) && !e.Is(rxtypes.ErrUnableToCancel)
+	e.UnknownOutcome = c.outcomeUnknown(resp.StatusCode, e.Is(rxtypes.ErrUnableToCancel), nil)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		setRedirect(e, resp, c.sc)
-		// The platform documents no redirect: whether it acted on a write
-		// before sending one is not known.
-		e.UnknownOutcome = c.ep.Write
 	}
 	return e
 }
@@ -197,12 +192,8 @@ func (c *call) apiError(resp *http.Response, data []byte) error {
 // never got a connection, or the failure is one that proves nothing was
 // sent (neverSent).
 func (c *call) transportError(err error) error {
-	unknown := c.ep.Write && !isWaitCancel(err) && c.trace.mayHaveSent()
-	err = stripURL(err)
-	if neverSent(err) {
-		unknown = false
-	}
-	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(err, c.sc), UnknownOutcome: unknown}
+	unknown := c.outcomeUnknown(0, false, err)
+	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(stripURL(err), c.sc), UnknownOutcome: unknown}
 }
 
 // decodeError is the *DecodeError of a 2xx response whose body could not
@@ -210,7 +201,7 @@ func (c *call) transportError(err error) error {
 // unknown: the platform accepted it, but its response is lost.
 func (c *call) decodeError(status int, err error, cut bool) error {
 	return &rxtypes.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
-		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.ep.Write}
+		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.outcomeUnknown(status, false, err)}
 }
 
 // Missing is the refusal a ResponseChecker returns for a response without

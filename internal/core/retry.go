@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -176,16 +175,13 @@ func retryAfterError(write bool, err error) bool {
 		// Stopped before sending, by the rate limit's wait or a hook.
 		return false
 	}
-	var cut *bodyCutError
-	if errors.As(err, &cut) {
-		// A 2xx whose body was cut: a safe call is sent again, a write has
-		// been applied and is not.
-		return !write
-	}
 	if !retryableTransportError(err) {
 		return false
 	}
-	return !write || neverSent(err)
+	if write {
+		return writeMaySendAgain(0, err)
+	}
+	return true
 }
 
 // retryStatus reports whether a response with status may be retried: 429
@@ -193,12 +189,11 @@ func retryAfterError(write bool, err error) bool {
 // 504 for a safe call only.
 func retryStatus(status int, write bool) bool {
 	switch status {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return !write
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+	default:
+		return false
 	}
-	return false
+	return !write || writeMaySendAgain(status, nil)
 }
 
 // retryAfter reads the Retry-After of a response's header h, once per
@@ -259,38 +254,6 @@ func retryableTransportError(err error) bool {
 		return false
 	}
 	return true
-}
-
-// neverSent reports whether err proves that the platform did not act on the
-// request: it did not leave the process (the connection could not be made:
-// refused, unreachable, DNS; net/http refused to write it), or HTTP proves
-// the server did not process it (fateOf).
-func neverSent(err error) bool {
-	var ns *rxtypes.NotSentError
-	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
-		return true
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// unknownStatus reports whether a write whose response has status may have
-// taken effect.
-func unknownStatus(status int) bool {
-	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
-}
-
-// isWaitCancel reports whether err is a bare context error, as
-// go-retryablehttp returns when the context ends during a wait between
-// attempts (as opposed to one wrapped in *url.Error, which ended an
-// attempt in flight). A write waits only after a refusal (429, 503) or a
-// failed dial, so its outcome is known: not applied.
-func isWaitCancel(err error) bool {
-	return err == context.Canceled || err == context.DeadlineExceeded
 }
 
 // retriedKind reports whether err is of a kind the retry policy retries:

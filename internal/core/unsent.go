@@ -3,10 +3,14 @@ package core
 import (
 	"context"
 	"errors"
+	"net"
+	"net/http"
 	"net/http/httptrace"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // What a failed attempt proves about its request. net/http reports some
@@ -297,3 +301,76 @@ func (s *sendTrace) attach(ctx context.Context) context.Context {
 // mayHaveSent reports whether the last attempt may have sent the request:
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
+
+// Whether a write may be sent again, and whether a failed one's outcome is
+// unknown: each decided in one function below, from what the attempt or
+// the call ended with.
+
+// writeMaySendAgain reports whether a write whose attempt ended with
+// status (err nil) or err may be sent again: only where the platform
+// provably did not act on it. A 429 or a 503 refused it; a failure that
+// proves the request never left, or that HTTP proves the server did not
+// process (neverSent). Every other answer may have been acted on (a 500,
+// a 502, a 504), and a 2xx whose body was cut was applied.
+func writeMaySendAgain(status int, err error) bool {
+	if err == nil {
+		return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
+		return false
+	}
+	return neverSent(err)
+}
+
+// outcomeUnknown reports whether the call, when it is a write, ended in a
+// way that does not tell whether the platform acted on it: an answer with
+// status outside 2xx (err nil; refused is set when its body names a
+// definite refusal, which settles the outcome whatever the status), a 2xx
+// whose body could not be used (status and err), or err with no usable
+// answer (status 0).
+func (c *call) outcomeUnknown(status int, refused bool, err error) bool {
+	switch {
+	case !c.ep.Write:
+		return false
+	case err == nil && status >= 300 && status <= 399:
+		// The platform documents no redirect: whether it acted before
+		// sending one is not known.
+		return true
+	case err == nil:
+		return !refused && status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
+	case status != 0:
+		// Accepted, but its response (with the new identifier) is lost.
+		return true
+	}
+	// No answer: unknown unless the request provably never left (the
+	// context ended during a wait between attempts, the last attempt never
+	// got a connection, or the failure proves it).
+	return !isWaitCancel(err) && c.trace.mayHaveSent() && !neverSent(stripURL(err))
+}
+
+// neverSent reports whether err proves that the platform did not act on the
+// request: it did not leave the process (the connection could not be made:
+// refused, unreachable, DNS; net/http refused to write it), or HTTP proves
+// the server did not process it (fateOf).
+func neverSent(err error) bool {
+	var ns *rxtypes.NotSentError
+	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// isWaitCancel reports whether err is a bare context error, as
+// go-retryablehttp returns when the context ends during a wait between
+// attempts (as opposed to one wrapped in *url.Error, which ended an
+// attempt in flight). A write waits only after a refusal (429, 503) or a
+// failed dial, so its outcome is known: not applied.
+func isWaitCancel(err error) bool {
+	return err == context.Canceled || err == context.DeadlineExceeded
+}
