@@ -143,7 +143,7 @@ func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error)
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
 		if lim := c.limiter(); lim != nil {
-			lim.observe(resp.StatusCode, c.lastRetryAfter)
+			lim.observe(resp.StatusCode, c.pol.lastRetryAfter)
 		}
 	}
 }
@@ -208,11 +208,11 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		makeUnrewindable(r)
 	}
 	resp, err = next.RoundTrip(r)
-	c.lastTook = time.Since(start)
+	c.pol.lastTook = time.Since(start)
 	c.sending.Store(0)
-	c.lastRetryAfter, c.hasRetryAfter = 0, false
+	c.pol.lastRetryAfter, c.pol.hasRetryAfter = 0, false
 	if resp != nil {
-		c.lastRetryAfter, c.hasRetryAfter = c.retryAfter(resp.Header)
+		c.pol.lastRetryAfter, c.pol.hasRetryAfter = c.retryAfter(resp.Header)
 	}
 	if tw != nil {
 		c.transcribeResponse(tw, r, resp, err)
@@ -254,8 +254,8 @@ func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Respons
 	attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	// The wait Retry-After asks for, not its raw text: the header is the
 	// server's words.
-	if c.hasRetryAfter {
-		attrs = append(attrs, slog.Duration("retry_after", c.lastRetryAfter))
+	if c.pol.hasRetryAfter {
+		attrs = append(attrs, slog.Duration("retry_after", c.pol.lastRetryAfter))
 	}
 	if id := c.safeRequestID(resp.Header); id != "" {
 		attrs = append(attrs, slog.String("request_id", id))

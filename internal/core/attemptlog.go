@@ -86,7 +86,7 @@ func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, e
 	switch {
 	case resp != nil:
 		r.end, r.status, r.header = option.AttemptResponded, resp.StatusCode, resp.Header
-		r.retryAfter, r.hasRetryAfter = c.lastRetryAfter, c.hasRetryAfter
+		r.retryAfter, r.hasRetryAfter = c.pol.lastRetryAfter, c.pol.hasRetryAfter
 	case isNotSent(err):
 		r.end, r.err, r.took = option.AttemptNotSent, err, 0
 	default:

@@ -54,33 +54,11 @@ type call struct {
 	header   http.Header
 	lastEnd  time.Time
 	lastErr  error
-	// lastRetryAfter is the last response's Retry-After (call.retryAfter),
-	// when hasRetryAfter.
-	lastRetryAfter time.Duration
-	hasRetryAfter  bool
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
-	// spent is what the call's retries took from the retry budget.
-	spent int64
-	// retryWait is the wait before the retry decided after attempt
-	// decided; retrying is set from that decision until the retry starts,
-	// and retryCost is what it took of the budget meanwhile (given back
-	// if it never starts). budgetRefused is set when the budget refused a
-	// retry. (Small fields, kept together: the call is allocated once per
-	// call.)
-	retryWait time.Duration
-	decided   int32
-	retrying  bool
-	// retries counts the policy's retries made, replays the replays of a
-	// write made since the last of them; replaying is set when the
-	// decided retry is a replay. lastTook is how long the last attempt's
-	// send took.
-	retries, replays int
-	replaying        bool
-	lastTook         time.Duration
-	retryCost        uint8
-	budgetRefused    bool
+	// pol is the retry policy's state of the call (retry.go).
+	pol policy
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -156,7 +134,7 @@ func (c *call) metadata(err error) option.Metadata {
 		Header:               c.header,
 		Attempts:             c.attempts,
 		OutcomeKnown:         !IsUnknownOutcome(err),
-		RetryBudgetExhausted: c.budgetRefused,
+		RetryBudgetExhausted: c.pol.budgetRefused,
 		GraceUsed:            c.graceUsed.Load(),
 		AttemptLog:           c.attemptLog(),
 	}
@@ -171,38 +149,53 @@ func (c *call) metadata(err error) option.Metadata {
 	return m
 }
 
-// checkRetry is go-retryablehttp's CheckRetry. It reads the attempt that
-// ended into decideRetry (retry.go), the one place the retry decision is
-// made, and spends the retry budget when, and only when, the decision is a
-// retry: the loop checks the attempts left after CheckRetry, so the call
-// counts them itself, and it calls CheckRetry a second time around the
-// response handler (with the handler's error), so a decision already made
-// for the attempt is given again rather than made, and spent, twice.
+// go-retryablehttp's callbacks, one line each: its loop carries the
+// attempts and sleeps the waits; the call decides (CONTRIBUTING.md, "The
+// map of a call", says why the loop's own rules are not used). CheckRetry
+// returns no error: go-retryablehttp would return it bare, and a bare
+// context error is how Execute tells an end during a wait (nothing in
+// flight) from an end during an attempt (wrapped in *url.Error).
+
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return c.decide(ctx, resp, err), nil
+}
+
+func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return c.pol.wait }
+
+func (c *call) prepareRetry(req *http.Request) error { return c.retryStarts(req.Context()) }
+
+// decide reads the attempt that ended into decideRetry (retry.go), the
+// one place the retry decision is made, and spends the retry budget when,
+// and only when, the decision is a retry. The call counts its retries
+// itself, apart from its replays (the loop's own count cannot tell them
+// apart), and the loop asks a second time around the response handler
+// (with the handler's error), so a decision already made for the attempt
+// is given again rather than made, and spent, twice.
+func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool {
 	if err != nil {
 		c.noteCut(err)
 	}
-	if int(c.decided) == c.attempts && err == nil {
+	if int(c.pol.decided) == c.attempts && err == nil {
 		// The second call around the response handler, which read the
 		// response without failing: the decision stands.
-		return c.retrying, nil
+		return c.pol.retrying
 	}
 	s := c.b.s
 	in := retryInput{
 		Write: c.ep.Write,
 		// The policy's own retries: replays are not among them.
-		Attempt: c.retries + 1,
-		Left:    c.retryMax - c.retries,
-		Replays: c.replays,
-		Took:    c.lastTook,
+		Attempt: c.pol.retries + 1,
+		Left:    c.retryMax - c.pol.retries,
+		Replays: c.pol.replays,
+		Took:    c.pol.lastTook,
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
 		Err:   asAttemptTimeout(ctx, err),
 		Ended: ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
 		// The Retry-After of resp, read when it came (send).
-		RetryAfter:    c.lastRetryAfter,
-		HasRetryAfter: resp != nil && c.hasRetryAfter,
+		RetryAfter:    c.pol.lastRetryAfter,
+		HasRetryAfter: resp != nil && c.pol.hasRetryAfter,
 		Now:           s.cfg.WallNow(),
 		WaitMin:       s.cfg.RetryWaitMin,
 		WaitMax:       s.cfg.RetryWaitMax,
@@ -213,12 +206,9 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	if d.Retry && !c.spend(d.Cost) {
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
-	c.decided, c.retrying, c.retryWait = int32(c.attempts), d.Retry, d.Wait
-	c.replaying = d.Why == retryReplay
-	// Not an error: go-retryablehttp would return it bare, and a bare
-	// context error is how Execute tells an end during a wait (nothing in
-	// flight) from an end during an attempt (wrapped in *url.Error).
-	return d.Retry, nil
+	c.pol.decided, c.pol.retrying, c.pol.wait = int32(c.attempts), d.Retry, d.Wait
+	c.pol.replaying = d.Why == retryReplay
+	return d.Retry
 }
 
 // deadline is the caller's deadline: that of ctx, or, for a write with a
@@ -245,36 +235,30 @@ func callDeadline(ctx context.Context) (time.Time, bool) {
 // (prepareRetry): a wait the context ends gives it back (unspend).
 func (c *call) spend(cost int64) bool {
 	if !c.b.s.cfg.RetryBudget.take(cost) {
-		c.budgetRefused = true
+		c.pol.budgetRefused = true
 		return false
 	}
-	c.retryCost = uint8(cost)
+	c.pol.retryCost = uint8(cost)
 	return true
 }
 
 // unspend gives back the cost of a retry decided but never made: the
 // context ended during its wait.
 func (c *call) unspend() {
-	if c.retrying {
-		c.b.s.cfg.RetryBudget.give(int64(c.retryCost))
-		c.retrying = false
+	if c.pol.retrying {
+		c.b.s.cfg.RetryBudget.give(int64(c.pol.retryCost))
+		c.pol.retrying = false
 	}
 }
 
 // refill gives the retry budget back what a call that succeeded is worth:
 // its retries' cost, or a little for a success at the first attempt.
 func (c *call) refill() {
-	if c.spent > 0 {
-		c.b.s.cfg.RetryBudget.give(c.spent)
+	if c.pol.spent > 0 {
+		c.b.s.cfg.RetryBudget.give(c.pol.spent)
 		return
 	}
 	c.b.s.cfg.RetryBudget.give(SuccessRefill)
-}
-
-// backoff is go-retryablehttp's Backoff, which it calls once before each
-// retry: the wait checkRetry decided.
-func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return c.retryWait
 }
 
 func minDuration(a, b time.Duration) time.Duration {
@@ -284,20 +268,19 @@ func minDuration(a, b time.Duration) time.Duration {
 	return b
 }
 
-// prepareRetry is go-retryablehttp's PrepareRetry: it runs after the wait,
-// before a retry. The retry is made: its cost is spent for good. It logs
-// the retry.
-func (c *call) prepareRetry(req *http.Request) error {
-	c.retrying = false
-	if c.replaying {
-		c.replays++
+// retryStarts runs after the wait, before a retry (go-retryablehttp's
+// PrepareRetry): the retry is made, its cost spent for good, and logged.
+// A replay is counted as one, and not logged as a retry.
+func (c *call) retryStarts(ctx context.Context) error {
+	c.pol.retrying = false
+	if c.pol.replaying {
+		c.pol.replays++
 		return nil
 	}
-	c.retries++
-	c.replays = 0
-	c.spent += int64(c.retryCost)
+	c.pol.retries++
+	c.pol.replays = 0
+	c.pol.spent += int64(c.pol.retryCost)
 	l := c.b.s.cfg.Logger
-	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
 		return nil
 	}

@@ -218,9 +218,7 @@ func (c *call) exchange(ctx context.Context) error {
 		req.SetResponseHandler(body.read)
 	}
 	c.loop = retryablehttp.Client{
-		HTTPClient:   c.b.s.hc,
-		RetryWaitMin: c.b.s.cfg.RetryWaitMin,
-		RetryWaitMax: c.b.s.cfg.RetryWaitMax,
+		HTTPClient: c.b.s.hc,
 		// The loop's bound never binds before the policy's (retry.go):
 		// the call's retries, each after up to MaxReplays replays.
 		RetryMax:     c.retryMax + (c.retryMax+1)*MaxReplays,

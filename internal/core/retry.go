@@ -23,6 +23,33 @@ import (
 // other failure of a write is returned at once and marked as an unknown
 // outcome.
 
+// policy is the retry policy's state of one call, one value in the call:
+// what go-retryablehttp's callbacks (call.go) carry from one to the next.
+type policy struct {
+	// retries counts the policy's retries made, replays the replays of a
+	// write made since the last of them; spent is what the retries took
+	// from the retry budget.
+	retries, replays int
+	spent            int64
+	// wait is the wait before the retry decided after attempt decided;
+	// retrying is set from that decision until the retry starts,
+	// replaying when it is a replay, and retryCost is what it took of the
+	// budget meanwhile (given back if it never starts). budgetRefused is
+	// set when the budget refused a retry.
+	wait          time.Duration
+	decided       int32
+	retrying      bool
+	replaying     bool
+	retryCost     uint8
+	budgetRefused bool
+	// lastRetryAfter is the last response's Retry-After (call.retryAfter),
+	// when hasRetryAfter; lastTook is how long the last attempt's send
+	// took.
+	lastRetryAfter time.Duration
+	hasRetryAfter  bool
+	lastTook       time.Duration
+}
+
 // retryInput is what the retry decision is made on: the attempt that
 // just ended and what is left of the call.
 type retryInput struct {
