@@ -2,8 +2,9 @@ package core
 
 import (
 	"context"
+	"errors"
 	"io"
-	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -232,37 +233,6 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	return resp, err
 }
 
-// logAttempt writes the attempt's debug line: operation, method,
-// templated path, host, duration, and the status (with the wait a
-// Retry-After asks for) or the failure's kind. It never logs an identifier
-// of the path, a query string, a header value, a body or an error's
-// message.
-func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
-	l := c.b.s.cfg.Logger
-	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
-		return
-	}
-	attrs := c.logAttrs(
-		slog.String("host", req.URL.Host),
-		slog.Duration("duration", time.Since(start)),
-	)
-	if err != nil {
-		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
-		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
-		return
-	}
-	attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	// The wait Retry-After asks for, not its raw text: the header is the
-	// server's words.
-	if c.pol.hasRetryAfter {
-		attrs = append(attrs, slog.Duration("retry_after", c.pol.lastRetryAfter))
-	}
-	if id := c.safeRequestID(resp.Header); id != "" {
-		attrs = append(attrs, slog.String("request_id", id))
-	}
-	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
-}
-
 func attemptResult(resp *http.Response, err error) option.AttemptResult {
 	if err != nil {
 		return option.AttemptResult{Err: stripURL(err)}
@@ -323,14 +293,60 @@ func closeBody(rc io.ReadCloser) {
 	rc.Close()
 }
 
-// attemptErrorKind names an attempt's failure for its log line: the
-// attempt timeout, the end of the call's context, or a transport failure.
-func attemptErrorKind(req *http.Request, err error) string {
-	if context.Cause(req.Context()) == errAttemptTimeout {
-		return "attempt_timeout"
+// errAttemptTimeout is the cause of an attempt that outlived the attempt
+// timeout while the call's context was still live. Unlike a context
+// error it is retried like any other timeout: a read is sent again, a
+// write's outcome is unknown.
+var errAttemptTimeout = &attemptTimeoutError{}
+
+type attemptTimeoutError struct{}
+
+func (*attemptTimeoutError) Error() string   { return "the attempt timed out" }
+func (*attemptTimeoutError) Timeout() bool   { return true }
+func (*attemptTimeoutError) Temporary() bool { return true }
+
+// Is matches rxtypes.ErrAttemptTimeout.
+func (*attemptTimeoutError) Is(target error) bool { return target == rxtypes.ErrAttemptTimeout }
+
+// layerTimeoutError is an attempt ended by a deadline of another layer
+// (a caller's http.Client.Timeout, a Transport's ResponseHeaderTimeout)
+// while the caller's context was live. It keeps that layer's words.
+type layerTimeoutError struct{ cause string }
+
+func (e *layerTimeoutError) Error() string { return "the attempt timed out: " + e.cause }
+
+// Is matches rxtypes.ErrAttemptTimeout (and the SDK's own attempt timeout).
+func (e *layerTimeoutError) Is(target error) bool {
+	return target == rxtypes.ErrAttemptTimeout || target == errAttemptTimeout
+}
+
+// Timeout reports true, as a net.Error's does.
+func (e *layerTimeoutError) Timeout() bool { return true }
+
+// asAttemptTimeout returns err as an attempt timeout when it is one: a
+// timeout while the caller's context ctx is still live. A bare
+// context.DeadlineExceeded there can only be the attempt's own deadline
+// (read from a body the attempt timeout cut); another timeout is a
+// caller's http.Client or Transport deadline. A dial that timed out, and
+// an attempt stopped before it was sent (a rate limiter's wait), are left
+// as they are: the request never left. Other errors are returned as they
+// are.
+func asAttemptTimeout(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, rxtypes.ErrAttemptTimeout) {
+		return err
 	}
-	if k := option.ErrorKind(err); k != "error" {
-		return k
+	var op *net.OpError
+	var notSent *rxtypes.NotSentError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &notSent) {
+		return err
 	}
-	return "transport"
+	var ne net.Error
+	if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &ne) && ne.Timeout()) {
+		return err
+	}
+	if cause := stripURL(err); cause == context.DeadlineExceeded {
+		return errAttemptTimeout
+	} else {
+		return &layerTimeoutError{cause: cause.Error()}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -269,4 +270,47 @@ func requestID(h http.Header) string {
 		}
 	}
 	return ""
+}
+
+// logAttempt writes the attempt's debug line: operation, method,
+// templated path, host, duration, and the status (with the wait a
+// Retry-After asks for) or the failure's kind. It never logs an identifier
+// of the path, a query string, a header value, a body or an error's
+// message.
+func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
+	l := c.b.s.cfg.Logger
+	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
+		return
+	}
+	attrs := c.logAttrs(
+		slog.String("host", req.URL.Host),
+		slog.Duration("duration", time.Since(start)),
+	)
+	if err != nil {
+		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
+		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
+		return
+	}
+	attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	// The wait Retry-After asks for, not its raw text: the header is the
+	// server's words.
+	if c.pol.hasRetryAfter {
+		attrs = append(attrs, slog.Duration("retry_after", c.pol.lastRetryAfter))
+	}
+	if id := c.safeRequestID(resp.Header); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
+	}
+	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
+}
+
+// attemptErrorKind names an attempt's failure for its log line: the
+// attempt timeout, the end of the call's context, or a transport failure.
+func attemptErrorKind(req *http.Request, err error) string {
+	if context.Cause(req.Context()) == errAttemptTimeout {
+		return "attempt_timeout"
+	}
+	if k := option.ErrorKind(err); k != "error" {
+		return k
+	}
+	return "transport"
 }

@@ -59,7 +59,7 @@ type retryInput struct {
 	// how many retries the call may still make after it.
 	Attempt, Left int
 	// Resp is the attempt's response, nil when it failed with Err. Err is
-	// its failure, read as an attempt timeout where it is one (timeout.go).
+	// its failure, read as an attempt timeout where it is one (attempt.go).
 	Resp *http.Response
 	Err  error
 	// RetryAfter is Resp's Retry-After when HasRetryAfter (read once per
