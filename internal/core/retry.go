@@ -135,12 +135,10 @@ func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
 	}
-	if in.Write && in.Err != nil && in.Replays < MaxReplays && fateOf(in.Err) == notProcessedReplay {
-		// Sent again at once, as an attempt of its own that is no retry
-		// and costs nothing: HTTP proves the server did not process it.
-		if wait, ok := replayWait(in); ok {
-			return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
-		}
+	if wait, ok := replayWait(in); ok {
+		// Sent again soon, as an attempt of its own that is no retry and
+		// costs nothing: HTTP proves the server did not process it.
+		return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
 	}
 	cost := int64(RetryCost)
 	var wait time.Duration

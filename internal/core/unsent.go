@@ -250,8 +250,11 @@ const MaxReplays = 32
 // took, to be sent.
 const replayMargin = 20 * time.Millisecond
 
-// replayWait is the wait before replay in.Replays+1 of a write: none
-// before the first, then a random wait (in.Jitter) of up to 2ms, 4ms, ...
+// replayWait reports whether the write whose attempt failed with in.Err
+// is replayed (MaxReplays): only when HTTP proves the server did not
+// process it, of the kinds net/http itself replays (notProcessedReplay),
+// and fewer than MaxReplays replays ran in a row. It returns the wait
+// before replay in.Replays+1: none before the first, then a random wait (in.Jitter) of up to 2ms, 4ms, ...
 // and at most 128ms. It reports false when the caller's deadline leaves
 // no room for the wait and the send: replayMargin plus twice in.Took, the
 // time the refused send took (so that a slow network or a loaded machine,
@@ -259,6 +262,9 @@ const replayMargin = 20 * time.Millisecond
 // goes on as after a failed connection, rather than end with its deadline
 // in the middle of a send, which would leave the outcome unknown.
 func replayWait(in retryInput) (time.Duration, bool) {
+	if !in.Write || in.Err == nil || in.Replays >= MaxReplays || fateOf(in.Err) != notProcessedReplay {
+		return 0, false
+	}
 	var wait time.Duration
 	if in.Replays > 0 {
 		wait = time.Duration(in.Jitter*float64(time.Millisecond<<min(in.Replays, 7))) + 1

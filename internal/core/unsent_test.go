@@ -134,8 +134,13 @@ func TestNeverSentAndRetry(t *testing.T) {
 func TestReplayWaitKeepsRoomForTheSend(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
+	refused := errors.New(h2GracefulGoAway)
+	_, ok := replayWait(retryInput{Write: false, Err: refused, Now: now})
+	assert.False(t, ok, "a read is not replayed: the policy retries it")
+	_, ok = replayWait(retryInput{Write: true, Err: errors.New("connection reset by peer"), Now: now})
+	assert.False(t, ok, "a failure that proves nothing is not replayed")
 	room := func(deadline time.Duration, replays int, took time.Duration) bool {
-		in := retryInput{Now: now, Replays: replays, Took: took, Jitter: 0.5}
+		in := retryInput{Write: true, Err: refused, Now: now, Replays: replays, Took: took, Jitter: 0.5}
 		if deadline > 0 {
 			in.Deadline = now.Add(deadline)
 		}
@@ -147,10 +152,14 @@ func TestReplayWaitKeepsRoomForTheSend(t *testing.T) {
 	assert.False(t, room(500*time.Millisecond, 0, 300*time.Millisecond), "a refusal that took 300 ms: no room for another in 500 ms")
 	assert.True(t, room(0, 3, time.Hour), "no deadline: always room")
 
-	first, _ := replayWait(retryInput{Now: now, Jitter: 0.9})
+	first, _ := replayWait(retryInput{Write: true, Err: refused, Now: now, Jitter: 0.9})
 	assert.Zero(t, first, "the first replay goes at once")
 	for n := 1; n < 40; n++ {
-		w, _ := replayWait(retryInput{Now: now, Replays: n, Jitter: 0.999})
+		w, ok := replayWait(retryInput{Write: true, Err: refused, Now: now, Replays: n, Jitter: 0.999})
+		assert.Equal(t, n < MaxReplays, ok, "replay %d", n)
+		if !ok {
+			continue
+		}
 		assert.LessOrEqual(t, w, time.Millisecond<<min(n, 7)+1, "replay %d", n)
 		assert.Positive(t, w, "replay %d", n)
 	}
