@@ -187,7 +187,7 @@ func (c *call) hookResult(err, hookErr error) error {
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
@@ -204,7 +204,7 @@ func (c *call) exchange(ctx context.Context) error {
 		return err
 	}
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
 	// A 2xx body is read whole inside the attempt, so that a body cut
 	// short is seen while go-retryablehttp can still send a safe call
