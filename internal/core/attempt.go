@@ -209,7 +209,10 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		makeUnrewindable(r)
 	}
 	resp, err = next.RoundTrip(r)
-	c.pol.lastTook = time.Since(start)
+	if c.ep.Write {
+		// What a replay's room is judged on (replayWait).
+		c.pol.lastTook = time.Since(start)
+	}
 	c.sending.Store(0)
 	c.pol.lastRetryAfter, c.pol.hasRetryAfter = 0, false
 	if resp != nil {

@@ -226,7 +226,13 @@ func retryStatus(status int, write bool) bool {
 // decision and the interface's pause): an HTTP date is read against the
 // client's wall clock.
 func (c *call) retryAfter(h http.Header) (time.Duration, bool) {
-	return parseRetryAfter(h.Get("Retry-After"), c.b.s.cfg.WallNow())
+	// The canonical key, as net/http keeps a response's headers: most
+	// responses have none, and the lookup is then all it costs.
+	v := h["Retry-After"]
+	if len(v) == 0 {
+		return 0, false
+	}
+	return parseRetryAfter(v[0], c.b.s.cfg.WallNow())
 }
 
 // parseRetryAfter reads a Retry-After value in delay-seconds or as an HTTP
