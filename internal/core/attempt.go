@@ -55,11 +55,13 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // attempt runs one attempt of the call.
 func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Response, error) {
 	c.attempts++
-	if c.ext == nil && c.keepsLog() {
+	if c.ext == nil && (c.set.Metadata != nil || len(c.set.CallMiddleware) > 0) {
+		// Something reads the call's attempt log: its Metadata, asked for
+		// by the caller or handed to call hooks.
 		c.extras()
 	}
 	parent := req.Context()
-	if lim := c.limiter(); lim != nil {
+	if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
 		if err := lim.Wait(parent); err != nil {
 			ns := &rxtypes.NotSentError{Err: err}
 			if p, ok := err.(*PauseError); ok {
@@ -139,11 +141,13 @@ func (e *hookFailedError) Unwrap() error { return e.err }
 // attemptEnded records how an attempt ended (ctx is its parent context).
 func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error) {
 	now := time.Now()
-	c.record(ctx, now, resp, err)
+	if c.ext != nil {
+		c.record(ctx, now, resp, err)
+	}
 	c.lastEnd, c.lastErr = now, err
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
-		if lim := c.limiter(); lim != nil {
+		if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
 			lim.observe(resp.StatusCode, c.pol.lastRetryAfter)
 		}
 	}
@@ -224,7 +228,9 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 		err = errAttemptTimeout
 	}
-	c.logAttempt(r, start, resp, err)
+	if c.b.s.cfg.Logger != nil {
+		c.logAttempt(r, start, resp, err)
+	}
 	returned = true
 	if cancel != nil {
 		if resp != nil {

@@ -40,12 +40,6 @@ func (c *call) extras() *callExtras {
 	return c.ext
 }
 
-// keepsLog reports whether anything reads the call's attempt log: its
-// Metadata, asked for by the caller or handed to call hooks.
-func (c *call) keepsLog() bool {
-	return c.set.Metadata != nil || len(c.set.CallMiddleware) > 0
-}
-
 // attemptRec is one attempt as the call keeps it.
 type attemptRec struct {
 	number int

@@ -124,9 +124,6 @@ func (c *call) operation() option.Operation {
 	return op
 }
 
-// limiter is the rate limiter of the call's interface, or nil.
-func (c *call) limiter() *Limiter { return c.b.s.cfg.RateLimits[c.b.iface] }
-
 // metadata is what the call's Metadata holds when it ends with err.
 func (c *call) metadata(err error) option.Metadata {
 	m := option.Metadata{
@@ -191,7 +188,7 @@ func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool 
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
-		Err:   asAttemptTimeout(ctx, err),
+		Err:   err,
 		Ended: ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
 		// The Retry-After of resp, read when it came (send).
 		RetryAfter:    c.pol.lastRetryAfter,
@@ -200,6 +197,9 @@ func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool 
 		WaitMin:       s.cfg.RetryWaitMin,
 		WaitMax:       s.cfg.RetryWaitMax,
 		Jitter:        rand.Float64(),
+	}
+	if err != nil {
+		in.Err = asAttemptTimeout(ctx, err)
 	}
 	in.Deadline, _ = c.deadline(ctx)
 	d := decideRetry(in)

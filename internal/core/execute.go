@@ -93,7 +93,7 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 	}
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
-		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
+		return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
 	}
 	if err := checkPathValues(c.ep, r.PathValues); err != nil {
 		return err
@@ -116,14 +116,14 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 	if r.Query != nil {
 		q, err := Query(r.Query)
 		if err != nil {
-			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the query failed", Err: err}
+			return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": encoding the query failed", Err: err}
 		}
 		c.query = q
 	}
 	if r.Body != nil {
 		body, err := jsonx.Marshal(r.Body)
 		if err != nil {
-			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
+			return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
 		}
 		c.body = body
 	}
@@ -154,7 +154,7 @@ func (c *call) hooked(ctx context.Context) error {
 	op := c.operation()
 	res := f(ctx, &op)
 	if !called {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
 	}
 	return c.hookResult(err, res.Err)
 }
@@ -187,7 +187,7 @@ func (c *call) hookResult(err, hookErr error) error {
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
@@ -204,7 +204,7 @@ func (c *call) exchange(ctx context.Context) error {
 		return err
 	}
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
 	// A 2xx body is read whole inside the attempt, so that a body cut
 	// short is seen while go-retryablehttp can still send a safe call
@@ -256,9 +256,9 @@ func (c *call) newRequest(ctx context.Context) (*retryablehttp.Request, error) {
 	if c.body != nil {
 		raw = c.body
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.ep.Method, u, raw)
 	if err != nil {
-		return nil, &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
+		return nil, &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
 	h["Authorization"] = b.authHeader
@@ -346,7 +346,9 @@ func (c *call) end(ctx context.Context, err error) {
 		}
 	}
 	if ctx != nil {
-		c.logEnd(ctx, err)
+		if err != nil && c.b.s.cfg.Logger != nil {
+			c.logEnd(ctx, err)
+		}
 	}
 }
 
