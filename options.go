@@ -53,24 +53,19 @@ func applyOptions(s *settings, opts []Option) {
 	}
 }
 
+// settings are what a client's options write: the engine's
+// configuration itself (cfg, the one value NewShared completes), and what
+// the client builds it from (credentials per interface, the rate limits,
+// the size of the retry budget, the call options).
 type settings struct {
-	urls       [len(rxtypes.Interfaces)]string
-	creds      [len(rxtypes.Interfaces)]*core.Credentials
-	enc        [len(rxtypes.Interfaces)]*base64.Encoding
-	httpClient *http.Client
-	waitMin    time.Duration
-	waitMax    time.Duration
-	logger     *slog.Logger
-	userAgent  string
-	noValidate bool
-	npiCheck   bool
-	sandbox    bool
-	maxBody    int64
-	programID  string
-	// wallNow is the wall clock HTTP dates are read against (tests only).
-	wallNow func() time.Time
-	// clock is what watches wait on (WithClock); nil for real time.
-	clock option.Clock
+	cfg   core.Config
+	urls  [len(rxtypes.Interfaces)]string
+	creds [len(rxtypes.Interfaces)]*core.Credentials
+	enc   [len(rxtypes.Interfaces)]*base64.Encoding
+	// userAgent is the caller's product token (WithUserAgent), checked
+	// and put before the SDK's own in cfg.UserAgent.
+	userAgent string
+	programID string
 	// calls are the client-level forms of the call options, in order:
 	// option.ClientDefaults makes the defaults of every call of them.
 	calls []option.CallOption
@@ -78,8 +73,6 @@ type settings struct {
 	retryBudget int
 	// limits are the client-side rate limits per interface.
 	limits [len(rxtypes.Interfaces)]*rateLimit
-	// maxPause is WithMaxPause's bound; zero for no pause.
-	maxPause time.Duration
 }
 
 // rateLimit is a WithRateLimit setting.
@@ -144,7 +137,7 @@ func WithAuthEncoding(iface Interface, enc *base64.Encoding) Option {
 // sends test_meta (the scripted scenarios of omni requests); a production
 // client refuses it before sending.
 func WithSandbox(enabled bool) Option {
-	return clientOpt(func(s *settings) { s.sandbox = enabled })
+	return clientOpt(func(s *settings) { s.cfg.Sandbox = enabled })
 }
 
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
@@ -174,7 +167,7 @@ func WithSandbox(enabled bool) Option {
 // connection closed before anything is written: the call fails before
 // sending.
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOpt(func(s *settings) { s.httpClient = hc })
+	return clientOpt(func(s *settings) { s.cfg.HTTPClient = hc })
 }
 
 // WithProgramID sets the program identifier the platform issued to the
@@ -333,7 +326,7 @@ const DefaultMaxPause = 5 * time.Minute
 func WithMaxPause(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
-			s.maxPause = d
+			s.cfg.MaxPause = d
 		}
 	})
 }
@@ -367,7 +360,7 @@ func WithRetryBudget(retries int) Option {
 func WithRetryWaitMin(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
-			s.waitMin = d
+			s.cfg.RetryWaitMin = d
 		}
 	})
 }
@@ -383,7 +376,7 @@ func WithRetryWaitMin(d time.Duration) Option {
 func WithRetryWaitMax(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
-			s.waitMax = d
+			s.cfg.RetryWaitMax = d
 		}
 	})
 }
@@ -406,7 +399,7 @@ func WithRetryWaitMax(d time.Duration) Option {
 // Query strings, headers and bodies are never logged: they carry
 // credentials and patient data.
 func WithLogger(l *slog.Logger) Option {
-	return clientOpt(func(s *settings) { s.logger = l })
+	return clientOpt(func(s *settings) { s.cfg.Logger = l })
 }
 
 // WithUserAgent puts the caller's product token before the SDK's own in the
@@ -422,7 +415,7 @@ func WithUserAgent(ua string) Option {
 // The platform still validates; use this only when the SDK's rules lag
 // behind the platform's.
 func WithoutValidation() Option {
-	return clientOpt(func(s *settings) { s.noValidate = true })
+	return clientOpt(func(s *settings) { s.cfg.Validate = false })
 }
 
 // WithNPICheckDigit makes validation check the Luhn check digit of every
@@ -430,7 +423,7 @@ func WithoutValidation() Option {
 // is off by default because placeholder NPIs common in test data (such as
 // 1234567890) fail the check.
 func WithNPICheckDigit() Option {
-	return clientOpt(func(s *settings) { s.npiCheck = true })
+	return clientOpt(func(s *settings) { s.cfg.ValidateOptions.NPICheckDigit = true })
 }
 
 // WithMaxResponseBytes bounds the body of a successful response (default
@@ -438,13 +431,13 @@ func WithNPICheckDigit() Option {
 // ErrMalformedResponse instead of growing the process's memory. Error
 // responses are always read to at most 64 KiB.
 func WithMaxResponseBytes(n int64) Option {
-	return clientOpt(func(s *settings) { s.maxBody = n })
+	return clientOpt(func(s *settings) { s.cfg.MaxResponseBytes = n })
 }
 
 // withWallClock replaces the wall clock a Retry-After date is read
 // against, for tests of those dates. Every wait runs on WithClock's clock.
 func withWallClock(now func() time.Time) Option {
-	return clientOpt(func(s *settings) { s.wallNow = now })
+	return clientOpt(func(s *settings) { s.cfg.WallNow = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }
