@@ -47,9 +47,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			closeRequestBody(req)
 			return nil, err
 		}
-		return c.send(t.next, r, req.Context())
+		return c.readBody(c.send(t.next, r, req.Context()))
 	}
-	return c.attempt(t.next, req)
+	return c.readBody(c.attempt(t.next, req))
 }
 
 // attempt runs one attempt of the call.

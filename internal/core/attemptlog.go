@@ -101,7 +101,7 @@ func isNotSent(err error) bool {
 }
 
 // noteCut marks the last attempt's 2xx response as one whose body ended
-// early, when err (the response handler's) says so.
+// early, when err (readBody's) says so.
 func (c *call) noteCut(err error) {
 	if c.ext == nil {
 		return

@@ -103,8 +103,25 @@ const (
 	bodyChunk = 256 << 10
 )
 
-// read is the response handler of go-retryablehttp: it reads a 2xx body
-// whole, bounded by the size limit. Other responses are left to Do.
+// readBody reads the 2xx body of an attempt's response whole (read), when
+// the call decodes one, after the attempt hooks returned it and before the
+// loop sees it: a body cut short is then the attempt's failure, which the
+// retry policy judges once (a safe call is sent again), and the response
+// is closed.
+func (c *call) readBody(resp *http.Response, err error) (*http.Response, error) {
+	if err != nil || c.rbody == nil {
+		return resp, err
+	}
+	c.status, c.header = resp.StatusCode, resp.Header
+	if err := c.rbody.read(resp); err != nil {
+		closeBody(resp.Body)
+		return nil, err
+	}
+	return resp, nil
+}
+
+// read reads a 2xx body whole, bounded by the size limit. Other responses
+// are left to the call.
 func (a *body) read(resp *http.Response) error {
 	a.whole = false
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {

@@ -59,6 +59,9 @@ type call struct {
 	trace *sendTrace
 	// pol is the retry policy's state of the call (retry.go).
 	pol policy
+	// rbody receives the 2xx body of each attempt (readBody) when the call
+	// decodes one; nil otherwise.
+	rbody *body
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -165,17 +168,12 @@ func (c *call) prepareRetry(req *http.Request) error { return c.retryStarts(req.
 // one place the retry decision is made, and spends the retry budget when,
 // and only when, the decision is a retry. The call counts its retries
 // itself, apart from its replays (the loop's own count cannot tell them
-// apart), and the loop asks a second time around the response handler
-// (with the handler's error), so a decision already made for the attempt
-// is given again rather than made, and spent, twice.
+// apart). The loop asks once per attempt: the call sets no response
+// handler, around which it would ask twice (a 2xx body is read by the
+// attempt transport, readBody).
 func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool {
 	if err != nil {
 		c.noteCut(err)
-	}
-	if int(c.pol.decided) == c.attempts && err == nil {
-		// The second call around the response handler, which read the
-		// response without failing: the decision stands.
-		return c.pol.retrying
 	}
 	s := c.b.s
 	in := retryInput{
@@ -206,7 +204,7 @@ func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool 
 	if d.Retry && !c.spend(d.Cost) {
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
-	c.pol.decided, c.pol.retrying, c.pol.wait = int32(c.attempts), d.Retry, d.Wait
+	c.pol.retrying, c.pol.wait = d.Retry, d.Wait
 	c.pol.replaying = d.Why == retryReplay
 	return d.Retry
 }

@@ -206,16 +206,14 @@ func (c *call) exchange(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
-	// A 2xx body is read whole inside the attempt, so that a body cut
-	// short is seen while go-retryablehttp can still send a safe call
-	// again (see body.read). go-retryablehttp runs the handler on every
-	// response it does not retry, so a 2xx that reaches readResponse has
-	// been read.
-	var body *body
+	// A 2xx body is read whole inside the attempt (readBody), so that a
+	// body cut short is seen while go-retryablehttp can still send a safe
+	// call again: a 2xx that reaches readResponse has been read.
+	body := c.rbody
 	if c.out != nil {
 		body = getBody(c.b.s.cfg.MaxResponseBytes)
+		c.rbody = body
 		defer putBody(body)
-		req.SetResponseHandler(body.read)
 	}
 	c.loop = retryablehttp.Client{
 		HTTPClient: c.b.s.hc,
@@ -280,11 +278,13 @@ func (c *call) failed(ctx context.Context, resp *http.Response, err error) error
 		closeBody(resp.Body)
 	}
 	var cut *bodyCutError
-	if errors.As(err, &cut) && resp != nil {
+	if errors.As(err, &cut) {
+		// The 2xx whose body readBody found cut: its status and headers
+		// are the call's last.
 		if c.set.Response != nil {
-			c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
+			c.extras().raw = option.RawResponse{StatusCode: c.status, Header: c.header, Truncated: true}
 		}
-		return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
+		return c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
 	}
 	return c.transportError(asAttemptTimeout(ctx, err))
 }

@@ -31,13 +31,12 @@ type policy struct {
 	// from the retry budget.
 	retries, replays int
 	spent            int64
-	// wait is the wait before the retry decided after attempt decided;
+	// wait is the wait before the retry decided after the last attempt;
 	// retrying is set from that decision until the retry starts,
 	// replaying when it is a replay, and retryCost is what it took of the
 	// budget meanwhile (given back if it never starts). budgetRefused is
 	// set when the budget refused a retry.
 	wait          time.Duration
-	decided       int32
 	retrying      bool
 	replaying     bool
 	retryCost     uint8
