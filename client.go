@@ -8,7 +8,6 @@ import (
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/header"
-	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 	"github.com/rxdelivery/rxdelivery-go/internal/wiring"
 	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/orders"
@@ -122,7 +121,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		if err != nil {
 			return nil, &rxtypes.ConfigError{Message: EnvSandbox + " must be 1, true, 0 or false"}
 		}
-		s.sandbox = on
+		s.cfg.Sandbox = on
 	}
 	applyOptions(s, opts)
 	if key == "" {
@@ -161,10 +160,25 @@ func (s *settings) uncoveredInterfaces() error {
 func defaultSettings() *settings {
 	return &settings{
 		retryBudget: DefaultRetryBudget,
-		waitMin:     core.DefaultRetryWaitMin,
-		waitMax:     core.DefaultRetryWaitMax,
-		call:        option.Settings{RetryMax: ptr(core.DefaultRetryMax), AttemptTimeout: ptr(DefaultAttemptTimeout)},
+		cfg: core.Config{
+			RetryWaitMin: core.DefaultRetryWaitMin,
+			RetryWaitMax: core.DefaultRetryWaitMax,
+			MaxPause:     DefaultMaxPause,
+			Validate:     true,
+		},
 	}
+}
+
+// callDefaults returns the defaults of every call of the client s
+// configures: its call options applied once, with DefaultAttemptTimeout
+// when none sets the bound (NewShared puts DefaultRetryMax in when none
+// sets the retries).
+func (s *settings) callDefaults() (option.Settings, error) {
+	defaults, err := option.ClientDefaults(s.calls)
+	if err == nil && defaults.AttemptTimeout == nil {
+		defaults.AttemptTimeout = ptr(DefaultAttemptTimeout)
+	}
+	return defaults, err
 }
 
 func newClient(key, secret string, s *settings) (*Client, error) {
@@ -178,14 +192,12 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		}
 		ua = t + " " + ua
 	}
-	if s.waitMin > s.waitMax {
-		s.waitMin = s.waitMax
+	if s.cfg.RetryWaitMin > s.cfg.RetryWaitMax {
+		s.cfg.RetryWaitMin = s.cfg.RetryWaitMax
 	}
-	if s.call.Err != nil {
-		return nil, s.call.Err
-	}
-	if s.call.CallOnly != "" {
-		return nil, &rxtypes.ConfigError{Message: s.call.CallOnly + " applies to one call: pass it to a service method, not to NewClient"}
+	defaults, err := s.callDefaults()
+	if err != nil {
+		return nil, err
 	}
 	var limits [len(rxtypes.Interfaces)]*core.Limiter
 	for i, l := range s.limits {
@@ -193,22 +205,10 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 			limits[i] = core.NewLimiter(l.perSecond, l.burst)
 		}
 	}
-	shared := core.NewShared(core.Config{
-		HTTPClient:       s.httpClient,
-		RetryWaitMin:     s.waitMin,
-		RetryWaitMax:     s.waitMax,
-		Logger:           s.logger,
-		UserAgent:        ua,
-		Validate:         !s.noValidate,
-		ValidateOptions:  validate.Options{NPICheckDigit: s.npiCheck},
-		Sandbox:          s.sandbox,
-		MaxResponseBytes: s.maxBody,
-		WallNow:          s.wallNow,
-		Defaults:         s.call,
-		RateLimits:       limits,
-		RetryBudget:      core.NewBudget(s.retryBudget),
-		Clock:            s.clock,
-	})
+	cfg := s.cfg
+	cfg.UserAgent, cfg.Defaults, cfg.RateLimits = ua, defaults, limits
+	cfg.RetryBudget = core.NewBudget(s.retryBudget)
+	shared := core.NewShared(cfg)
 	var backends [len(rxtypes.Interfaces)]*core.Backend
 	for _, iface := range rxtypes.Interfaces {
 		creds, err := s.credentials(iface, key, secret)
@@ -228,7 +228,7 @@ func newClient(key, secret string, s *settings) (*Client, error) {
 		Tracking:   wiring.Tracking(backends[Tracking]).(*tracking.Service),
 		Pricing:    wiring.Pricing(backends[Pricing]).(*pricing.Service),
 		shared:     shared,
-		sandbox:    s.sandbox,
+		sandbox:    s.cfg.Sandbox,
 		backends:   backends,
 	}, nil
 }

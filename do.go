@@ -85,10 +85,7 @@ func (c *Client) Do(ctx context.Context, r Request, out any, opts ...CallOption)
 	if b == nil {
 		// Refused before anything is sent: what the call's options ask to
 		// fill says so, as for every other refusal.
-		var s option.Settings
-		for _, o := range opts {
-			o.Apply(&s)
-		}
+		s, _ := option.Resolve(&option.Settings{}, opts)
 		if s.Metadata != nil {
 			*s.Metadata = Metadata{OutcomeKnown: true}
 		}

@@ -28,11 +28,11 @@ func ExampleClient_LimiterState() {
 	fmt.Println("rate", st.Rate, "burst", st.Burst)
 
 	// Until the pause ends, calls to the interface are not sent: one that
-	// cannot wait that long gets a 429 with the rest of the pause.
+	// cannot wait that long fails at once with the pause's end.
 	_, err = client.Orders.Get(context.Background(), "ord_2")
-	var apiErr *rxdelivery.APIError
-	if errors.As(err, &apiErr) {
-		fmt.Println(apiErr.StatusCode, apiErr.RetryAfter)
+	var notSent *rxdelivery.NotSentError
+	if errors.As(err, &notSent) {
+		fmt.Println(errors.Is(err, rxdelivery.ErrNotSent), notSent.PausedUntil.Sub(srv.Now()))
 	}
 
 	srv.Advance(30 * time.Second)
@@ -41,6 +41,6 @@ func ExampleClient_LimiterState() {
 	// true
 	// paused for 30s
 	// rate 5 burst 5
-	// 429 30s
+	// true 30s
 	// paused: false
 }

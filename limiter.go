@@ -8,8 +8,9 @@ import "time"
 type LimiterState struct {
 	// PausedUntil is when the running pause ends: the platform answered
 	// a 429, or a 503, with a Retry-After, and no attempt of any call goes
-	// to the interface before then. Zero when no pause runs. It is counted
-	// on the client's clock (WithClock; real time by default).
+	// to the interface before then (at most WithMaxPause after the answer;
+	// Client.EndPause ends it early). Zero when no pause runs. It is
+	// counted on the client's clock (WithClock; real time by default).
 	PausedUntil time.Time
 	// Limited is false when WithRateLimit set no rate for the interface;
 	// Rate, Burst, Tokens and Waiting are then zero.
@@ -24,6 +25,18 @@ type LimiterState struct {
 	Tokens float64
 	// Waiting is how many attempts wait for their turn.
 	Waiting int
+}
+
+// EndPause ends the pause a Retry-After set on iface (LimiterState shows
+// it in PausedUntil), before its end: the attempts waiting for it go at
+// once, and calls made afterwards are sent. For an application that knows
+// the platform is back, or that reads a Retry-After as wrong. An
+// interface that is not one of the four, or that no pause holds, is left
+// as it is; it is safe on the zero Client.
+func (c *Client) EndPause(iface Interface) {
+	if validInterface(iface) && c.shared != nil {
+		c.shared.EndPause(iface)
+	}
 }
 
 // LimiterState returns what the limiter of iface holds now, for a health

@@ -48,31 +48,27 @@ func applyOptions(s *settings, opts []Option) {
 				o.apply(s)
 			}
 		case option.CallOption:
-			o.Apply(&s.call)
+			s.calls = append(s.calls, o)
 		}
 	}
 }
 
+// settings are what a client's options write: the engine's
+// configuration itself (cfg, the one value NewShared completes), and what
+// the client builds it from (credentials per interface, the rate limits,
+// the size of the retry budget, the call options).
 type settings struct {
-	urls       [len(rxtypes.Interfaces)]string
-	creds      [len(rxtypes.Interfaces)]*core.Credentials
-	enc        [len(rxtypes.Interfaces)]*base64.Encoding
-	httpClient *http.Client
-	waitMin    time.Duration
-	waitMax    time.Duration
-	logger     *slog.Logger
-	userAgent  string
-	noValidate bool
-	npiCheck   bool
-	sandbox    bool
-	maxBody    int64
-	programID  string
-	// wallNow is the wall clock HTTP dates are read against (tests only).
-	wallNow func() time.Time
-	// clock is what watches wait on (WithClock); nil for real time.
-	clock option.Clock
-	// call holds the client-level forms of the call options.
-	call option.Settings
+	cfg   core.Config
+	urls  [len(rxtypes.Interfaces)]string
+	creds [len(rxtypes.Interfaces)]*core.Credentials
+	enc   [len(rxtypes.Interfaces)]*base64.Encoding
+	// userAgent is the caller's product token (WithUserAgent), checked
+	// and put before the SDK's own in cfg.UserAgent.
+	userAgent string
+	programID string
+	// calls are the client-level forms of the call options, in order:
+	// option.ClientDefaults makes the defaults of every call of them.
+	calls []option.CallOption
 	// retryBudget is the size of the retry budget, in retries.
 	retryBudget int
 	// limits are the client-side rate limits per interface.
@@ -141,7 +137,7 @@ func WithAuthEncoding(iface Interface, enc *base64.Encoding) Option {
 // sends test_meta (the scripted scenarios of omni requests); a production
 // client refuses it before sending.
 func WithSandbox(enabled bool) Option {
-	return clientOpt(func(s *settings) { s.sandbox = enabled })
+	return clientOpt(func(s *settings) { s.cfg.Sandbox = enabled })
 }
 
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
@@ -171,7 +167,7 @@ func WithSandbox(enabled bool) Option {
 // connection closed before anything is written: the call fails before
 // sending.
 func WithHTTPClient(hc *http.Client) Option {
-	return clientOpt(func(s *settings) { s.httpClient = hc })
+	return clientOpt(func(s *settings) { s.cfg.HTTPClient = hc })
 }
 
 // WithProgramID sets the program identifier the platform issued to the
@@ -293,11 +289,14 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 //
 // With or without a limit, a 429 or a 503 with a Retry-After pauses the
 // interface: no attempt of any call of the client goes to it before the
-// Retry-After ends. An attempt waits for the end of the pause within its
-// context; when the end comes after the context's deadline, or further off
-// than WithRetryWaitMax, the call fails at once, with nothing sent, with a
-// 429 *APIError whose RetryAfter is the rest of the pause.
-// Client.LimiterState shows the pause and the limit.
+// Retry-After ends, for at most WithMaxPause (default 5 minutes). An
+// attempt waits for the end of the pause within its context; when the end
+// comes after the context's deadline, or further off than
+// WithRetryWaitMax, the call fails at once, with nothing sent, with a
+// *TransportError matching ErrNotSent (and ErrRateLimited) whose
+// *NotSentError holds the pause's end in PausedUntil.
+// Client.LimiterState shows the pause and the limit, and Client.EndPause
+// ends the pause.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {
@@ -308,6 +307,27 @@ func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 			return
 		}
 		s.limits[iface] = &rateLimit{perSecond: perSecond, burst: burst}
+	})
+}
+
+// DefaultMaxPause is the longest pause a Retry-After sets on an interface
+// unless WithMaxPause sets another.
+const DefaultMaxPause = 5 * time.Minute
+
+// WithMaxPause sets the longest pause a Retry-After sets on an interface
+// (default 5 minutes, DefaultMaxPause). A 429 or a 503 whose Retry-After
+// asks for longer pauses the interface for d: a header can be wrong, and
+// a Retry-After of a year would otherwise close the interface for a year.
+// The call that received it still returns the platform's *APIError with
+// the RetryAfter it asked for. Client.LimiterState shows the pause
+// (PausedUntil) and Client.EndPause ends it early. Zero turns the pause
+// off: a Retry-After then holds only the call that received it. A
+// negative d is ignored.
+func WithMaxPause(d time.Duration) Option {
+	return clientOpt(func(s *settings) {
+		if d >= 0 {
+			s.cfg.MaxPause = d
+		}
 	})
 }
 
@@ -340,7 +360,7 @@ func WithRetryBudget(retries int) Option {
 func WithRetryWaitMin(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
-			s.waitMin = d
+			s.cfg.RetryWaitMin = d
 		}
 	})
 }
@@ -350,12 +370,13 @@ func WithRetryWaitMin(d time.Duration) Option {
 // one past the context's deadline, the call is not retried: it returns at
 // once with an *APIError whose RetryAfter holds the platform's value. The
 // same bound holds for the pause a Retry-After sets on the interface (see
-// WithRateLimit): a call that would wait longer for its end returns at once
-// with a 429 *APIError whose RetryAfter is the rest of the pause.
+// WithRateLimit): a call that would wait longer for its end returns at once,
+// with nothing sent, with an error matching ErrNotSent that holds the
+// pause's end.
 func WithRetryWaitMax(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
-			s.waitMax = d
+			s.cfg.RetryWaitMax = d
 		}
 	})
 }
@@ -378,7 +399,7 @@ func WithRetryWaitMax(d time.Duration) Option {
 // Query strings, headers and bodies are never logged: they carry
 // credentials and patient data.
 func WithLogger(l *slog.Logger) Option {
-	return clientOpt(func(s *settings) { s.logger = l })
+	return clientOpt(func(s *settings) { s.cfg.Logger = l })
 }
 
 // WithUserAgent puts the caller's product token before the SDK's own in the
@@ -394,7 +415,7 @@ func WithUserAgent(ua string) Option {
 // The platform still validates; use this only when the SDK's rules lag
 // behind the platform's.
 func WithoutValidation() Option {
-	return clientOpt(func(s *settings) { s.noValidate = true })
+	return clientOpt(func(s *settings) { s.cfg.Validate = false })
 }
 
 // WithNPICheckDigit makes validation check the Luhn check digit of every
@@ -402,7 +423,7 @@ func WithoutValidation() Option {
 // is off by default because placeholder NPIs common in test data (such as
 // 1234567890) fail the check.
 func WithNPICheckDigit() Option {
-	return clientOpt(func(s *settings) { s.npiCheck = true })
+	return clientOpt(func(s *settings) { s.cfg.ValidateOptions.NPICheckDigit = true })
 }
 
 // WithMaxResponseBytes bounds the body of a successful response (default
@@ -410,13 +431,13 @@ func WithNPICheckDigit() Option {
 // ErrMalformedResponse instead of growing the process's memory. Error
 // responses are always read to at most 64 KiB.
 func WithMaxResponseBytes(n int64) Option {
-	return clientOpt(func(s *settings) { s.maxBody = n })
+	return clientOpt(func(s *settings) { s.cfg.MaxResponseBytes = n })
 }
 
 // withWallClock replaces the wall clock a Retry-After date is read
 // against, for tests of those dates. Every wait runs on WithClock's clock.
 func withWallClock(now func() time.Time) Option {
-	return clientOpt(func(s *settings) { s.wallNow = now })
+	return clientOpt(func(s *settings) { s.cfg.WallNow = now })
 }
 
 func validInterface(i Interface) bool { return i >= Omni && i <= Pricing }

@@ -341,10 +341,11 @@ func TestAttemptLogListsEachAttempt(t *testing.T) {
 		assert.Equal(t, "not_sent", a.ErrorKind)
 		assert.Zero(t, a.StatusCode)
 		assert.Equal(t, 1, s.requests(), "the second call sent nothing")
-		var ae *rxdelivery.APIError
-		require.ErrorAs(t, err, &ae)
-		assert.Empty(t, ae.RequestID, "no response came to this call")
-		assert.Equal(t, 1, ae.Attempts)
+		require.ErrorIs(t, err, rxdelivery.ErrNotSent)
+		var te *rxdelivery.TransportError
+		require.ErrorAs(t, err, &te)
+		assert.Empty(t, te.RequestID, "no response came to this call")
+		assert.Equal(t, 1, te.Attempts)
 	})
 	t.Run("each call its own slice", func(t *testing.T) {
 		t.Parallel()

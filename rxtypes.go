@@ -104,6 +104,11 @@ type (
 	// with a status the documents do not list, or gone from a get-many
 	// response.
 	WatchError = rxtypes.WatchError
+	// NotSentError is rxtypes.NotSentError: the cause of a *TransportError
+	// whose request never left the process because a pause, the rate
+	// limiter, the context's deadline or a hook refused it (ErrNotSent);
+	// PausedUntil holds the end of a pause that refused it.
+	NotSentError = rxtypes.NotSentError
 )
 
 // Sentinel errors, for errors.Is (defined in package rxtypes). An error
@@ -120,7 +125,9 @@ var (
 	ErrForbidden = rxtypes.ErrForbidden
 	// ErrNotFound matches 404 responses.
 	ErrNotFound = rxtypes.ErrNotFound
-	// ErrRateLimited matches a 429 that outlasted the retries.
+	// ErrRateLimited matches a 429 that outlasted the retries, and a call
+	// a Retry-After's pause refused before sending (which also matches
+	// ErrNotSent).
 	ErrRateLimited = rxtypes.ErrRateLimited
 	// ErrUnavailable matches 502, 503 and 504 responses.
 	ErrUnavailable = rxtypes.ErrUnavailable
@@ -154,4 +161,11 @@ var (
 	// do not list: a watch ends on it rather than poll a status it cannot
 	// tell is final.
 	ErrUnknownStatus = rxtypes.ErrUnknownStatus
+	// ErrNotSent matches every call whose request never left the process
+	// because something refused it before sending: a pause a Retry-After
+	// set on the interface, the rate limiter, the context's deadline, a
+	// hook. Its error is a *TransportError whose cause is a
+	// *NotSentError; a write that fails so was not applied. A 429 the
+	// platform sent is an *APIError and does not match it.
+	ErrNotSent = rxtypes.ErrNotSent
 )

@@ -22,7 +22,7 @@ type Clock = option.Clock
 // of one call (backoff, a Retry-After within a call's retries) and each
 // attempt's timeout keep real time: they belong to the transport.
 func WithClock(c Clock) Option {
-	return clientOpt(func(s *settings) { s.clock = c })
+	return clientOpt(func(s *settings) { s.cfg.Clock = c })
 }
 
 // WatchOption is option.WatchOption: a trailing argument of Watch, Wait

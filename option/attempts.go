@@ -118,7 +118,9 @@ const MaxRawErrorBody = 64 << 10
 // for calls only: rxdelivery.NewClient refuses it.
 func WithResponseInto(r *RawResponse) CallOption {
 	return CallOption{func(s *Settings) {
-		s.CallOnly = "WithResponseInto"
+		if s.callOnly == "" {
+			s.callOnly = "WithResponseInto"
+		}
 		if r == nil {
 			return
 		}

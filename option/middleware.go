@@ -153,12 +153,17 @@ func ErrorKind(err error) string {
 	if err == nil {
 		return ""
 	}
+	var ns *rxtypes.NotSentError
+	if errors.As(err, &ns) && !ns.PausedUntil.IsZero() {
+		// Refused by a Retry-After's pause: it also matches
+		// ErrRateLimited, but nothing was sent.
+		return "not_sent"
+	}
 	for _, s := range kindSentinels {
 		if errors.Is(err, s.err) {
 			return s.name
 		}
 	}
-	var ns *rxtypes.NotSentError
 	var te *rxtypes.TransportError
 	var ae *rxtypes.APIError
 	var ce *rxtypes.ConfigError

@@ -67,13 +67,13 @@ type Settings struct {
 	Middleware []Middleware
 	// CallMiddleware wraps the whole call, the first outermost.
 	CallMiddleware []CallMiddleware
-	// CallOnly names an option that exists for calls only; NewClient
-	// refuses a Settings that has one.
-	CallOnly string
-	// Err is the first refusal of an option's argument (a header that
-	// cannot be sent); the call, or NewClient, fails with it before
-	// sending.
-	Err error
+
+	// callOnly names the first option applied that exists for calls
+	// only; ClientDefaults refuses it.
+	callOnly string
+	// err is the first refusal of an option's argument (a header that
+	// cannot be sent); Resolve and ClientDefaults return it.
+	err error
 }
 
 // Clone returns a copy of s whose header and hook lists can be extended
@@ -84,6 +84,40 @@ func (s *Settings) Clone() Settings {
 	c.Middleware = append([]Middleware(nil), s.Middleware...)
 	c.CallMiddleware = append([]CallMiddleware(nil), s.CallMiddleware...)
 	return c
+}
+
+// Resolve returns the settings of one call: defaults (a client's, left
+// unchanged) cloned once, with opts applied in order. It fails with the
+// first refusal of an option's argument (a negative count, a header that
+// cannot be sent), a *rxdelivery.ConfigError naming the option: the call
+// then sends nothing. Without opts it returns a copy of defaults.
+func Resolve(defaults *Settings, opts []CallOption) (Settings, error) {
+	if len(opts) == 0 {
+		return *defaults, nil
+	}
+	s := defaults.Clone()
+	for _, o := range opts {
+		o.Apply(&s)
+	}
+	return s, s.err
+}
+
+// ClientDefaults returns the defaults of every call of a client that
+// opts, given to rxdelivery.NewClient, make. It fails as Resolve does,
+// and with a *rxdelivery.ConfigError for an option that exists for one
+// call only (WithMetadata, WithResponseInto).
+func ClientDefaults(opts []CallOption) (Settings, error) {
+	var s Settings
+	for _, o := range opts {
+		o.Apply(&s)
+	}
+	if s.err != nil {
+		return s, s.err
+	}
+	if s.callOnly != "" {
+		return s, &rxtypes.ConfigError{Message: s.callOnly + " applies to one call: pass it to a service method, not to NewClient"}
+	}
+	return s, nil
 }
 
 // WithRetryMax sets how many retries may follow the first attempt
@@ -148,8 +182,8 @@ func WithWriteGrace(d time.Duration) CallOption {
 // refuse records the first refusal of the options applied to s: the call
 // (or NewClient) fails with it before sending.
 func (s *Settings) refuse(msg string) {
-	if s.Err == nil {
-		s.Err = &rxtypes.ConfigError{Message: msg}
+	if s.err == nil {
+		s.err = &rxtypes.ConfigError{Message: msg}
 	}
 }
 
@@ -197,8 +231,8 @@ func WithHeader(key, value string) CallOption {
 	err := header.Error("WithHeader", key, value)
 	return CallOption{func(s *Settings) {
 		if err != nil {
-			if s.Err == nil {
-				s.Err = err
+			if s.err == nil {
+				s.err = err
 			}
 			return
 		}
@@ -222,7 +256,9 @@ func WithHeader(key, value string) CallOption {
 // WatchOption). It exists for calls only: rxdelivery.NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption {
 	return CallOption{func(s *Settings) {
-		s.CallOnly = "WithMetadata"
+		if s.callOnly == "" {
+			s.callOnly = "WithMetadata"
+		}
 		if m == nil {
 			return
 		}

@@ -13,12 +13,15 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-func apply(opts ...CallOption) Settings {
-	var s Settings
-	for _, o := range opts {
-		o.Apply(&s)
-	}
-	return s
+// applied is what opts set, and their refusal.
+type applied struct {
+	Settings
+	Err error
+}
+
+func apply(opts ...CallOption) applied {
+	s, err := Resolve(&Settings{}, append(opts, CallOption{}))
+	return applied{s, err}
 }
 
 func TestJoinAppliesInOrder(t *testing.T) {
@@ -59,8 +62,13 @@ func TestMetadataIsCallOnly(t *testing.T) {
 	t.Parallel()
 	var md Metadata
 	s := apply(WithMetadata(&md))
-	if s.CallOnly != "WithMetadata" || s.Metadata != &md {
+	if s.Err != nil || s.Metadata != &md {
 		t.Fatalf("%+v", s)
+	}
+	_, err := ClientDefaults([]CallOption{WithRetryMax(1), WithMetadata(&md)})
+	var ce *rxtypes.ConfigError
+	if !errors.As(err, &ce) || !strings.HasPrefix(ce.Message, "WithMetadata applies to one call") {
+		t.Fatalf("a client refuses WithMetadata: %v", err)
 	}
 }
 

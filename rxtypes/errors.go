@@ -387,12 +387,23 @@ func (e *ValidationError) Has(path string) bool {
 }
 
 // NotSentError is the cause of a call whose last attempt was stopped
-// before its request left the process: by the client-side rate limiter's
-// wait or by an attempt hook that did not call next. A write that fails
-// this way has a known outcome: not applied. The *TransportError it is
-// the cause of counts the stopped attempt in Attempts; its RequestID is
-// that of an earlier attempt's response, if one came.
-type NotSentError struct{ Err error }
+// before its request left the process: by a pause a Retry-After set on
+// the interface, by the client-side rate limiter's wait, by the
+// context's deadline or by a hook that did not call next. It is the one
+// shape of "nothing was sent", whatever refused the call: a
+// *TransportError whose cause is a *NotSentError, matched by ErrNotSent.
+// A write that fails this way has a known outcome: not applied. The
+// *TransportError it is the cause of counts the stopped attempt in
+// Attempts; its RequestID is that of an earlier attempt's response, if
+// one came.
+type NotSentError struct {
+	// Err is what refused the attempt.
+	Err error
+	// PausedUntil is, when a pause refused the attempt, when the pause
+	// ends, on the client's clock (WithClock; real time by default); zero
+	// otherwise.
+	PausedUntil time.Time
+}
 
 func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
 func (e *NotSentError) Unwrap() error { return e.Err }
@@ -482,3 +493,14 @@ func (e *ValidationError) Format(f fmt.State, verb rune) {
 func (e *NotSentError) Format(f fmt.State, verb rune) {
 	formatError(f, verb, "NotSentError", "not sent: "+causeText(e.Err))
 }
+
+// ErrNotSent matches every error of a call whose request never left the
+// process because something refused it before sending: a pause a
+// Retry-After set on the interface, the client-side rate limiter, the
+// context's deadline, a hook. Such an error is a *TransportError whose
+// cause is a *NotSentError; a write that fails so was not applied. A 429
+// the platform sent is an *APIError and does not match it.
+var ErrNotSent = errors.New("rxdelivery: not sent")
+
+// Is matches ErrNotSent.
+func (e *NotSentError) Is(target error) bool { return target == ErrNotSent }

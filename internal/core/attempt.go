@@ -2,8 +2,9 @@ package core
 
 import (
 	"context"
+	"errors"
 	"io"
-	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -46,21 +47,26 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			closeRequestBody(req)
 			return nil, err
 		}
-		return c.send(t.next, r, req.Context())
+		return c.readBody(c.send(t.next, r, req.Context()))
 	}
-	return c.attempt(t.next, req)
+	return c.readBody(c.attempt(t.next, req))
 }
 
 // attempt runs one attempt of the call.
 func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Response, error) {
 	c.attempts++
-	if c.ext == nil && c.keepsLog() {
+	if c.ext == nil && (c.set.Metadata != nil || len(c.set.CallMiddleware) > 0) {
+		// Something reads the call's attempt log: its Metadata, asked for
+		// by the caller or handed to call hooks.
 		c.extras()
 	}
 	parent := req.Context()
-	if lim := c.limiter(); lim != nil {
+	if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
 		if err := lim.Wait(parent); err != nil {
 			ns := &rxtypes.NotSentError{Err: err}
+			if p, ok := err.(*PauseError); ok {
+				ns.PausedUntil = p.Until
+			}
 			c.attemptEnded(parent, nil, ns)
 			c.lastErr = err
 			return nil, ns
@@ -135,12 +141,14 @@ func (e *hookFailedError) Unwrap() error { return e.err }
 // attemptEnded records how an attempt ended (ctx is its parent context).
 func (c *call) attemptEnded(ctx context.Context, resp *http.Response, err error) {
 	now := time.Now()
-	c.record(ctx, now, resp, err)
+	if c.ext != nil {
+		c.record(ctx, now, resp, err)
+	}
 	c.lastEnd, c.lastErr = now, err
 	if resp != nil {
 		c.status, c.header = resp.StatusCode, resp.Header
-		if lim := c.limiter(); lim != nil {
-			lim.observe(resp.StatusCode, resp.Header)
+		if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
+			lim.observe(resp.StatusCode, c.pol.lastRetryAfter)
 		}
 	}
 }
@@ -199,21 +207,30 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 	}
 	c.sending.Store(1)
 	if c.ep.Write {
-		// The write guard: r goes with a body that cannot be rewound, and
-		// is sent again only where HTTP proves the server did not process
-		// it (unsent.go).
-		resp, err = sendWrite(next, r)
-	} else {
-		resp, err = next.RoundTrip(r)
+		// The write guard: r goes with a body that cannot be rewound; the
+		// retry policy alone sends it again, where HTTP proves the server
+		// did not process it (unsent.go).
+		makeUnrewindable(r)
+	}
+	resp, err = next.RoundTrip(r)
+	if c.ep.Write {
+		// What a replay's room is judged on (replayWait).
+		c.pol.lastTook = time.Since(start)
 	}
 	c.sending.Store(0)
+	c.pol.lastRetryAfter, c.pol.hasRetryAfter = 0, false
+	if resp != nil {
+		c.pol.lastRetryAfter, c.pol.hasRetryAfter = c.retryAfter(resp.Header)
+	}
 	if tw != nil {
 		c.transcribeResponse(tw, r, resp, err)
 	}
 	if err != nil && cancel != nil && parent.Err() == nil && context.Cause(ctx) == errAttemptTimeout {
 		err = errAttemptTimeout
 	}
-	c.logAttempt(r, start, resp, err)
+	if c.b.s.cfg.Logger != nil {
+		c.logAttempt(r, start, resp, err)
+	}
 	returned = true
 	if cancel != nil {
 		if resp != nil {
@@ -223,37 +240,6 @@ func (c *call) send(next http.RoundTripper, req *http.Request, ctx context.Conte
 		}
 	}
 	return resp, err
-}
-
-// logAttempt writes the attempt's debug line: operation, method,
-// templated path, host, duration, and the status (with the wait a
-// Retry-After asks for) or the failure's kind. It never logs an identifier
-// of the path, a query string, a header value, a body or an error's
-// message.
-func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
-	l := c.b.s.cfg.Logger
-	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
-		return
-	}
-	attrs := c.logAttrs(
-		slog.String("host", req.URL.Host),
-		slog.Duration("duration", time.Since(start)),
-	)
-	if err != nil {
-		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
-		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
-		return
-	}
-	attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	// The wait Retry-After asks for, not its raw text: the header is the
-	// server's words.
-	if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-		attrs = append(attrs, slog.Duration("retry_after", ra))
-	}
-	if id := c.safeRequestID(resp.Header); id != "" {
-		attrs = append(attrs, slog.String("request_id", id))
-	}
-	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
 }
 
 func attemptResult(resp *http.Response, err error) option.AttemptResult {
@@ -316,14 +302,60 @@ func closeBody(rc io.ReadCloser) {
 	rc.Close()
 }
 
-// attemptErrorKind names an attempt's failure for its log line: the
-// attempt timeout, the end of the call's context, or a transport failure.
-func attemptErrorKind(req *http.Request, err error) string {
-	if context.Cause(req.Context()) == errAttemptTimeout {
-		return "attempt_timeout"
+// errAttemptTimeout is the cause of an attempt that outlived the attempt
+// timeout while the call's context was still live. Unlike a context
+// error it is retried like any other timeout: a read is sent again, a
+// write's outcome is unknown.
+var errAttemptTimeout = &attemptTimeoutError{}
+
+type attemptTimeoutError struct{}
+
+func (*attemptTimeoutError) Error() string   { return "the attempt timed out" }
+func (*attemptTimeoutError) Timeout() bool   { return true }
+func (*attemptTimeoutError) Temporary() bool { return true }
+
+// Is matches rxtypes.ErrAttemptTimeout.
+func (*attemptTimeoutError) Is(target error) bool { return target == rxtypes.ErrAttemptTimeout }
+
+// layerTimeoutError is an attempt ended by a deadline of another layer
+// (a caller's http.Client.Timeout, a Transport's ResponseHeaderTimeout)
+// while the caller's context was live. It keeps that layer's words.
+type layerTimeoutError struct{ cause string }
+
+func (e *layerTimeoutError) Error() string { return "the attempt timed out: " + e.cause }
+
+// Is matches rxtypes.ErrAttemptTimeout (and the SDK's own attempt timeout).
+func (e *layerTimeoutError) Is(target error) bool {
+	return target == rxtypes.ErrAttemptTimeout || target == errAttemptTimeout
+}
+
+// Timeout reports true, as a net.Error's does.
+func (e *layerTimeoutError) Timeout() bool { return true }
+
+// asAttemptTimeout returns err as an attempt timeout when it is one: a
+// timeout while the caller's context ctx is still live. A bare
+// context.DeadlineExceeded there can only be the attempt's own deadline
+// (read from a body the attempt timeout cut); another timeout is a
+// caller's http.Client or Transport deadline. A dial that timed out, and
+// an attempt stopped before it was sent (a rate limiter's wait), are left
+// as they are: the request never left. Other errors are returned as they
+// are.
+func asAttemptTimeout(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || errors.Is(err, rxtypes.ErrAttemptTimeout) {
+		return err
 	}
-	if k := option.ErrorKind(err); k != "error" {
-		return k
+	var op *net.OpError
+	var notSent *rxtypes.NotSentError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &notSent) {
+		return err
 	}
-	return "transport"
+	var ne net.Error
+	if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &ne) && ne.Timeout()) {
+		return err
+	}
+	if cause := stripURL(err); cause == context.DeadlineExceeded {
+		return errAttemptTimeout
+	} else {
+		return &layerTimeoutError{cause: cause.Error()}
+	}
 }

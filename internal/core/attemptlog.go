@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -38,12 +40,6 @@ func (c *call) extras() *callExtras {
 	return c.ext
 }
 
-// keepsLog reports whether anything reads the call's attempt log: its
-// Metadata, asked for by the caller or handed to call hooks.
-func (c *call) keepsLog() bool {
-	return c.set.Metadata != nil || len(c.set.CallMiddleware) > 0
-}
-
 // attemptRec is one attempt as the call keeps it.
 type attemptRec struct {
 	number int
@@ -57,6 +53,9 @@ type attemptRec struct {
 	// err is the attempt's failure, read as an attempt timeout where it
 	// is one.
 	err error
+	// retryAfter is the response's Retry-After, when it had one.
+	retryAfter    time.Duration
+	hasRetryAfter bool
 }
 
 // record notes how the current attempt ended, at now: with resp, or with
@@ -82,6 +81,7 @@ func (c *call) record(ctx context.Context, now time.Time, resp *http.Response, e
 	switch {
 	case resp != nil:
 		r.end, r.status, r.header = option.AttemptResponded, resp.StatusCode, resp.Header
+		r.retryAfter, r.hasRetryAfter = c.pol.lastRetryAfter, c.pol.hasRetryAfter
 	case isNotSent(err):
 		r.end, r.err, r.took = option.AttemptNotSent, err, 0
 	default:
@@ -101,7 +101,7 @@ func isNotSent(err error) bool {
 }
 
 // noteCut marks the last attempt's 2xx response as one whose body ended
-// early, when err (the response handler's) says so.
+// early, when err (readBody's) says so.
 func (c *call) noteCut(err error) {
 	if c.ext == nil {
 		return
@@ -118,14 +118,13 @@ func (c *call) attemptLog() []option.AttemptRecord {
 	if c.ext == nil || len(c.ext.recs) == 0 {
 		return nil
 	}
-	now := c.b.s.cfg.WallNow()
 	out := make([]option.AttemptRecord, len(c.ext.recs))
 	for i, r := range c.ext.recs {
 		a := option.AttemptRecord{Number: r.number, Wait: r.wait, Duration: r.took, End: r.end, StatusCode: r.status}
 		if r.header != nil {
 			a.RequestID = c.safeRequestID(r.header)
-			if ra, ok := parseRetryAfter(r.header.Get("Retry-After"), now); ok {
-				a.RetryAfter = ra
+			if r.hasRetryAfter {
+				a.RetryAfter = r.retryAfter
 			}
 		}
 		if r.err != nil {
@@ -205,4 +204,107 @@ func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
 			r.Body = all
 		}
 	}
+}
+
+// safeRequestID returns the platform's request id from h when it has the
+// form of a generated identifier, and "" otherwise. A request id reaches
+// spans, log lines and support tickets, and a platform may put anything in
+// a header, a patient's name it knows from its own records included, so
+// it is kept only when it is at most 128 characters of an optional prefix
+// from requestIDPrefixes followed by "_" or "-", then letters, digits and
+// . _ : - in which every run of letters is either hexadecimal or at most
+// two letters long (a UUID, a hex or base-62 token, not a word), with at
+// least one digit, echoing no value the call sent, no hidden path segment
+// and no credential. Metadata.Header keeps the header as sent.
+func (c *call) safeRequestID(h http.Header) string {
+	v := requestID(h)
+	if v == "" || len(v) > 128 || c.sc.sent(v) != v {
+		return ""
+	}
+	body := v
+	if i := strings.IndexAny(v, "_-"); i > 0 && requestIDPrefixes[v[:i]] {
+		body = v[i+1:]
+	}
+	digit, run, hexRun := false, 0, true
+	for i := 0; i < len(body); i++ {
+		switch ch := body[i]; {
+		case ch >= '0' && ch <= '9':
+			digit, run, hexRun = true, 0, true
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z':
+			run++
+			hexRun = hexRun && (ch|0x20) >= 'a' && (ch|0x20) <= 'f'
+			if run > 2 && !hexRun {
+				return ""
+			}
+		case ch == '.' || ch == '_' || ch == ':' || ch == '-':
+			run, hexRun = 0, true
+		default:
+			return ""
+		}
+	}
+	if !digit {
+		return ""
+	}
+	return v
+}
+
+// requestIDPrefixes are the words a request id may start with.
+var requestIDPrefixes = map[string]bool{"req": true, "request": true, "rid": true, "rq": true, "id": true,
+	"trace": true, "corr": true, "cid": true}
+
+// requestIDHeaders are the response headers read as the platform's
+// request identifier, in order. The documents name none; these are the
+// names HTTP APIs commonly use.
+var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
+
+func requestID(h http.Header) string {
+	for _, k := range requestIDHeaders {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// logAttempt writes the attempt's debug line: operation, method,
+// templated path, host, duration, and the status (with the wait a
+// Retry-After asks for) or the failure's kind. It never logs an identifier
+// of the path, a query string, a header value, a body or an error's
+// message.
+func (c *call) logAttempt(req *http.Request, start time.Time, resp *http.Response, err error) {
+	l := c.b.s.cfg.Logger
+	if l == nil || !l.Enabled(req.Context(), slog.LevelDebug) {
+		return
+	}
+	attrs := c.logAttrs(
+		slog.String("host", req.URL.Host),
+		slog.Duration("duration", time.Since(start)),
+	)
+	if err != nil {
+		attrs = append(attrs, slog.String("error", attemptErrorKind(req, err)))
+		l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt failed", attrs...)
+		return
+	}
+	attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	// The wait Retry-After asks for, not its raw text: the header is the
+	// server's words.
+	if c.pol.hasRetryAfter {
+		attrs = append(attrs, slog.Duration("retry_after", c.pol.lastRetryAfter))
+	}
+	if id := c.safeRequestID(resp.Header); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
+	}
+	l.LogAttrs(req.Context(), slog.LevelDebug, "rxdelivery: attempt", attrs...)
+}
+
+// attemptErrorKind names an attempt's failure for its log line: the
+// attempt timeout, the end of the call's context, or a transport failure.
+func attemptErrorKind(req *http.Request, err error) string {
+	if context.Cause(req.Context()) == errAttemptTimeout {
+		return "attempt_timeout"
+	}
+	if k := option.ErrorKind(err); k != "error" {
+		return k
+	}
+	return "transport"
 }

@@ -100,8 +100,7 @@ func TestBudgetIsSpentOnlyForRetriesMade(t *testing.T) {
 	assert.Equal(t, 4, md.Attempts)
 	assert.Equal(t, 7.0, b.Available(), "a call of 3 retries that runs out spends 3")
 
-	// With a 2xx the response handler runs and go-retryablehttp asks twice:
-	// nothing is spent, and a success gives back its tenth.
+	// With a 2xx nothing is spent, and a success gives back its tenth.
 	b = newBudget(10, stopped)
 	b.take(RetryCost)
 	be, _ = budgetServer(t, http.StatusOK, b)

@@ -5,9 +5,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -60,19 +57,11 @@ type call struct {
 	// trace tells whether a write's last attempt may have been sent; nil
 	// for a read.
 	trace *sendTrace
-	// spent is what the call's retries took from the retry budget.
-	spent int64
-	// retryWait is the wait before the retry decided after attempt
-	// decided; retrying is set from that decision until the retry starts,
-	// and retryCost is what it took of the budget meanwhile (given back
-	// if it never starts). budgetRefused is set when the budget refused a
-	// retry. (Small fields, kept together: the call is allocated once per
-	// call.)
-	retryWait     time.Duration
-	decided       int32
-	retrying      bool
-	retryCost     uint8
-	budgetRefused bool
+	// pol is the retry policy's state of the call (retry.go).
+	pol policy
+	// rbody receives the 2xx body of each attempt (readBody) when the call
+	// decodes one; nil otherwise.
+	rbody *body
 	// loop is go-retryablehttp's client for this call, with the call's
 	// methods as its policy.
 	loop retryablehttp.Client
@@ -105,25 +94,19 @@ func newCall(b *Backend, r *Request) *call {
 // resolveSettings applies the call's options, opts, on the client's
 // defaults.
 func (c *call) resolveSettings(opts []option.CallOption) error {
-	s := c.b.s
-	c.set = &s.cfg.Defaults
+	c.set = &c.b.s.cfg.Defaults
 	if len(opts) > 0 {
-		set := s.cfg.Defaults.Clone()
-		for _, o := range opts {
-			o.Apply(&set)
-		}
+		// A refused call still fills what its options ask for (end).
+		set, err := option.Resolve(c.set, opts)
 		c.set = &set
-		if c.set.Err != nil {
-			return c.set.Err
+		if err != nil {
+			return err
 		}
 	}
 	// The client's WithRetryMax and a call's are one setting: NewShared
 	// puts the client's (or DefaultRetryMax) in the defaults every call
-	// clones.
-	c.retryMax = DefaultRetryMax
-	if c.set.RetryMax != nil {
-		c.retryMax = *c.set.RetryMax
-	}
+	// clones, and no option sets it to nil.
+	c.retryMax = *c.set.RetryMax
 	if c.set.AttemptTimeout != nil {
 		c.attemptTimeout = *c.set.AttemptTimeout
 	}
@@ -144,9 +127,6 @@ func (c *call) operation() option.Operation {
 	return op
 }
 
-// limiter is the rate limiter of the call's interface, or nil.
-func (c *call) limiter() *Limiter { return c.b.s.cfg.RateLimits[c.b.iface] }
-
 // metadata is what the call's Metadata holds when it ends with err.
 func (c *call) metadata(err error) option.Metadata {
 	m := option.Metadata{
@@ -154,7 +134,7 @@ func (c *call) metadata(err error) option.Metadata {
 		Header:               c.header,
 		Attempts:             c.attempts,
 		OutcomeKnown:         !IsUnknownOutcome(err),
-		RetryBudgetExhausted: c.budgetRefused,
+		RetryBudgetExhausted: c.pol.budgetRefused,
 		GraceUsed:            c.graceUsed.Load(),
 		AttemptLog:           c.attemptLog(),
 	}
@@ -169,108 +149,64 @@ func (c *call) metadata(err error) option.Metadata {
 	return m
 }
 
-// safeRequestID returns the platform's request id from h when it has the
-// form of a generated identifier, and "" otherwise. A request id reaches
-// spans, log lines and support tickets, and a platform may put anything in
-// a header, a patient's name it knows from its own records included, so
-// it is kept only when it is at most 128 characters of an optional prefix
-// from requestIDPrefixes followed by "_" or "-", then letters, digits and
-// . _ : - in which every run of letters is either hexadecimal or at most
-// two letters long (a UUID, a hex or base-62 token, not a word), with at
-// least one digit, echoing no value the call sent, no hidden path segment
-// and no credential. Metadata.Header keeps the header as sent.
-func (c *call) safeRequestID(h http.Header) string {
-	v := requestID(h)
-	if v == "" || len(v) > 128 || c.sc.sent(v) != v {
-		return ""
-	}
-	body := v
-	if i := strings.IndexAny(v, "_-"); i > 0 && requestIDPrefixes[v[:i]] {
-		body = v[i+1:]
-	}
-	digit, run, hexRun := false, 0, true
-	for i := 0; i < len(body); i++ {
-		switch ch := body[i]; {
-		case ch >= '0' && ch <= '9':
-			digit, run, hexRun = true, 0, true
-		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z':
-			run++
-			hexRun = hexRun && (ch|0x20) >= 'a' && (ch|0x20) <= 'f'
-			if run > 2 && !hexRun {
-				return ""
-			}
-		case ch == '.' || ch == '_' || ch == ':' || ch == '-':
-			run, hexRun = 0, true
-		default:
-			return ""
-		}
-	}
-	if !digit {
-		return ""
-	}
-	return v
-}
+// go-retryablehttp's callbacks, one line each: its loop carries the
+// attempts and sleeps the waits; the call decides (CONTRIBUTING.md, "The
+// map of a call", says why the loop's own rules are not used). CheckRetry
+// returns no error: go-retryablehttp would return it bare, and a bare
+// context error is how Execute tells an end during a wait (nothing in
+// flight) from an end during an attempt (wrapped in *url.Error).
 
-// requestIDPrefixes are the words a request id may start with.
-var requestIDPrefixes = map[string]bool{"req": true, "request": true, "rid": true, "rq": true, "id": true,
-	"trace": true, "corr": true, "cid": true}
-
-// requestIDHeaders are the response headers read as the platform's
-// request identifier, in order. The documents name none; these are the
-// names HTTP APIs commonly use.
-var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id"}
-
-func requestID(h http.Header) string {
-	for _, k := range requestIDHeaders {
-		if v := h.Get(k); v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// checkRetry is go-retryablehttp's CheckRetry. It reads the attempt that
-// ended into decideRetry (retry.go), the one place the retry decision is
-// made, and spends the retry budget when, and only when, the decision is a
-// retry: the loop checks the attempts left after CheckRetry, so the call
-// counts them itself, and it calls CheckRetry a second time around the
-// response handler (with the handler's error), so a decision already made
-// for the attempt is given again rather than made, and spent, twice.
 func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return c.decide(ctx, resp, err), nil
+}
+
+func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return c.pol.wait }
+
+func (c *call) prepareRetry(req *http.Request) error { return c.retryStarts(req.Context()) }
+
+// decide reads the attempt that ended into decideRetry (retry.go), the
+// one place the retry decision is made, and spends the retry budget when,
+// and only when, the decision is a retry. The call counts its retries
+// itself, apart from its replays (the loop's own count cannot tell them
+// apart). The loop asks once per attempt: the call sets no response
+// handler, around which it would ask twice (a 2xx body is read by the
+// attempt transport, readBody).
+func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool {
 	if err != nil {
 		c.noteCut(err)
-	}
-	if int(c.decided) == c.attempts && err == nil {
-		// The second call around the response handler, which read the
-		// response without failing: the decision stands.
-		return c.retrying, nil
 	}
 	s := c.b.s
 	in := retryInput{
 		Write: c.ep.Write,
-		// The attempt transport counts every attempt of the loop.
-		Attempt: c.attempts,
-		Left:    c.retryMax - (c.attempts - 1),
+		// The policy's own retries: replays are not among them.
+		Attempt: c.pol.retries + 1,
+		Left:    c.retryMax - c.pol.retries,
+		Replays: c.pol.replays,
+		Took:    c.pol.lastTook,
 		Resp:    resp,
 		// A timeout of the attempt's own (not the caller's context, which
 		// is live when it is read) may pass on a second try.
-		Err:     asAttemptTimeout(ctx, err),
-		Ended:   ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
-		Now:     s.cfg.WallNow(),
-		WaitMin: s.cfg.RetryWaitMin,
-		WaitMax: s.cfg.RetryWaitMax,
-		Jitter:  rand.Float64(),
+		Err:   err,
+		Ended: ctx.Err() != nil || (c.caller != nil && c.caller.Err() != nil),
+		// The Retry-After of resp, read when it came (send).
+		RetryAfter:    c.pol.lastRetryAfter,
+		HasRetryAfter: resp != nil && c.pol.hasRetryAfter,
+		Now:           s.cfg.WallNow(),
+		WaitMin:       s.cfg.RetryWaitMin,
+		WaitMax:       s.cfg.RetryWaitMax,
+		Jitter:        rand.Float64(),
+	}
+	if err != nil {
+		in.Err = asAttemptTimeout(ctx, err)
 	}
 	in.Deadline, _ = c.deadline(ctx)
 	d := decideRetry(in)
 	if d.Retry && !c.spend(d.Cost) {
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
 	}
-	c.decided, c.retrying, c.retryWait = int32(c.attempts), d.Retry, d.Wait
-	// Not an error: go-retryablehttp would return it bare, and a bare
-	// context error is how Execute tells an end during a wait (nothing in
-	// flight) from an end during an attempt (wrapped in *url.Error).
-	return d.Retry, nil
+	c.pol.retrying, c.pol.wait = d.Retry, d.Wait
+	c.pol.replaying = d.Why == retryReplay
+	return d.Retry
 }
 
 // deadline is the caller's deadline: that of ctx, or, for a write with a
@@ -297,36 +233,30 @@ func callDeadline(ctx context.Context) (time.Time, bool) {
 // (prepareRetry): a wait the context ends gives it back (unspend).
 func (c *call) spend(cost int64) bool {
 	if !c.b.s.cfg.RetryBudget.take(cost) {
-		c.budgetRefused = true
+		c.pol.budgetRefused = true
 		return false
 	}
-	c.retryCost = uint8(cost)
+	c.pol.retryCost = uint8(cost)
 	return true
 }
 
 // unspend gives back the cost of a retry decided but never made: the
 // context ended during its wait.
 func (c *call) unspend() {
-	if c.retrying {
-		c.b.s.cfg.RetryBudget.give(int64(c.retryCost))
-		c.retrying = false
+	if c.pol.retrying {
+		c.b.s.cfg.RetryBudget.give(int64(c.pol.retryCost))
+		c.pol.retrying = false
 	}
 }
 
 // refill gives the retry budget back what a call that succeeded is worth:
 // its retries' cost, or a little for a success at the first attempt.
 func (c *call) refill() {
-	if c.spent > 0 {
-		c.b.s.cfg.RetryBudget.give(c.spent)
+	if c.pol.spent > 0 {
+		c.b.s.cfg.RetryBudget.give(c.pol.spent)
 		return
 	}
 	c.b.s.cfg.RetryBudget.give(SuccessRefill)
-}
-
-// backoff is go-retryablehttp's Backoff, which it calls once before each
-// retry: the wait checkRetry decided.
-func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return c.retryWait
 }
 
 func minDuration(a, b time.Duration) time.Duration {
@@ -336,14 +266,19 @@ func minDuration(a, b time.Duration) time.Duration {
 	return b
 }
 
-// prepareRetry is go-retryablehttp's PrepareRetry: it runs after the wait,
-// before a retry. The retry is made: its cost is spent for good. It logs
-// the retry.
-func (c *call) prepareRetry(req *http.Request) error {
-	c.spent += int64(c.retryCost)
-	c.retrying = false
+// retryStarts runs after the wait, before a retry (go-retryablehttp's
+// PrepareRetry): the retry is made, its cost spent for good, and logged.
+// A replay is counted as one, and not logged as a retry.
+func (c *call) retryStarts(ctx context.Context) error {
+	c.pol.retrying = false
+	if c.pol.replaying {
+		c.pol.replays++
+		return nil
+	}
+	c.pol.retries++
+	c.pol.replays = 0
+	c.pol.spent += int64(c.pol.retryCost)
 	l := c.b.s.cfg.Logger
-	ctx := req.Context()
 	if l == nil || !l.Enabled(ctx, slog.LevelInfo) {
 		return nil
 	}
@@ -403,97 +338,4 @@ func (c *call) logEnd(ctx context.Context, err error) {
 		attrs = append(attrs, slog.String("request_id", id))
 	}
 	l.LogAttrs(ctx, level, msg, attrs...)
-}
-
-// sendTrace tells whether the last attempt of a write got a connection. A
-// write whose last attempt failed before it had one never left the
-// process (for example when its context ended while it waited for a
-// connection of a full pool): its outcome is known, not applied. Earlier
-// attempts of a write are only ever retried after a refusal (429, 503) or
-// a failed dial, so the last attempt decides.
-//
-// The hooks fire only in transports that support net/http's client trace
-// (http.Transport does). With any other transport nothing is traced and
-// a failed write keeps its unknown outcome.
-type sendTrace struct {
-	state atomic.Int32 // untraced, waitingConn or gotConn
-	trace httptrace.ClientTrace
-}
-
-// States of a sendTrace.
-const (
-	untraced    = iota // no hook fired: the transport does not trace
-	waitingConn        // the attempt asked for a connection, has none yet
-	gotConn            // the attempt got a connection and may have sent
-)
-
-// attach returns ctx with the trace's hooks.
-func (s *sendTrace) attach(ctx context.Context) context.Context {
-	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
-	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
-	return httptrace.WithClientTrace(ctx, &s.trace)
-}
-
-// mayHaveSent reports whether the last attempt may have sent the request:
-// false only when it is known to have had no connection.
-func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
-
-// withGrace returns the context a write with a grace runs on: it keeps the
-// caller's values but not its end. When the caller's context ends, the
-// write stops at once unless an attempt is with the transport and may have
-// been sent; then it goes on for the grace, and stops when that runs out.
-// The returned func releases the context; call it when the exchange ends.
-//
-// The caller's deadline still holds where the call decides something
-// against it (call.deadline: a Retry-After or a backoff wait, the rate
-// limiter's turn), and once the caller's context has ended the context's
-// Err is the caller's: a call the caller's deadline ended reports
-// context.DeadlineExceeded, one its cancellation ended context.Canceled.
-// An attempt in flight ends, at the latest, when the grace after the
-// caller's end runs out.
-func (c *call) withGrace(caller context.Context) (context.Context, func()) {
-	c.caller = caller
-	inner, cancel := context.WithCancelCause(context.WithoutCancel(caller))
-	ctx := &graceContext{Context: inner, caller: caller}
-	var mu sync.Mutex
-	var timer *time.Timer
-	stop := context.AfterFunc(caller, func() {
-		if c.sending.Load() == 0 || !c.trace.mayHaveSent() {
-			cancel(context.Cause(caller))
-			return
-		}
-		c.graceUsed.Store(true)
-		mu.Lock()
-		timer = time.AfterFunc(c.grace, func() { cancel(context.Cause(caller)) })
-		mu.Unlock()
-	})
-	return ctx, func() {
-		stop()
-		mu.Lock()
-		if timer != nil {
-			timer.Stop()
-		}
-		mu.Unlock()
-		cancel(nil)
-	}
-}
-
-// graceContext is the context of a write with a grace: it ends when
-// withGrace cancels it, and then its Err is the caller's (so that the end
-// of a wait says which end of the caller's it was). Contexts derived from
-// it end with it; net/http reports their cause, which is the caller's.
-type graceContext struct {
-	context.Context
-	caller context.Context
-}
-
-func (g *graceContext) Err() error {
-	err := g.Context.Err()
-	if err == nil {
-		return nil
-	}
-	if cerr := g.caller.Err(); cerr != nil {
-		return cerr
-	}
-	return err
 }

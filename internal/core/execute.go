@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -94,7 +93,7 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 	}
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
-		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
+		return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": nil Context (pass context.Background() or a request's context)"}
 	}
 	if err := checkPathValues(c.ep, r.PathValues); err != nil {
 		return err
@@ -117,14 +116,14 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 	if r.Query != nil {
 		q, err := Query(r.Query)
 		if err != nil {
-			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the query failed", Err: err}
+			return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": encoding the query failed", Err: err}
 		}
 		c.query = q
 	}
 	if r.Body != nil {
 		body, err := jsonx.Marshal(r.Body)
 		if err != nil {
-			return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
+			return &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": encoding the request body: " + err.Error(), Err: err}
 		}
 		c.body = body
 	}
@@ -155,7 +154,7 @@ func (c *call) hooked(ctx context.Context) error {
 	op := c.operation()
 	res := f(ctx, &op)
 	if !called {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
 	}
 	return c.hookResult(err, res.Err)
 }
@@ -187,17 +186,8 @@ func (c *call) hookResult(err, hookErr error) error {
 // the response: a status outside 2xx becomes an *APIError, a 2xx body is
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
-	b := c.b
-	u := b.base + c.path
-	if c.query != "" {
-		u += "?" + c.query
-	}
-	var raw any
-	if c.body != nil {
-		raw = c.body
-	}
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
 	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
@@ -209,9 +199,64 @@ func (c *call) exchange(ctx context.Context) error {
 		ctx = c.trace.attach(ctx)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method(), u, raw)
+	req, err := c.newRequest(ctx)
 	if err != nil {
-		return &rxtypes.ConfigError{Message: c.method() + " " + c.shown + ": building the request failed", Err: stripURL(err)}
+		return err
+	}
+	if ctx.Err() != nil {
+		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ctx.Err()}}
+	}
+	// A 2xx body is read whole inside the attempt (readBody), so that a
+	// body cut short is seen while go-retryablehttp can still send a safe
+	// call again: a 2xx that reaches readResponse has been read.
+	body := c.rbody
+	if c.out != nil {
+		body = getBody(c.b.s.cfg.MaxResponseBytes)
+		c.rbody = body
+		defer putBody(body)
+	}
+	c.loop = retryablehttp.Client{
+		HTTPClient: c.b.s.hc,
+		// The loop's bound never binds before the policy's (retry.go):
+		// the call's retries, each after up to MaxReplays replays.
+		RetryMax:     c.retryMax + (c.retryMax+1)*MaxReplays,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: c.prepareRetry,
+	}
+	resp, err := c.loop.Do(req)
+	// A retry decided whose wait the context ended was never made: its
+	// cost goes back to the budget.
+	c.unspend()
+	if err != nil {
+		return c.failed(ctx, resp, err)
+	}
+	defer func() {
+		if body != nil && body.whole {
+			// Read to its end: nothing is left to drain.
+			resp.Body.Close()
+			return
+		}
+		closeBody(resp.Body)
+	}()
+	return c.readResponse(resp, body)
+}
+
+// newRequest builds the call's request on ctx: its URL, body and headers.
+func (c *call) newRequest(ctx context.Context) (*retryablehttp.Request, error) {
+	b := c.b
+	u := b.base + c.path
+	if c.query != "" {
+		u += "?" + c.query
+	}
+	var raw any
+	if c.body != nil {
+		raw = c.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, c.ep.Method, u, raw)
+	if err != nil {
+		return nil, &rxtypes.ConfigError{Message: c.ep.Method + " " + c.shown + ": building the request failed", Err: stripURL(err)}
 	}
 	h := req.Header
 	h["Authorization"] = b.authHeader
@@ -223,59 +268,31 @@ func (c *call) exchange(ctx context.Context) error {
 	for k, vs := range c.set.Header {
 		h[k] = vs
 	}
-	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: ctx.Err()}
-	}
-	// A 2xx body is read whole inside the attempt, so that a body cut
-	// short is seen while go-retryablehttp can still send a safe call
-	// again (see body.read). go-retryablehttp runs the handler on every
-	// response it does not retry, so a 2xx that reaches the code below has
-	// been read.
-	var body *body
-	if c.out != nil {
-		body = getBody(b.s.cfg.MaxResponseBytes)
-		defer putBody(body)
-		req.SetResponseHandler(body.read)
-	}
-	c.loop = retryablehttp.Client{
-		HTTPClient:   b.s.hc,
-		RetryWaitMin: b.s.cfg.RetryWaitMin,
-		RetryWaitMax: b.s.cfg.RetryWaitMax,
-		RetryMax:     c.retryMax,
-		CheckRetry:   c.checkRetry,
-		Backoff:      c.backoff,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		PrepareRetry: c.prepareRetry,
-	}
-	resp, err := c.loop.Do(req)
-	// A retry decided whose wait the context ended was never made: its
-	// cost goes back to the budget.
-	c.unspend()
-	if err != nil {
-		if resp != nil {
-			closeBody(resp.Body)
-		}
-		var pause *PauseError
-		if errors.As(err, &pause) {
-			return c.pausedError(pause)
-		}
-		var cut *bodyCutError
-		if errors.As(err, &cut) && resp != nil {
-			if c.set.Response != nil {
-				c.extras().raw = option.RawResponse{StatusCode: resp.StatusCode, Header: resp.Header, Truncated: true}
-			}
-			return c.decodeError(resp.StatusCode, asAttemptTimeout(ctx, cut.err), true)
-		}
-		return c.transportError(asAttemptTimeout(ctx, err))
-	}
-	defer func() {
-		if body != nil && body.whole {
-			// Read to its end: nothing is left to drain.
-			resp.Body.Close()
-			return
-		}
+	return req, nil
+}
+
+// failed is the error of a call whose loop ended with err (and resp, a
+// response whose 2xx body was cut short, or nil).
+func (c *call) failed(ctx context.Context, resp *http.Response, err error) error {
+	if resp != nil {
 		closeBody(resp.Body)
-	}()
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
+		// The 2xx whose body readBody found cut: its status and headers
+		// are the call's last.
+		if c.set.Response != nil {
+			c.extras().raw = option.RawResponse{StatusCode: c.status, Header: c.header, Truncated: true}
+		}
+		return c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
+	}
+	return c.transportError(asAttemptTimeout(ctx, err))
+}
+
+// readResponse reads the response the loop ended with: a status outside
+// 2xx becomes an *APIError, a 2xx body (read by body.read) is decoded
+// into the request's Out and checked.
+func (c *call) readResponse(resp *http.Response, body *body) error {
 	c.status, c.header = resp.StatusCode, resp.Header
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		if c.set.Response != nil {
@@ -313,32 +330,6 @@ func (c *call) exchange(ctx context.Context) error {
 	return nil
 }
 
-// decode decodes a 2xx body into out: a *json.RawMessage receives it as
-// it is (valid JSON other than null), anything else must be a JSON object
-// the decoder reads without error.
-func decode(data []byte, out any) error {
-	if err := checkShape(data, out); err != nil {
-		return err
-	}
-	if rm, ok := out.(*json.RawMessage); ok {
-		if !json.Valid(data) {
-			return errors.New("not valid JSON")
-		}
-		*rm = append(json.RawMessage(nil), data...)
-		return nil
-	}
-	if err := jsonx.Unmarshal(data, out); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) && syn.Offset >= int64(len(data)) {
-			// A value that stops short (or an empty body), as a
-			// json.Decoder reports it.
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	return nil
-}
-
 // end refills the retry budget after a success, fills the caller's
 // Metadata and logs an end an operator wants to see.
 func (c *call) end(ctx context.Context, err error) {
@@ -355,22 +346,9 @@ func (c *call) end(ctx context.Context, err error) {
 		}
 	}
 	if ctx != nil {
-		c.logEnd(ctx, err)
-	}
-}
-
-// pausedError is the error of a call the limiter did not send because a
-// Retry-After pauses its interface for longer than the call may wait: a
-// 429 as the platform would give, whose RetryAfter is the rest of the
-// pause. Its outcome is known: nothing was sent.
-func (c *call) pausedError(p *PauseError) error {
-	return &rxtypes.APIError{
-		StatusCode: http.StatusTooManyRequests,
-		Method:     c.method(),
-		Path:       c.shown,
-		Interface:  c.b.iface,
-		Message:    "not sent: " + p.Error(),
-		RetryAfter: p.Rest,
+		if err != nil && c.b.s.cfg.Logger != nil {
+			c.logEnd(ctx, err)
+		}
 	}
 }
 

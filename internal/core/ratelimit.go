@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
@@ -30,13 +29,10 @@ import (
 // waiter whose turn moves past its deadline when the rate drops is
 // refused then.
 //
-// A Retry-After on a 429 or a 503 pauses the interface: no attempt, of
-// any call, goes before it ends (every client has a Limiter on each
-// interface for this, unlimited when no rate is set). An attempt that
-// finds a pause running waits for its end on the pause's clock, before
-// it takes its turn; when the end is later than its deadline, or further
-// off than the longest wait the client allows, it is refused at once with
-// a *PauseError, which carries the rest of the pause.
+// A Retry-After on a 429 or a 503 pauses the interface, for at most the
+// client's longest pause (pause.go): no attempt, of any call, goes before
+// it ends or the application ends it (EndPause). Every client has a
+// Limiter on each interface for this, unlimited when no rate is set.
 type Limiter struct {
 	clock clock
 	// unlimited is set for a rate that is not a finite number: every
@@ -53,29 +49,18 @@ type Limiter struct {
 	queue  []*waiter // the waiters, first come first
 	timer  stopper   // wakes the limiter at the head's turn; nil until needed
 
-	// paused is when the running pause ends, in Unix nanoseconds on
-	// pauseClock; zero when none was ever set.
-	paused atomic.Int64
-	// pauseClock is the clock pauses are counted and waited on (the
-	// client's WithClock); nil for real time. maxPause is the longest pause
-	// an attempt waits for (the client's longest retry wait): with zero,
-	// an attempt waits for none.
-	pauseClock option.Clock
-	maxPause   time.Duration
-	// wallNow is the wall clock a Retry-After's HTTP date is read against
-	// (the server's dates are wall-clock time, whatever pauseClock is).
-	wallNow func() time.Time
+	pause pause
 }
 
 // UseClock puts the Limiter on the client's one clock, clk (its
 // WithClock; nil for real time): its rate's turns and its pauses are
 // counted and waited on clk alike. maxWait is the longest pause an attempt
 // waits for (with zero, none is waited for: as the retry policy, with a
-// zero longest wait, waits for no Retry-After) and wallNow is the wall
-// clock a Retry-After's HTTP date is read against (nil for time.Now).
-// Call it before the Limiter is used.
-func (l *Limiter) UseClock(clk option.Clock, maxWait time.Duration, wallNow func() time.Time) {
-	l.pauseClock, l.maxPause, l.wallNow = clk, maxWait, wallNow
+// zero longest wait, waits for no Retry-After) and maxPause the longest
+// pause a Retry-After sets (with zero, none). Call it before the Limiter
+// is used.
+func (l *Limiter) UseClock(clk option.Clock, maxWait, maxPause time.Duration) {
+	l.pause.clock, l.pause.maxWait, l.pause.max = clk, maxWait, maxPause
 	if clk != nil {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -145,8 +130,8 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if l.paused.Load() != 0 {
-		if err := l.waitPause(ctx); err != nil {
+	if l.pause.until.Load() != 0 {
+		if err := l.pause.wait(ctx); err != nil {
 			return err
 		}
 	}
@@ -310,16 +295,11 @@ func (*rateWaitError) Error() string {
 func (*rateWaitError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // observe adapts the rate to a response's status, and pauses the
-// interface for a 429's or a 503's Retry-After.
-func (l *Limiter) observe(status int, h http.Header) {
+// interface for a 429's or a 503's Retry-After, retryAfter (read once, by
+// the call: call.retryAfter).
+func (l *Limiter) observe(status int, retryAfter time.Duration) {
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		now := time.Now
-		if l.wallNow != nil {
-			now = l.wallNow
-		}
-		if ra, ok := parseRetryAfter(h.Get("Retry-After"), now()); ok && ra > 0 {
-			l.pause(l.pauseNow().Add(ra))
-		}
+		l.pause.set(retryAfter)
 	}
 	if l.unlimited {
 		return
@@ -346,211 +326,4 @@ func secondsToDuration(s float64) time.Duration {
 		return math.MaxInt64
 	}
 	return time.Duration(ns)
-}
-
-// clock is the time a Limiter runs on: the system's, or the client's
-// option.Clock as timers (sleepTimers), or a test's.
-type clock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) stopper
-}
-
-// stopper is a timer a clock started.
-type stopper interface {
-	Reset(d time.Duration) bool
-	Stop() bool
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time                              { return time.Now() }
-func (systemClock) AfterFunc(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
-
-// sleepTimers runs a Limiter's timers on a client's option.Clock: each
-// timer is a goroutine asleep on it, so that a client given WithClock
-// counts its rate and its pauses in one time, the one its watches wait on.
-type sleepTimers struct{ clk option.Clock }
-
-func (c sleepTimers) Now() time.Time { return c.clk.Now() }
-
-func (c sleepTimers) AfterFunc(d time.Duration, f func()) stopper {
-	t := &sleepTimer{clk: c.clk, f: f}
-	t.Reset(d)
-	return t
-}
-
-// sleepTimer is one timer of sleepTimers. Each Reset starts a new sleep
-// and ends the one before; a sleep that ends after it was replaced fires
-// nothing.
-type sleepTimer struct {
-	clk option.Clock
-	f   func()
-
-	mu     sync.Mutex
-	cancel context.CancelFunc // of the running sleep; nil when none runs
-	gen    uint64             // the running sleep's number
-}
-
-func (t *sleepTimer) Reset(d time.Duration) bool {
-	ctx, cancel := context.WithCancel(context.Background())
-	t.mu.Lock()
-	was := t.stopLocked()
-	t.cancel = cancel
-	t.gen++
-	gen := t.gen
-	t.mu.Unlock()
-	go func() {
-		if t.clk.Sleep(ctx, d) != nil {
-			return
-		}
-		t.mu.Lock()
-		fire := t.gen == gen && t.cancel != nil
-		if fire {
-			t.cancel = nil
-		}
-		t.mu.Unlock()
-		cancel()
-		if fire {
-			t.f()
-		}
-	}()
-	return was
-}
-
-func (t *sleepTimer) Stop() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.stopLocked()
-}
-
-func (t *sleepTimer) stopLocked() bool {
-	if t.cancel == nil {
-		return false
-	}
-	t.cancel()
-	t.cancel = nil
-	return true
-}
-
-// pauseNow is the time on the pause's clock.
-func (l *Limiter) pauseNow() time.Time {
-	if l.pauseClock != nil {
-		return l.pauseClock.Now()
-	}
-	return time.Now()
-}
-
-// pause makes until the end of the running pause, unless one that ends
-// later runs.
-func (l *Limiter) pause(until time.Time) {
-	n := until.UnixNano()
-	for {
-		cur := l.paused.Load()
-		if cur >= n || l.paused.CompareAndSwap(cur, n) {
-			return
-		}
-	}
-}
-
-// PausedUntil returns when the running pause ends, or the zero time when
-// no pause runs.
-func (l *Limiter) PausedUntil() time.Time {
-	p := l.paused.Load()
-	if p == 0 {
-		return time.Time{}
-	}
-	until := time.Unix(0, p)
-	if !until.After(l.pauseNow()) {
-		return time.Time{}
-	}
-	return until
-}
-
-// waitPause waits for the end of the running pause, and of any that a
-// response sets meanwhile. It refuses at once a pause that ends after the
-// caller's deadline or further off than maxPause, with a *PauseError; it
-// returns ctx's error when ctx ends first.
-func (l *Limiter) waitPause(ctx context.Context) error {
-	for {
-		until := l.PausedUntil()
-		if until.IsZero() {
-			return nil
-		}
-		rest := until.Sub(l.pauseNow())
-		if rest > l.maxPause {
-			return &PauseError{Rest: rest}
-		}
-		// A context's deadline is wall-clock time; the pause may run on
-		// another clock: what is compared is what is left of each.
-		if dl, ok := callDeadline(ctx); ok && time.Until(dl) < rest {
-			return &PauseError{Rest: rest, PastDeadline: true}
-		}
-		clk := l.pauseClock
-		if clk == nil {
-			clk = RealClock{}
-		}
-		if err := clk.Sleep(ctx, rest); err != nil {
-			return err
-		}
-	}
-}
-
-// PauseError is an attempt the Limiter refused because the interface is
-// paused by a Retry-After for longer than the attempt may wait: past the
-// caller's deadline, or past the client's longest retry wait.
-type PauseError struct {
-	// Rest is what was left of the pause.
-	Rest time.Duration
-	// PastDeadline is set when the caller's deadline came before the end
-	// of the pause.
-	PastDeadline bool
-}
-
-func (e *PauseError) Error() string {
-	if e.PastDeadline {
-		return "the platform's Retry-After pauses the interface past the context's deadline (retry after " + e.Rest.String() + ")"
-	}
-	return "the platform's Retry-After pauses the interface for longer than the longest retry wait (retry after " + e.Rest.String() + ")"
-}
-
-// RealClock is real time: the clock of a pause, and of a watch, on a
-// client without WithClock.
-type RealClock struct{}
-
-// Now returns time.Now().
-func (RealClock) Now() time.Time { return time.Now() }
-
-// Sleep waits d or until ctx ends.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// LimiterState is what a Limiter holds at one moment.
-type LimiterState struct {
-	PausedUntil time.Time
-	Limited     bool
-	Rate        float64
-	Burst       int
-	Tokens      float64
-	Waiting     int
-}
-
-// State returns what the Limiter holds now.
-func (l *Limiter) State() LimiterState {
-	st := LimiterState{PausedUntil: l.PausedUntil(), Limited: !l.unlimited}
-	if l.unlimited {
-		return st
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.update(l.clock.Now())
-	st.Rate, st.Burst, st.Tokens, st.Waiting = l.rate, int(l.burst), l.tokens, len(l.queue)
-	return st
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net/http"
 	"runtime"
 	"sort"
 	"sync"
@@ -199,21 +198,21 @@ func (ws *waiters) settle(n int) {
 func TestLimiterSlowsOn429AndComesBack(t *testing.T) {
 	t.Parallel()
 	l := NewLimiter(80, 1)
-	l.observe(429, nil)
+	l.observe(429, 0)
 	assert.InDelta(t, 40, l.Limit(), 1e-9)
-	l.observe(429, nil)
-	l.observe(429, nil)
+	l.observe(429, 0)
+	l.observe(429, 0)
 	assert.InDelta(t, 10, l.Limit(), 1e-9)
 	for i := 0; i < 10; i++ {
-		l.observe(429, nil)
+		l.observe(429, 0)
 	}
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "not below a sixteenth")
-	l.observe(503, nil)
+	l.observe(503, 0)
 	assert.InDelta(t, 5, l.Limit(), 1e-9, "a 5xx does not speed it up")
-	l.observe(200, nil)
+	l.observe(200, 0)
 	assert.InDelta(t, 9, l.Limit(), 1e-9, "a success gives back a twentieth")
 	for i := 0; i < 100; i++ {
-		l.observe(204, nil)
+		l.observe(204, 0)
 	}
 	assert.InDelta(t, 80, l.Limit(), 1e-9, "not above the configured rate")
 }
@@ -341,7 +340,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 		ws.start(string(rune('a'+i)), context.Background())
 	}
 	for i := 0; i < 4; i++ {
-		l.observe(429, nil)
+		l.observe(429, 0)
 	}
 	require.InDelta(t, 1.25, l.Limit(), 1e-9)
 	clk.advance(50 * time.Millisecond)
@@ -355,7 +354,7 @@ func TestLimiterRateChangeRetimesTheQueue(t *testing.T) {
 	// holds 0.8125 of a turn (0.65s since 2.4s at 1.25/s), so d goes at
 	// 3.05s + 0.1875/2.25s, 83.3ms later, where at 1.25/s it would have
 	// gone at 3.2s.
-	l.observe(200, nil)
+	l.observe(200, 0)
 	clk.advance(83 * time.Millisecond)
 	assert.Equal(t, 7, l.queued())
 	clk.advance(time.Millisecond)
@@ -389,7 +388,7 @@ func TestLimiterRefusesAgainstTheCurrentSchedule(t *testing.T) {
 
 	// At 1/s, a's turn is at 1s, past its deadline: it is refused, and
 	// b (turn at 1s) and c (2s) move up.
-	l.observe(429, nil)
+	l.observe(429, 0)
 	ws.settle(1)
 	assert.Equal(t, []string{"a"}, ws.names(context.DeadlineExceeded))
 	assert.Equal(t, 2, l.queued())
@@ -454,7 +453,7 @@ func TestLimiterUnderLoad(t *testing.T) {
 				}
 				cancel()
 				if i%4 == 0 {
-					l.observe([]int{200, 429, 204}[g%3], nil)
+					l.observe([]int{200, 429, 204}[g%3], 0)
 				}
 			}
 		}()
@@ -522,10 +521,10 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	t.Parallel()
 	clk := &pauseClock{fakeClock: newFakeClock()}
 	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
-	l.UseClock(clk, 10*time.Second, clk.Now)
-	ra := func(v string) http.Header { return http.Header{"Retry-After": {v}} }
+	l.UseClock(clk, 10*time.Second, time.Hour)
+	ra := func(v string) time.Duration { d, _ := parseRetryAfter(v, clk.Now()); return d }
 
-	l.observe(429, nil)
+	l.observe(429, 0)
 	l.observe(200, ra("5"))
 	assert.True(t, l.PausedUntil().IsZero(), "a 429 without Retry-After, or a 200, pauses nothing")
 	start := clk.Now().Round(0)
@@ -557,10 +556,10 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	err := l.Wait(deadlineCtx{context.Background(), time.Now().Add(time.Second)})
 	var pe *PauseError
 	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, PauseError{Rest: 2 * time.Second, PastDeadline: true}, *pe)
+	assert.Equal(t, PauseError{Until: start.Add(4 * time.Second), Rest: 2 * time.Second, PastDeadline: true}, *pe)
 	l.observe(429, ra("60"))
 	require.ErrorAs(t, l.Wait(context.Background()), &pe)
-	assert.Equal(t, PauseError{Rest: time.Minute}, *pe)
+	assert.Equal(t, PauseError{Until: start.Add(2*time.Second + time.Minute), Rest: time.Minute}, *pe)
 	assert.Zero(t, returned.Load())
 
 	// The clock passes the end before the waiters wake, so that none reads
@@ -595,7 +594,7 @@ func TestLimiterRunsOnTheClientsClock(t *testing.T) {
 func limiterRunsOnTheClientsClock(t *testing.T, start time.Duration) {
 	clk := &pauseClock{fakeClock: &fakeClock{now: time.Now().Add(start)}}
 	l := NewLimiter(1.0/3600, 1)
-	l.UseClock(clk, time.Minute, nil)
+	l.UseClock(clk, time.Minute, time.Hour)
 	require.NoError(t, l.Wait(context.Background()), "the first turn is in the bucket")
 	done := make(chan error, 1)
 	go func() { done <- l.Wait(context.Background()) }()
@@ -623,4 +622,34 @@ func limiterRunsOnTheClientsClock(t *testing.T, start time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	assert.ErrorIs(t, l.Wait(ctx), errRateWait)
+}
+
+// TestPauseIsCappedAndEndedByTheApplication: a Retry-After longer than
+// the longest pause pauses for that longest pause, and EndPause lets the
+// attempts waiting for it go at once.
+func TestPauseIsCappedAndEndedByTheApplication(t *testing.T) {
+	t.Parallel()
+	clk := &pauseClock{fakeClock: newFakeClock()}
+	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
+	l.UseClock(clk, time.Hour, 5*time.Minute)
+	start := clk.Now().Round(0)
+	l.observe(503, 365*24*time.Hour)
+	assert.True(t, start.Add(5*time.Minute).Equal(l.PausedUntil()), "capped: %v", l.PausedUntil())
+
+	done := make(chan error, 1)
+	go func() { done <- l.Wait(context.Background()) }()
+	eventually(t, func() bool { return clk.sleeping.Load() == 1 }, "the attempt waits for the pause")
+	l.EndPause()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the attempt still waits after EndPause")
+	}
+	assert.True(t, l.PausedUntil().IsZero())
+	require.NoError(t, l.Wait(context.Background()), "the next attempt goes")
+
+	l.UseClock(clk, time.Hour, 0)
+	l.observe(429, time.Minute)
+	assert.True(t, l.PausedUntil().IsZero(), "a longest pause of zero pauses nothing")
 }

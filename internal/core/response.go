@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
@@ -20,199 +19,6 @@ import (
 // status outside 2xx, a *TransportError for no usable response, a
 // *DecodeError for a body that cannot be used), with every value the call
 // sent removed from the platform's words.
-
-// body holds the body of a successful response, read whole by read
-// during the attempt. Responses are pooled: the SDK's decoders copy what
-// they keep, so a buffer is reused once the call has decoded it.
-type body struct {
-	buf bytes.Buffer
-	max int64 // the size limit of a body
-	err error // a body over the limit; never retried
-	// whole is set when read reached the end of the body: closing it
-	// then leaves nothing to drain.
-	whole bool
-	// lr is the bounded reader read fills the buffer from.
-	lr limitedReader
-}
-
-// maxPooledBody is the largest buffer kept for reuse; a larger one
-// (a rare, very large response) is left to the garbage collector.
-const maxPooledBody = 256 << 10
-
-var bodyPool = sync.Pool{New: func() any { return new(body) }}
-
-func getBody(limit int64) *body {
-	a := bodyPool.Get().(*body)
-	a.max = limit
-	return a
-}
-
-func putBody(a *body) {
-	if a.buf.Cap() > maxPooledBody {
-		return
-	}
-	a.buf.Reset()
-	a.err = nil
-	a.whole = false
-	a.lr = limitedReader{}
-	bodyPool.Put(a)
-}
-
-// bodyCutError is what read gives go-retryablehttp when a successful
-// response's body ended early (the connection was cut or reset after the
-// status line). The retry policy sends a safe call again; a write is not
-// sent again, and its outcome stays unknown.
-type bodyCutError struct{ err error }
-
-func (e *bodyCutError) Error() string { return "reading the response: " + e.err.Error() }
-func (e *bodyCutError) Unwrap() error { return e.err }
-
-// errBodyTooLarge is the cause of a DecodeError for a response over the
-// size limit.
-var errBodyTooLarge = errors.New("body exceeds the size limit")
-
-// limitedReader reads at most n bytes and fails, rather than ending
-// quietly, when the body is longer.
-type limitedReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		var one [1]byte
-		if k, _ := l.r.Read(one[:]); k > 0 {
-			return 0, errBodyTooLarge
-		}
-		return 0, io.EOF
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	return k, err
-}
-
-// Reading a 2xx response whole, at a bounded cost. A body over the size
-// limit costs no more than the limit and a small constant: one announced
-// by Content-Length is refused before anything is read; one of unknown
-// length (chunked, or decompressed by the transport) is read into a buffer
-// of at most bodySpill bytes and then into fixed-size chunks, joined
-// once when the body has ended within the limit, so that no buffer ever
-// doubles past the limit on the way to refusing it.
-
-// bodySpill is how much of a body of unknown length is read into the
-// (pooled) buffer before the rest goes to chunks; bodyChunk is the size
-// of those chunks.
-const (
-	bodySpill = maxPooledBody
-	bodyChunk = 256 << 10
-)
-
-// read is the response handler of go-retryablehttp: it reads a 2xx body
-// whole, bounded by the size limit. Other responses are left to Do.
-func (a *body) read(resp *http.Response) error {
-	a.whole = false
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
-		return nil
-	}
-	a.buf.Reset()
-	a.err = nil
-	if resp.ContentLength > a.max {
-		a.err = errBodyTooLarge
-		return nil
-	}
-	a.lr = limitedReader{r: resp.Body, n: a.max}
-	err := a.fill(&a.lr, resp.ContentLength)
-	switch {
-	case err == nil:
-		a.whole = true
-		return nil
-	case errors.Is(err, errBodyTooLarge):
-		a.err = err
-		a.buf.Reset()
-		return nil
-	}
-	return &bodyCutError{err: err}
-}
-
-// fill reads r (bounded by the size limit) into a.buf. length is the
-// announced Content-Length, or -1.
-func (a *body) fill(r io.Reader, length int64) error {
-	if length >= 0 {
-		// Room for the whole body and for the read that sees its end, so
-		// that ReadFrom never grows the buffer.
-		a.buf.Grow(int(length) + bytes.MinRead)
-		_, err := a.buf.ReadFrom(r)
-		return err
-	}
-	_, err := a.buf.ReadFrom(io.LimitReader(r, bodySpill))
-	if err != nil || a.buf.Len() < bodySpill {
-		return err
-	}
-	var chunks [][]byte
-	total := a.buf.Len()
-	for {
-		c := make([]byte, bodyChunk)
-		n, err := readChunk(r, c)
-		chunks = append(chunks, c[:n])
-		total += n
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	joined := make([]byte, 0, total)
-	joined = append(joined, a.buf.Bytes()...)
-	for _, c := range chunks {
-		joined = append(joined, c...)
-	}
-	a.buf = *bytes.NewBuffer(joined)
-	return nil
-}
-
-// readChunk fills c from r, and reports io.EOF when r ended (c may then
-// be partly filled), or another error of r.
-func readChunk(r io.Reader, c []byte) (int, error) {
-	n := 0
-	for n < len(c) {
-		k, err := r.Read(c[n:])
-		n += k
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// Checks of a 2xx response's shape, beyond being valid JSON: every endpoint
-// documents an object, and a response that is not one (JSON null, an array,
-// a bare string or number) would otherwise decode to a zero value without
-// an error.
-
-// checkShape refuses a body that is valid JSON but not an object. A body
-// that is not valid JSON is left to the decoder, which names the fault.
-// A *json.RawMessage out (a response the SDK keeps whole) only refuses null.
-func checkShape(data []byte, out any) error {
-	i := 0
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	if i == len(data) || data[i] == '{' || !json.Valid(data) {
-		return nil
-	}
-	kind := "a JSON " + map[byte]string{'n': "null", '[': "array", '"': "string", 't': "boolean", 'f': "boolean"}[data[i]]
-	if kind == "a JSON " {
-		kind = "a JSON number"
-	}
-	if _, raw := out.(*json.RawMessage); raw && data[i] != 'n' {
-		return nil
-	}
-	return errors.New("the body is " + kind + ", not an object")
-}
 
 // maxErrorBody bounds how much of an error response is read; maxKeptBody
 // bounds the copy an APIError keeps.
@@ -357,6 +163,9 @@ func ownWords(err error) bool {
 	if ns, ok := err.(*rxtypes.NotSentError); ok {
 		err = ns.Err
 	}
+	if _, ok := err.(*PauseError); ok {
+		return true
+	}
 	switch err {
 	case errNotLoopback, errWriteRedirect, errPlainRedirect, errBodyTooLarge, errCalledTwice, ErrHookRefused,
 		error(errAttemptTimeout), error(errRateWait):
@@ -370,14 +179,9 @@ func ownWords(err error) bool {
 func (c *call) apiError(resp *http.Response, data []byte) error {
 	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.cfg.WallNow())
 	scrubAPIError(e, c.sc)
-	// A body that names a definite refusal settles the outcome whatever
-	// the status.
-	e.UnknownOutcome = c.ep.Write && unknownStatus(resp.StatusCode) && !e.Is(rxtypes.ErrUnableToCancel)
+	e.UnknownOutcome = c.outcomeUnknown(resp.StatusCode, e.Is(rxtypes.ErrUnableToCancel), nil)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		setRedirect(e, resp, c.sc)
-		// The platform documents no redirect: whether it acted on a write
-		// before sending one is not known.
-		e.UnknownOutcome = c.ep.Write
 	}
 	return e
 }
@@ -388,12 +192,8 @@ func (c *call) apiError(resp *http.Response, data []byte) error {
 // never got a connection, or the failure is one that proves nothing was
 // sent (neverSent).
 func (c *call) transportError(err error) error {
-	unknown := c.ep.Write && !isWaitCancel(err) && c.trace.mayHaveSent()
-	err = stripURL(err)
-	if neverSent(err) {
-		unknown = false
-	}
-	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(err, c.sc), UnknownOutcome: unknown}
+	unknown := c.outcomeUnknown(0, false, err)
+	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(stripURL(err), c.sc), UnknownOutcome: unknown}
 }
 
 // decodeError is the *DecodeError of a 2xx response whose body could not
@@ -401,7 +201,7 @@ func (c *call) transportError(err error) error {
 // unknown: the platform accepted it, but its response is lost.
 func (c *call) decodeError(status int, err error, cut bool) error {
 	return &rxtypes.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
-		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.ep.Write}
+		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.outcomeUnknown(status, false, err)}
 }
 
 // Missing is the refusal a ResponseChecker returns for a response without

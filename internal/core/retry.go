@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,6 +23,32 @@ import (
 // other failure of a write is returned at once and marked as an unknown
 // outcome.
 
+// policy is the retry policy's state of one call, one value in the call:
+// what go-retryablehttp's callbacks (call.go) carry from one to the next.
+type policy struct {
+	// retries counts the policy's retries made, replays the replays of a
+	// write made since the last of them; spent is what the retries took
+	// from the retry budget.
+	retries, replays int
+	spent            int64
+	// wait is the wait before the retry decided after the last attempt;
+	// retrying is set from that decision until the retry starts,
+	// replaying when it is a replay, and retryCost is what it took of the
+	// budget meanwhile (given back if it never starts). budgetRefused is
+	// set when the budget refused a retry.
+	wait          time.Duration
+	retrying      bool
+	replaying     bool
+	retryCost     uint8
+	budgetRefused bool
+	// lastRetryAfter is the last response's Retry-After (call.retryAfter),
+	// when hasRetryAfter; lastTook is how long the last attempt's send
+	// took.
+	lastRetryAfter time.Duration
+	hasRetryAfter  bool
+	lastTook       time.Duration
+}
+
 // retryInput is what the retry decision is made on: the attempt that
 // just ended and what is left of the call.
 type retryInput struct {
@@ -33,9 +58,13 @@ type retryInput struct {
 	// how many retries the call may still make after it.
 	Attempt, Left int
 	// Resp is the attempt's response, nil when it failed with Err. Err is
-	// its failure, read as an attempt timeout where it is one (timeout.go).
+	// its failure, read as an attempt timeout where it is one (attempt.go).
 	Resp *http.Response
 	Err  error
+	// RetryAfter is Resp's Retry-After when HasRetryAfter (read once per
+	// response, by call.retryAfter).
+	RetryAfter    time.Duration
+	HasRetryAfter bool
 	// Ended is set when the caller's context (or the exchange's) has
 	// ended: nothing is retried.
 	Ended bool
@@ -45,8 +74,13 @@ type retryInput struct {
 	// WaitMin and WaitMax are the backoff's first wait and its cap (a
 	// Retry-After above the cap is not waited for).
 	WaitMin, WaitMax time.Duration
-	// Jitter, in [0, 1), spreads a backoff wait over its upper half.
+	// Jitter, in [0, 1), spreads a backoff wait over its upper half, and
+	// a replay's wait over its range.
 	Jitter float64
+	// Replays is how many replays of a write the call has made since its
+	// last retry; Took is how long the attempt that ended took.
+	Replays int
+	Took    time.Duration
 }
 
 // retryWhy says why a retry is made or not.
@@ -60,6 +94,7 @@ const (
 	retryAfterTooLong                  // the server's Retry-After is above the wait cap
 	retryPastDeadline                  // the wait would pass the caller's deadline
 	retryBudgetRefused                 // the client's retry budget is empty (set by the hook, not by decideRetry)
+	retryReplay                        // a write HTTP proves unprocessed, sent again at once (unsent.go)
 )
 
 var retryWhyText = [...]string{
@@ -70,6 +105,7 @@ var retryWhyText = [...]string{
 	retryAfterTooLong:  "Retry-After above the longest wait",
 	retryPastDeadline:  "the wait would pass the deadline",
 	retryBudgetRefused: "the retry budget is empty",
+	retryReplay:        "replayed: the server did not process it",
 }
 
 func (w retryWhy) String() string { return retryWhyText[w] }
@@ -91,11 +127,17 @@ type retryDecision struct {
 // policy retries the response or failure, the call has a retry left, the
 // context is live and, when the server sent a Retry-After, that wait is
 // within WaitMax and ends by the deadline; only then does it cost
-// anything. A backoff wait is the SDK's own: it is slept within the
+// anything. A write HTTP proves the server did not process is first
+// replayed, MaxReplays times at most, without counting as a retry. A backoff wait is the SDK's own: it is slept within the
 // context, whose end ends it (and gives its cost back, see call.unspend).
 func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
+	}
+	if wait, ok := replayWait(in); ok {
+		// Sent again soon, as an attempt of its own that is no retry and
+		// costs nothing: HTTP proves the server did not process it.
+		return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
 	}
 	cost := int64(RetryCost)
 	var wait time.Duration
@@ -111,7 +153,7 @@ func decideRetry(in retryInput) retryDecision {
 		if in.Resp == nil || !retryStatus(in.Resp.StatusCode, in.Write) {
 			return retryDecision{Why: retryNotRetried}
 		}
-		if ra, ok := parseRetryAfter(in.Resp.Header.Get("Retry-After"), in.Now); ok {
+		if ra := in.RetryAfter; in.HasRetryAfter {
 			if ra > in.WaitMax {
 				return retryDecision{Why: retryAfterTooLong, Wait: ra}
 			}
@@ -157,16 +199,13 @@ func retryAfterError(write bool, err error) bool {
 		// Stopped before sending, by the rate limit's wait or a hook.
 		return false
 	}
-	var cut *bodyCutError
-	if errors.As(err, &cut) {
-		// A 2xx whose body was cut: a safe call is sent again, a write has
-		// been applied and is not.
-		return !write
-	}
 	if !retryableTransportError(err) {
 		return false
 	}
-	return !write || neverSent(err)
+	if write {
+		return writeMaySendAgain(0, err)
+	}
+	return true
 }
 
 // retryStatus reports whether a response with status may be retried: 429
@@ -174,12 +213,25 @@ func retryAfterError(write bool, err error) bool {
 // 504 for a safe call only.
 func retryStatus(status int, write bool) bool {
 	switch status {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return !write
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+	default:
+		return false
 	}
-	return false
+	return !write || writeMaySendAgain(status, nil)
+}
+
+// retryAfter reads the Retry-After of a response's header h, once per
+// response (send keeps it for the attempt's record, log line, retry
+// decision and the interface's pause): an HTTP date is read against the
+// client's wall clock.
+func (c *call) retryAfter(h http.Header) (time.Duration, bool) {
+	// The canonical key, as net/http keeps a response's headers: most
+	// responses have none, and the lookup is then all it costs.
+	v := h["Retry-After"]
+	if len(v) == 0 {
+		return 0, false
+	}
+	return parseRetryAfter(v[0], c.b.s.cfg.WallNow())
 }
 
 // parseRetryAfter reads a Retry-After value in delay-seconds or as an HTTP
@@ -232,38 +284,6 @@ func retryableTransportError(err error) bool {
 		return false
 	}
 	return true
-}
-
-// neverSent reports whether err proves that the platform did not act on the
-// request: it did not leave the process (the connection could not be made:
-// refused, unreachable, DNS; net/http refused to write it), or HTTP proves
-// the server did not process it (fateOf).
-func neverSent(err error) bool {
-	var ns *rxtypes.NotSentError
-	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
-		return true
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// unknownStatus reports whether a write whose response has status may have
-// taken effect.
-func unknownStatus(status int) bool {
-	return status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
-}
-
-// isWaitCancel reports whether err is a bare context error, as
-// go-retryablehttp returns when the context ends during a wait between
-// attempts (as opposed to one wrapped in *url.Error, which ended an
-// attempt in flight). A write waits only after a refusal (429, 503) or a
-// failed dial, so its outcome is known: not applied.
-func isWaitCancel(err error) bool {
-	return err == context.Canceled || err == context.DeadlineExceeded
 }
 
 // retriedKind reports whether err is of a kind the retry policy retries:

@@ -65,16 +65,16 @@ func TestBackoffIsExponentialJitteredAndCapped(t *testing.T) {
 	// is not waited for.
 	in := retryInput{Attempt: 1, Left: 3, Now: time.Now(), WaitMin: min, WaitMax: 10 * time.Second,
 		Resp: &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"2"}}}}
-	assert.Equal(t, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}, decideRetry(in))
+	assert.Equal(t, retryDecision{Retry: true, Why: retryYes, Wait: 2 * time.Second, Cost: RetryCost}, decideRetry(readRA(in)))
 	in.WaitMax = time.Second
-	assert.Equal(t, retryDecision{Why: retryAfterTooLong, Wait: 2 * time.Second}, decideRetry(in), "never above the cap")
+	assert.Equal(t, retryDecision{Why: retryAfterTooLong, Wait: 2 * time.Second}, decideRetry(readRA(in)), "never above the cap")
 }
 
 func TestCheckRetryPolicy(t *testing.T) {
 	t.Parallel()
 	resp := func(code int) *http.Response { return &http.Response{StatusCode: code, Header: http.Header{}} }
 	decide := func(write bool, r *http.Response, err error) bool {
-		return decideRetry(retryInput{Write: write, Attempt: 1, Left: 3, Resp: r, Err: err, Now: time.Now(), WaitMax: time.Minute}).Retry
+		return decideRetry(readRA(retryInput{Write: write, Attempt: 1, Left: 3, Resp: r, Err: err, Now: time.Now(), WaitMax: time.Minute})).Retry
 	}
 	for code, want := range map[int][2]bool{ // {safe, write}
 		200: {false, false}, 400: {false, false}, 404: {false, false}, 409: {false, false},
@@ -132,7 +132,7 @@ func TestDecideRetrySaysWhy(t *testing.T) {
 	} {
 		in := base
 		tc.edit(&in)
-		assert.Equal(t, tc.want, decideRetry(in), tc.name)
+		assert.Equal(t, tc.want, decideRetry(readRA(in)), tc.name)
 	}
 	assert.Equal(t, "no retries left", retryNoneLeft.String())
 }
@@ -195,4 +195,13 @@ func TestRedirectRefusalIsKnownByItsKindNotItsWords(t *testing.T) {
 	_, err = be.Do(context.Background(), Call{Method: "GET", Path: "/x"}, nil)
 	assert.NoError(t, err)
 	assert.Equal(t, 2, seq.count(), "retried once")
+}
+
+// readRA reads in.Resp's Retry-After into in, as the call does when the
+// response comes.
+func readRA(in retryInput) retryInput {
+	if in.Resp != nil && in.Resp.Header != nil {
+		in.RetryAfter, in.HasRetryAfter = parseRetryAfter(in.Resp.Header.Get("Retry-After"), in.Now)
+	}
+	return in
 }

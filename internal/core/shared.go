@@ -70,6 +70,10 @@ type Config struct {
 	RetryBudget *Budget
 	// Clock is what watches wait on between reads; nil means real time.
 	Clock option.Clock
+	// MaxPause is the longest pause a Retry-After sets on an interface
+	// (the root's WithMaxPause, whose default it is given); zero sets
+	// none.
+	MaxPause time.Duration
 }
 
 // Shared is what every interface's Backend shares: one connection pool,
@@ -131,7 +135,7 @@ func NewShared(cfg Config) *Shared {
 			l = NewLimiter(math.Inf(1), 1)
 			s.cfg.RateLimits[i] = l
 		}
-		l.UseClock(cfg.Clock, cfg.RetryWaitMax, cfg.WallNow)
+		l.UseClock(cfg.Clock, cfg.RetryWaitMax, cfg.MaxPause)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
@@ -177,6 +181,9 @@ func (s *Shared) Sandbox() bool { return s.cfg.Sandbox }
 func (s *Shared) LimiterState(iface rxtypes.Interface) LimiterState {
 	return s.cfg.RateLimits[iface].State()
 }
+
+// EndPause ends the pause a Retry-After set on iface.
+func (s *Shared) EndPause(iface rxtypes.Interface) { s.cfg.RateLimits[iface].EndPause() }
 
 // Backend is one interface's view of the shared state: its base URL and
 // its Authorization header, both fixed at construction.

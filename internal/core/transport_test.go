@@ -286,6 +286,7 @@ func TestContextAlreadyDoneSendsNothing(t *testing.T) {
 	cancel()
 	_, err := b.Do(ctx, Call{Method: "POST", Path: "/api/v1/orders", Body: map[string]int{}, Write: true}, nil)
 	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, err, rxtypes.ErrNotSent, "the one not-sent shape")
 	assert.NotErrorIs(t, err, rxtypes.ErrUnknownOutcome)
 	assert.Equal(t, 0, mock.GetTotalCallCount())
 }

@@ -3,10 +3,14 @@ package core
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // What a failed attempt proves about its request. net/http reports some
@@ -225,87 +229,154 @@ func refusedStream(s string) bool {
 	return ok && (rest == "" || strings.HasPrefix(rest, "; "))
 }
 
-// MaxReplays bounds how many times the guard sends one attempt of a write
-// again after failures HTTP proves the server did not process (see
-// sendWrite). The first replay goes out at once, as net/http's own replay
-// does: a connection being recycled by a proxy, the common case, is left
-// for a fresh one. Later replays wait a little (replayWait), so that writes
+// MaxReplays bounds how many times in a row the retry policy sends a write
+// again at once after failures HTTP proves the server did not process,
+// of the kinds net/http would have sent again itself had it been able to
+// rewind the body (notProcessedReplay: a graceful GOAWAY below the stream,
+// REFUSED_STREAM, a connection found unusable before the request was
+// written to it). Each replay is an attempt of its own, which hooks, log
+// lines and Metadata see, and none counts against the call's retries. The
+// first replay goes out at once, as net/http's own replay does: a
+// connection being recycled by a proxy, the common case, is left for a
+// fresh one. Later replays wait a little (replayWait), so that writes
 // refused together do not crowd onto the next connection together. Past
-// the bound the failure goes to the retry policy, which sends the write
-// again, after its backoff wait, as an attempt of its own within the retry
-// count; it is never an unknown outcome.
+// the bound the failure is retried as a failed connection is, after the
+// policy's backoff wait and within the retry count; it is never an unknown
+// outcome.
 const MaxReplays = 32
 
-// sendWrite sends r, the guard's own copy of a write's attempt, with a
-// body that cannot be rewound. When net/http reports a failure that HTTP
-// proves the server did not process, of the kinds net/http would have
-// sent again itself had it been able to rewind the body
-// (notProcessedReplay: a graceful GOAWAY below the stream, REFUSED_STREAM,
-// a connection found unusable before the request was written to it),
-// sendWrite sends the write again on a fresh copy with a fresh body, at
-// most MaxReplays times and while the attempt's context is live. The
-// replays are part of the attempt: hooks, log lines and metadata count
-// one.
-func sendWrite(next http.RoundTripper, r *http.Request) (*http.Response, error) {
-	getBody := r.GetBody
-	bodyless := r.Body == nil || r.Body == http.NoBody
-	canReplay := bodyless || getBody != nil
-	makeUnrewindable(r)
-	for replays := 0; ; replays++ {
-		start := time.Now()
-		resp, err := next.RoundTrip(r)
-		if err == nil || !canReplay || replays == MaxReplays || fateOf(err) != notProcessedReplay ||
-			!replayWait(r.Context(), replays, time.Since(start)) {
-			return resp, err
-		}
-		again := *r
-		again.Body = nil
-		if !bodyless {
-			body, gerr := getBody()
-			if gerr != nil {
-				return nil, err
-			}
-			again.Body = body
-		}
-		makeUnrewindable(&again)
-		r = &again
-	}
-}
-
 // replayMargin is the least time a replay must have left before the
-// attempt's deadline, besides its wait and twice the time the refused send
+// caller's deadline, besides its wait and twice the time the refused send
 // took, to be sent.
 const replayMargin = 20 * time.Millisecond
 
-// replayWait waits before replay n+1 of an attempt: not at all before the
-// first, then a random wait of up to 2ms, 4ms, ... and at most 128ms. It
-// returns false, without waiting, when ctx has ended or its deadline leaves
-// no room for the wait and the send: replayMargin plus twice took, the time
-// the refused send took (so that a slow network or a loaded machine, where
-// a refusal takes long to come back, keeps its room). The attempt then ends
-// with the failure that proved the write unprocessed, rather than with its
-// deadline in the middle of a send, which would leave the outcome unknown.
-// It returns false too when ctx ends during the wait.
-func replayWait(ctx context.Context, n int, took time.Duration) bool {
-	if ctx.Err() != nil {
-		return false
+// replayWait reports whether the write whose attempt failed with in.Err
+// is replayed (MaxReplays): only when HTTP proves the server did not
+// process it, of the kinds net/http itself replays (notProcessedReplay),
+// and fewer than MaxReplays replays ran in a row. It returns the wait
+// before replay in.Replays+1: none before the first, then a random wait (in.Jitter) of up to 2ms, 4ms, ...
+// and at most 128ms. It reports false when the caller's deadline leaves
+// no room for the wait and the send: replayMargin plus twice in.Took, the
+// time the refused send took (so that a slow network or a loaded machine,
+// where a refusal takes long to come back, keeps its room). The call then
+// goes on as after a failed connection, rather than end with its deadline
+// in the middle of a send, which would leave the outcome unknown.
+func replayWait(in retryInput) (time.Duration, bool) {
+	if !in.Write || in.Err == nil || in.Replays >= MaxReplays || fateOf(in.Err) != notProcessedReplay {
+		return 0, false
 	}
 	var wait time.Duration
-	if n > 0 {
-		wait = rand.N(time.Millisecond<<min(n, 7)) + 1
+	if in.Replays > 0 {
+		wait = time.Duration(in.Jitter*float64(time.Millisecond<<min(in.Replays, 7))) + 1
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+replayMargin+2*took {
+	if !in.Deadline.IsZero() && in.Deadline.Sub(in.Now) < wait+replayMargin+2*in.Took {
+		return 0, false
+	}
+	return wait, true
+}
+
+// sendTrace tells whether the last attempt of a write got a connection. A
+// write whose last attempt failed before it had one never left the
+// process (for example when its context ended while it waited for a
+// connection of a full pool): its outcome is known, not applied. Earlier
+// attempts of a write are only ever retried after a refusal (429, 503) or
+// a failed dial, so the last attempt decides.
+//
+// The hooks fire only in transports that support net/http's client trace
+// (http.Transport does). With any other transport nothing is traced and
+// a failed write keeps its unknown outcome.
+type sendTrace struct {
+	state atomic.Int32 // untraced, waitingConn or gotConn
+	trace httptrace.ClientTrace
+}
+
+// States of a sendTrace.
+const (
+	untraced    = iota // no hook fired: the transport does not trace
+	waitingConn        // the attempt asked for a connection, has none yet
+	gotConn            // the attempt got a connection and may have sent
+)
+
+// attach returns ctx with the trace's hooks.
+func (s *sendTrace) attach(ctx context.Context) context.Context {
+	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
+	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
+	return httptrace.WithClientTrace(ctx, &s.trace)
+}
+
+// mayHaveSent reports whether the last attempt may have sent the request:
+// false only when it is known to have had no connection.
+func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
+
+// Whether a write may be sent again, and whether a failed one's outcome is
+// unknown: each decided in one function below, from what the attempt or
+// the call ended with.
+
+// writeMaySendAgain reports whether a write whose attempt ended with
+// status (err nil) or err may be sent again: only where the platform
+// provably did not act on it. A 429 or a 503 refused it; a failure that
+// proves the request never left, or that HTTP proves the server did not
+// process (neverSent). Every other answer may have been acted on (a 500,
+// a 502, a 504), and a 2xx whose body was cut was applied.
+func writeMaySendAgain(status int, err error) bool {
+	if err == nil {
+		return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
 		return false
 	}
-	if wait == 0 {
-		return true
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
+	return neverSent(err)
+}
+
+// outcomeUnknown reports whether the call, when it is a write, ended in a
+// way that does not tell whether the platform acted on it: an answer with
+// status outside 2xx (err nil; refused is set when its body names a
+// definite refusal, which settles the outcome whatever the status), a 2xx
+// whose body could not be used (status and err), or err with no usable
+// answer (status 0).
+func (c *call) outcomeUnknown(status int, refused bool, err error) bool {
+	switch {
+	case !c.ep.Write:
 		return false
+	case err == nil && status >= 300 && status <= 399:
+		// The platform documents no redirect: whether it acted before
+		// sending one is not known.
+		return true
+	case err == nil:
+		return !refused && status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented
+	case status != 0:
+		// Accepted, but its response (with the new identifier) is lost.
+		return true
 	}
+	// No answer: unknown unless the request provably never left (the
+	// context ended during a wait between attempts, the last attempt never
+	// got a connection, or the failure proves it).
+	return !isWaitCancel(err) && c.trace.mayHaveSent() && !neverSent(stripURL(err))
+}
+
+// neverSent reports whether err proves that the platform did not act on the
+// request: it did not leave the process (the connection could not be made:
+// refused, unreachable, DNS; net/http refused to write it), or HTTP proves
+// the server did not process it (fateOf).
+func neverSent(err error) bool {
+	var ns *rxtypes.NotSentError
+	if errors.As(err, &ns) || fateOf(err) != mayHaveActed {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// isWaitCancel reports whether err is a bare context error, as
+// go-retryablehttp returns when the context ends during a wait between
+// attempts (as opposed to one wrapped in *url.Error, which ended an
+// attempt in flight). A write waits only after a refusal (429, 503) or a
+// failed dial, so its outcome is known: not applied.
+func isWaitCancel(err error) bool {
+	return err == context.Canceled || err == context.DeadlineExceeded
 }

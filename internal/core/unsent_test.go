@@ -125,24 +125,42 @@ func TestNeverSentAndRetry(t *testing.T) {
 	}
 }
 
-// TestReplayWaitKeepsRoomForTheSend: a replay goes only while the attempt's
-// deadline leaves room for its wait and for a send as slow as the refused
-// one was, so that a slow refusal ends the attempt with its proof of
-// non-processing rather than with the deadline in the middle of a send.
+// TestReplayWaitKeepsRoomForTheSend: a replay goes only while the
+// caller's deadline leaves room for its wait and for a send as slow as
+// the refused one was, so that a slow refusal ends the replays with its
+// proof of non-processing rather than with the deadline in the middle of
+// a send. The first replay goes at once, later ones after a short random
+// wait.
 func TestReplayWaitKeepsRoomForTheSend(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-	defer cancel()
-	assert.True(t, replayWait(ctx, 0, time.Minute), "an hour leaves room for a send of a minute")
+	now := time.Now()
+	refused := errors.New(h2GracefulGoAway)
+	_, ok := replayWait(retryInput{Write: false, Err: refused, Now: now})
+	assert.False(t, ok, "a read is not replayed: the policy retries it")
+	_, ok = replayWait(retryInput{Write: true, Err: errors.New("connection reset by peer"), Now: now})
+	assert.False(t, ok, "a failure that proves nothing is not replayed")
+	room := func(deadline time.Duration, replays int, took time.Duration) bool {
+		in := retryInput{Write: true, Err: refused, Now: now, Replays: replays, Took: took, Jitter: 0.5}
+		if deadline > 0 {
+			in.Deadline = now.Add(deadline)
+		}
+		_, ok := replayWait(in)
+		return ok
+	}
+	assert.True(t, room(time.Hour, 0, time.Minute), "an hour leaves room for a send of a minute")
+	assert.True(t, room(500*time.Millisecond, 0, time.Millisecond), "a fast refusal: room")
+	assert.False(t, room(500*time.Millisecond, 0, 300*time.Millisecond), "a refusal that took 300 ms: no room for another in 500 ms")
+	assert.True(t, room(0, 3, time.Hour), "no deadline: always room")
 
-	ctx, cancel = context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	assert.True(t, replayWait(ctx, 0, time.Millisecond), "a fast refusal: room")
-	assert.False(t, replayWait(ctx, 0, 300*time.Millisecond), "a refusal that took 300 ms: no room for another in 500 ms")
-
-	assert.True(t, replayWait(context.Background(), 3, time.Hour), "no deadline: always room")
-
-	ended, stop := context.WithCancel(context.Background())
-	stop()
-	assert.False(t, replayWait(ended, 0, 0), "an ended context: no replay")
+	first, _ := replayWait(retryInput{Write: true, Err: refused, Now: now, Jitter: 0.9})
+	assert.Zero(t, first, "the first replay goes at once")
+	for n := 1; n < 40; n++ {
+		w, ok := replayWait(retryInput{Write: true, Err: refused, Now: now, Replays: n, Jitter: 0.999})
+		assert.Equal(t, n < MaxReplays, ok, "replay %d", n)
+		if !ok {
+			continue
+		}
+		assert.LessOrEqual(t, w, time.Millisecond<<min(n, 7)+1, "replay %d", n)
+		assert.Positive(t, w, "replay %d", n)
+	}
 }

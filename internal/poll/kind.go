@@ -117,10 +117,7 @@ type meter struct {
 // newMeter returns the meter of a watch with the call options calls. The
 // caller's Metadata, when one is asked for, starts empty.
 func newMeter(calls []option.CallOption) *meter {
-	var s option.Settings
-	for _, o := range calls {
-		o.Apply(&s)
-	}
+	s, _ := option.Resolve(&option.Settings{}, calls)
 	m := &meter{user: s.Metadata}
 	if m.user != nil {
 		*m.user = option.Metadata{OutcomeKnown: true}

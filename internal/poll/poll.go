@@ -302,11 +302,15 @@ func Many[T any](ctx context.Context, w Watch, r Resource[T], ids []string, read
 }
 
 // throttled reports whether a read's failure asks the caller to slow
-// down: a 429, or a response with a Retry-After (a 503 with one, or a call
-// the client did not send because a Retry-After pauses the interface).
+// down: a 429, or a response with a Retry-After (a 503 with one), or a
+// call the client did not send because a Retry-After pauses the interface.
 func throttled(err error) bool {
 	var ae *rxtypes.APIError
-	return errors.As(err, &ae) && (ae.StatusCode == 429 || ae.RetryAfter > 0)
+	if errors.As(err, &ae) {
+		return ae.StatusCode == 429 || ae.RetryAfter > 0
+	}
+	var ns *rxtypes.NotSentError
+	return errors.As(err, &ns) && !ns.PausedUntil.IsZero()
 }
 
 func inBatch(batch []string, id string) bool {
@@ -346,8 +350,18 @@ func (w *Watch) jitter(d time.Duration, err error) time.Duration {
 	}
 	d = time.Duration(float64(d) * (1 + option.PollJitter*(2*f()-1)))
 	var ae *rxtypes.APIError
-	if errors.As(err, &ae) && ae.RetryAfter > d {
+	var ns *rxtypes.NotSentError
+	switch {
+	case errors.As(err, &ae) && ae.RetryAfter > d:
 		d = ae.RetryAfter
+	case errors.As(err, &ns) && !ns.PausedUntil.IsZero():
+		// Refused by a pause: its end is on the client's clock, the
+		// watch's.
+		now := time.Now()
+		if w.Clock != nil {
+			now = w.Clock.Now()
+		}
+		d = max(d, ns.PausedUntil.Sub(now))
 	}
 	return d
 }

@@ -173,6 +173,14 @@ func TestManyCarriesAThrottledRoundOver(t *testing.T) {
 		"read b", "read c", "read a", // the next round starts with what was left
 		"wait 1s", "read b",
 	}, run(&rxtypes.APIError{StatusCode: 429, RetryAfter: 5 * time.Second}))
+	// A read the client did not send because a Retry-After pauses the
+	// interface ends the round the same way, and the wait lasts to the
+	// pause's end.
+	assert.Equal(t, []string{
+		"read a", "read b", "wait 5s",
+		"read b", "read c", "read a",
+		"wait 1s", "read b",
+	}, run(&rxtypes.TransportError{Err: &rxtypes.NotSentError{Err: errors.New("paused"), PausedUntil: time.Time{}.Add(5 * time.Second)}}))
 	assert.Equal(t, []string{
 		"read a", "read b", "read c", "wait 1s",
 		"read a", "read b", "read c",

@@ -16,6 +16,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // httptest: REFUSED_STREAM and GOAWAY are HTTP/2 frames on a real connection.
@@ -49,9 +50,10 @@ func h2Writes(t *testing.T, c *rxdelivery.Client) []struct {
 
 // TestHTTP2UnprocessedWritesAreSentAgain: the server refuses each write
 // twice (REFUSED_STREAM, or a graceful GOAWAY below its stream) and then
-// processes it. With retries turned off, every write succeeds within its
-// one attempt and the server processes it once, over the SDK's pool and a
-// caller's transport, with and without an attempt timeout.
+// processes it. With retries turned off, every write succeeds, replayed
+// as attempts of its own that hooks and the attempt log see, and the
+// server processes it once, over the SDK's pool and a caller's transport,
+// with and without an attempt timeout.
 func TestHTTP2UnprocessedWritesAreSentAgain(t *testing.T) {
 	t.Parallel()
 	for _, fault := range []h2Fault{refusedStream, goAwayBelow} {
@@ -82,13 +84,28 @@ func TestHTTP2UnprocessedWritesAreSentAgain(t *testing.T) {
 						delivered, refused := s.delivered.Load(), s.refused.Load()
 						s.refuse.Store(2)
 						var md rxdelivery.Metadata
+						var hooked []int
+						seen := rxdelivery.WithMiddleware(func(next option.AttemptFunc) option.AttemptFunc {
+							return func(ctx context.Context, a *option.Attempt) option.AttemptResult {
+								hooked = append(hooked, a.Number)
+								return next(ctx, a)
+							}
+						})
 						ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-						err := w.call(ctx, rxdelivery.WithMetadata(&md))
+						err := w.call(ctx, rxdelivery.WithMetadata(&md), seen)
 						cancel()
 						assert.NoError(t, err, w.name)
 						assert.Equal(t, int64(2), s.refused.Load()-refused, "%s: refusals", w.name)
 						assert.Equal(t, int64(1), s.delivered.Load()-delivered, "%s: deliveries", w.name)
-						assert.Equal(t, 1, md.Attempts, "%s: the replays are part of one attempt", w.name)
+						// Every send is an attempt hooks and the attempt log
+						// see, the replays too; none is a retry of the policy.
+						assert.Equal(t, 3, md.Attempts, "%s: each replay is an attempt", w.name)
+						assert.Equal(t, []int{1, 2, 3}, hooked, "%s: the hooks saw each attempt", w.name)
+						if assert.Len(t, md.AttemptLog, 3, w.name) {
+							assert.Equal(t, option.AttemptFailed, md.AttemptLog[0].End, w.name)
+							assert.Equal(t, option.AttemptFailed, md.AttemptLog[1].End, w.name)
+							assert.Equal(t, option.AttemptResponded, md.AttemptLog[2].End, w.name)
+						}
 					}
 				})
 			}
@@ -131,8 +148,9 @@ func TestHTTP2ErrorGoAwayBeforeTheFirstStreamIsKnown(t *testing.T) {
 }
 
 // TestHTTP2RefusedWritesAreBounded: a server that refuses every stream.
-// Each attempt sends a write 1+MaxReplays times, the retry policy adds
-// its attempts, and the call then fails with a known outcome (not
+// The write is sent, then replayed MaxReplays times, each an attempt of
+// its own; the retry policy's one retry does the same, and the call then
+// fails with a known outcome (not
 // applied): nothing loops, nothing is processed.
 func TestHTTP2RefusedWritesAreBounded(t *testing.T) {
 	for _, fault := range []h2Fault{refusedStream, goAwayBelow} {
@@ -156,7 +174,7 @@ func TestHTTP2RefusedWritesAreBounded(t *testing.T) {
 			t.Logf("%v", err)
 			assert.NotErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 			assert.True(t, md.OutcomeKnown)
-			assert.Equal(t, 2, md.Attempts)
+			assert.Equal(t, 2*(1+core.MaxReplays), md.Attempts, "every send is an attempt")
 			assert.Equal(t, int64(2*(1+core.MaxReplays)), s.refused.Load(), "sends of the refused write")
 			assert.Zero(t, s.delivered.Load())
 		})
@@ -165,8 +183,9 @@ func TestHTTP2RefusedWritesAreBounded(t *testing.T) {
 
 // TestHTTP2RefusedUntilTheAttemptTimeoutIsKnown: a server that refuses
 // every stream, and an attempt timeout shorter than the replays would
-// take. The attempt stops replaying before its deadline and ends with the
-// refusal: the outcome is known, not an attempt timeout's unknown.
+// take together. Each replay is an attempt with its own timeout, and the
+// call ends with the refusal: the outcome is known, not an attempt
+// timeout's unknown.
 //
 // Not parallel: the replays are timed against a 250ms attempt timeout, and
 // other tests' load on the same cores stretches a send beyond the margin
