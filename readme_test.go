@@ -34,7 +34,7 @@ func TestReadmeBlocksAreCompiled(t *testing.T) {
 	t.Parallel()
 	readme := readmeAndGuides(t)
 	var examples []byte
-	for _, name := range []string{"example_test.go", "example_calloptions_test.go", "example_platform_test.go", "decimal_example_test.go", "journal/example_test.go", "otel/example_test.go", "rxdeliverytest/example_cassette_test.go"} {
+	for _, name := range []string{"example_test.go", "example_calloptions_test.go", "rxtypes/example_platform_test.go", "decimal_example_test.go", "journal/example_test.go", "otel/example_test.go", "rxdeliverytest/example_cassette_test.go"} {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
 		examples = append(examples, b...)

@@ -1,4 +1,4 @@
-package rxdelivery_test
+package rxtypes_test
 
 import (
 	"context"
