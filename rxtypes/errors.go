@@ -66,19 +66,24 @@ var (
 // status and the platform's code, type and message; never a credential or a
 // request body. Platforms echo what they were sent, in any form (a surname
 // inside a sentence, a truncated note, a date in another layout, an escaped
-// name), so the SDK keeps of the platform's words only those known safe:
-// Message keeps the words of an allowlist (the platform's documented
-// messages, field names and JSON paths, status and enum names, English
-// function words and common words of validation messages, ids the call's
-// path names, lone numbers of at most three digits; escapes decoded first)
-// and every other word becomes "[redacted]"; Type and Code keep only
-// enum-like words of the allowlist; ID is kept only when the call's path
-// names it. As a second line, the values the call sent in patient fields,
-// a path segment errors show as a placeholder and the credentials are
-// removed even where they are words of the allowlist. Location keeps the
-// redirect's scheme and host, less any value the call sent. Body alone
-// keeps the platform's raw words: it may hold patient data, so never log
-// it; no rendering of an APIError (Error, %v, %+v, %#v, %q, %x) prints it.
+// name), so Message is the safe rendering of the platform's message: each
+// word judged by what it is (escapes decoded first). Words of the language,
+// field names and enum names stay unless they are a person's or a place's
+// name used as one; numbers stay where their form is safe (money, clock
+// times, durations, measures, counts, dates near the present) and go where
+// they could be a date of birth, a phone number, a ZIP code or a record's
+// number; every word the filter does not know becomes "[redacted]". As a
+// second line, the values the call sent in patient fields, a path segment
+// errors show as a placeholder and the credentials are removed even where
+// they are ordinary words. Type and Code are the platform's value when
+// every word of it passes, and "" otherwise; ID is the id the call's path
+// names, or "". Location keeps the redirect's scheme and host, less any
+// value the call sent.
+//
+// Platform returns what the platform said as it said it, for the person
+// entitled to the patient data it may hold; Body keeps the raw response.
+// Both may hold patient data: never log them. No rendering of an APIError
+// (Error, %v, %+v, %#v, %q, %x) prints them.
 type APIError struct {
 	// StatusCode is the HTTP status of the response.
 	StatusCode int
@@ -87,14 +92,17 @@ type APIError struct {
 	Method, Path string
 	// Interface is the platform interface that responded.
 	Interface Interface
-	// ID is the omni error id (for unable_to_cancel, the request id).
+	// ID is the omni error id (for unable_to_cancel, the request id) when
+	// the call's path names it; "" otherwise (Platform has it).
 	ID string
-	// Type is the omni error type, such as "unable_to_cancel".
+	// Type is the omni error type, such as "unable_to_cancel", when every
+	// word of it passes the filter; "" otherwise (Platform has it).
 	Type string
 	// Code is the tracking error code, such as "not_found" or
-	// "rate_limit_exceeded".
+	// "rate_limit_exceeded", when every word of it passes; "" otherwise.
 	Code string
-	// Message is the platform's human-readable message.
+	// Message is the safe rendering of the platform's message (see
+	// above); Platform().Message is the message as the platform said it.
 	Message string
 	// RetryAfter is the wait the platform asked for in a Retry-After header
 	// (seconds or HTTP date); zero when absent.
