@@ -255,7 +255,7 @@ type TransportError struct {
 }
 
 // Error returns "rxdelivery: METHOD PATH: cause". The SDK sets Err to a
-// cause whose text passes through the same allowlist as APIError.Message
+// cause whose text passes through the same filter as APIError.Message
 // (a broken server's status line may echo patient data); the SDK's own
 // refusals keep their words.
 func (e *TransportError) Error() string {

@@ -19,14 +19,14 @@ import (
 // of birth in another layout; a 403 the key; a broken server anything at
 // all in a status line. So every string the SDK formats of the platform's
 // words (the fields of an APIError, the causes of a TransportError and a
-// DecodeError, error messages in transcripts) passes through the
-// allowlist of package safetext: words of the platform's documented
-// messages, field names and paths, enum names, function words, ids the
-// call's path names and lone small numbers pass; every other token becomes
-// "[redacted]". The values the call sent in patient fields, its hidden
-// path segments and the credentials are removed as a second line, even
-// where they are words of the vocabulary. APIError.Body alone keeps the
-// raw response.
+// DecodeError, error messages in transcripts) passes through the filter
+// of package safetext, which judges each word by what it is: words of the
+// language, field names and enum names pass unless used as a person's or
+// a place's name, numbers pass where their form is safe, and every other
+// token becomes "[redacted]". The values the call sent in patient fields,
+// its hidden path segments and the credentials are removed as a second
+// line, even where they are ordinary words. APIError.Platform and
+// APIError.Body alone keep the raw words.
 
 // Redacted is what stands for the words of the platform's that are not
 // known safe, and for a value the call sent or a credential.
@@ -129,8 +129,8 @@ func walkValues(key string, v any, add func(key, v string)) {
 }
 
 // scrub returns the safe text of s, one of the platform's strings: every
-// token outside the allowlist and every value of the second line replaced
-// by Redacted. A nil scrubber judges by the allowlist alone.
+// token the filter does not keep and every value of the second line
+// replaced by Redacted. A nil scrubber judges by the words alone.
 func (sc *scrubber) scrub(s string) string {
 	return sc.get().Text(s)
 }

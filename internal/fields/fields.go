@@ -58,8 +58,8 @@ const (
 	// fields are judged one by one.
 	Object
 	// Message is text the platform wrote for a person (an error's
-	// message): never shown as it is, only through the allowlist of the
-	// SDK's scrubber, which keeps the platform's documented words.
+	// message): never shown as it is, only through the SDK's filter
+	// (package safetext), which keeps the words an operator acts on.
 	Message
 )
 

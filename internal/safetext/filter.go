@@ -1,13 +1,15 @@
 // Package safetext is the one place where the platform's words become
 // words a person may read. A platform that echoes a patient's name, street,
 // note, date of birth or phone number rarely echoes it verbatim: it cuts,
-// re-cases, re-formats and escapes it. So the platform's words are judged
-// by an allowlist: a token passes only when it is a word of the platform's
-// documented messages or of the simulator's, a field name or a JSON path of
-// the platform's models (package fields), a status or enum name, an English
-// function word or a common word of validation messages, an id the call
-// names in its path, or a small number that stands alone. Every other
-// token becomes "[redacted]", and a run of them one "[redacted]".
+// re-cases, re-formats and escapes it. So each word is judged by what it
+// is (text.go): a word of the English language (lexicon/, SCOWL), a field
+// name or JSON path of the platform's models (package fields), an enum
+// name or an id the call names in its path passes, unless it is also a
+// person's first name or surname or a town's name (lexicon/, the 1990 US
+// Census and GeoNames) and its context says it is used as one (names.go);
+// a number passes where its form is known safe and goes where it could
+// identify someone (numbers.go); every word the filter does not know
+// becomes "[redacted]", and a run of them one "[redacted]".
 //
 // A second line removes the values the call sent in patient fields (whole,
 // and word by word), its credentials and its hidden path segments, even
@@ -47,7 +49,7 @@ const (
 )
 
 // Filter judges the platform's words for one call. The zero value and a
-// nil *Filter judge by the allowlist alone. A Filter is safe for
+// nil *Filter judge by the words alone, with no second line. A Filter is safe for
 // concurrent use once built.
 type Filter struct {
 	ids    []string        // ids the call's shown path names, exact case
