@@ -161,7 +161,7 @@ func NewShared(cfg Config) *Shared {
 	// It also hides the pool's CloseIdleConnections from go-retryablehttp,
 	// which calls it whenever one call gives up: in a long-running service
 	// that would drop every other call's warm connections.
-	hc.Transport = &attemptTransport{next: s.loopback}
+	hc.Transport = &attemptTransport{pool: s.transport, plain: s.loopback}
 	s.hc = hc
 	return s
 }
