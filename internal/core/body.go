@@ -34,12 +34,6 @@ const maxPooledBody = 256 << 10
 
 var bodyPool = sync.Pool{New: func() any { return new(body) }}
 
-func getBody(limit int64) *body {
-	a := bodyPool.Get().(*body)
-	a.max = limit
-	return a
-}
-
 func putBody(a *body) {
 	if a.buf.Cap() > maxPooledBody {
 		return
