@@ -299,7 +299,7 @@ func (c *call) newRequest(ctx context.Context) (*retryablehttp.Request, error) {
 }
 
 // readResponse reads the response the loop ended with: a status outside
-// 2xx becomes an *APIError, a 2xx body (read by body.read) is decoded
+// 2xx becomes an *APIError, a 2xx body (read by readBody) is decoded
 // into the request's Out and checked.
 func (c *call) readResponse(resp *http.Response, body *body) error {
 	c.status, c.header = resp.StatusCode, resp.Header
