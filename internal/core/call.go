@@ -133,26 +133,29 @@ func (c *call) metadata(err error) option.Metadata {
 	return m
 }
 
-// go-retryablehttp's callbacks: its loop carries the attempts and sleeps
-// the waits; the call decides (CONTRIBUTING.md, "The map of a call", says
-// why the loop's own rules are not used). Backoff and PrepareRetry are one
-// line each; CheckRetry (below) reads the attempt into the decision.
+// go-retryablehttp's callbacks, one line each: its loop carries the
+// attempts and sleeps the waits; the call decides (CONTRIBUTING.md, "The
+// map of a call", says why the loop's own rules are not used). CheckRetry
+// returns no error: go-retryablehttp would return it bare, and a bare
+// context error is how Execute tells an end during a wait (nothing in
+// flight) from an end during an attempt (wrapped in *url.Error).
+
+func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return c.decide(ctx, resp, err), nil
+}
 
 func (c *call) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return c.pol.wait }
 
 func (c *call) prepareRetry(req *http.Request) error { return c.retryStarts(req.Context()) }
 
-// checkRetry is go-retryablehttp's CheckRetry: it reads the attempt that
-// ended into decideRetry (retry.go), the one place the retry decision is
-// made, and spends the retry budget when, and only when, the decision is
-// a retry. The call counts its retries itself, apart from its replays (the
-// loop's own count cannot tell them apart). The loop asks once per
-// attempt: the call sets no response handler, around which it would ask
-// twice (a 2xx body is read by the attempt transport, readBody). It
-// returns no error: go-retryablehttp would return it bare, and a bare
-// context error is how Execute tells an end during a wait (nothing in
-// flight) from an end during an attempt (wrapped in *url.Error).
-func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+// decide reads the attempt that ended into decideRetry (retry.go), the
+// one place the retry decision is made, and spends the retry budget when,
+// and only when, the decision is a retry. The call counts its retries
+// itself, apart from its replays (the loop's own count cannot tell them
+// apart). The loop asks once per attempt: the call sets no response
+// handler, around which it would ask twice (a 2xx body is read by the
+// attempt transport, readBody).
+func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool {
 	if err != nil {
 		c.noteCut(err)
 	}
@@ -192,7 +195,7 @@ func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (
 	}
 	c.pol.retrying, c.pol.wait = d.Retry, d.Wait
 	c.pol.replaying = d.Why == retryReplay
-	return d.Retry, nil
+	return d.Retry
 }
 
 // callDeadline is the caller's deadline of the call whose exchange runs on
