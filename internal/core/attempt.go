@@ -69,7 +69,8 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Respons
 	}
 	parent := req.Context()
 	if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
-		if err := lim.Wait(parent); err != nil {
+		// A pause is waited for within the longest retry wait.
+		if err := lim.Wait(parent, c.b.s.cfg.RetryWaitMax); err != nil {
 			ns := &rxtypes.NotSentError{Err: err}
 			if p, ok := err.(*PauseError); ok {
 				ns.PausedUntil = p.Until

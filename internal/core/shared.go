@@ -135,7 +135,7 @@ func NewShared(cfg Config) *Shared {
 			l = NewLimiter(math.Inf(1), 1)
 			s.cfg.RateLimits[i] = l
 		}
-		l.UseClock(cfg.Clock, cfg.RetryWaitMax, cfg.MaxPause)
+		l.UseClock(cfg.Clock, cfg.MaxPause)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
