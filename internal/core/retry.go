@@ -129,7 +129,7 @@ type retryDecision struct {
 // within WaitMax and ends by the deadline; only then does it cost
 // anything. A write HTTP proves the server did not process is first
 // replayed, MaxReplays times at most, without counting as a retry. A backoff wait is the SDK's own: it is slept within the
-// context, whose end ends it (and gives its cost back, see call.unspend).
+// context, whose end ends it (and gives its cost back, see exchange).
 func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
