@@ -30,14 +30,21 @@ import (
 // Idempotency-Key header). A write must reach the platform at most once
 // per attempt the retry policy allows, so each attempt of a write goes to
 // the pool with a body that cannot be rewound.
+//
+// Below it, a request goes to the pool when it is https, and through the
+// loopback rule (loopback.go) when it is plain http.
 type attemptTransport struct {
-	next http.RoundTripper
+	pool, plain http.RoundTripper
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	c := callOf(req.Context())
+	next := t.pool
+	if req.URL.Scheme != "https" {
+		next = t.plain
+	}
+	c, _ := req.Context().Value(callKey{}).(*call)
 	if c == nil {
-		return t.next.RoundTrip(req)
+		return next.RoundTrip(req)
 	}
 	if req.Response != nil {
 		// A redirect hop, followed by the caller's CheckRedirect: not an
@@ -47,9 +54,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			closeRequestBody(req)
 			return nil, err
 		}
-		return c.readBody(c.send(t.next, r, req.Context()))
+		return c.readBody(c.send(next, r, req.Context()))
 	}
-	return c.readBody(c.attempt(t.next, req))
+	return c.readBody(c.attempt(next, req))
 }
 
 // attempt runs one attempt of the call.
@@ -62,7 +69,8 @@ func (c *call) attempt(next http.RoundTripper, req *http.Request) (*http.Respons
 	}
 	parent := req.Context()
 	if lim := c.b.s.cfg.RateLimits[c.b.iface]; lim != nil {
-		if err := lim.Wait(parent); err != nil {
+		// A pause is waited for within the longest retry wait.
+		if err := lim.Wait(parent, c.b.s.cfg.RetryWaitMax); err != nil {
 			ns := &rxtypes.NotSentError{Err: err}
 			if p, ok := err.(*PauseError); ok {
 				ns.PausedUntil = p.Until

@@ -148,21 +148,6 @@ func attemptKind(err error) string {
 	return "transport"
 }
 
-// withCallInfo gives err, the error of the call's exchange, the call's
-// request id and attempt count. Only the error types the exchange builds
-// are given them, never an error they wrap.
-func (c *call) withCallInfo(err error) error {
-	switch e := err.(type) {
-	case *rxtypes.APIError:
-		e.RequestID, e.Attempts = c.requestID(), c.attempts
-	case *rxtypes.TransportError:
-		e.RequestID, e.Attempts = c.requestID(), c.attempts
-	case *rxtypes.DecodeError:
-		e.RequestID, e.Attempts = c.requestID(), c.attempts
-	}
-	return err
-}
-
 // requestID is the safe request id of the call's last response; "" when
 // none came.
 func (c *call) requestID() string {
@@ -218,7 +203,7 @@ func (c *call) keepRaw(resp *http.Response, buf *body, data []byte, limit int) {
 // and no credential. Metadata.Header keeps the header as sent.
 func (c *call) safeRequestID(h http.Header) string {
 	v := requestID(h)
-	if v == "" || len(v) > 128 || c.sc.sent(v) != v {
+	if v == "" || len(v) > 128 || c.scrubber().sent(v) != v {
 		return ""
 	}
 	body := v

@@ -14,17 +14,17 @@ import (
 // Reading a 2xx response's body: whole, at a bounded cost, from a pooled
 // buffer, and checked for shape.
 
-// body holds the body of a successful response, read whole by read
+// body holds the body of a successful response, read whole by readBody
 // during the attempt. Responses are pooled: the SDK's decoders copy what
 // they keep, so a buffer is reused once the call has decoded it.
 type body struct {
 	buf bytes.Buffer
 	max int64 // the size limit of a body
 	err error // a body over the limit; never retried
-	// whole is set when read reached the end of the body: closing it
+	// whole is set when readBody reached the end of the body: closing it
 	// then leaves nothing to drain.
 	whole bool
-	// lr is the bounded reader read fills the buffer from.
+	// lr is the bounded reader readBody fills the buffer from.
 	lr limitedReader
 }
 
@@ -33,12 +33,6 @@ type body struct {
 const maxPooledBody = 256 << 10
 
 var bodyPool = sync.Pool{New: func() any { return new(body) }}
-
-func getBody(limit int64) *body {
-	a := bodyPool.Get().(*body)
-	a.max = limit
-	return a
-}
 
 func putBody(a *body) {
 	if a.buf.Cap() > maxPooledBody {
@@ -51,7 +45,7 @@ func putBody(a *body) {
 	bodyPool.Put(a)
 }
 
-// bodyCutError is what read gives go-retryablehttp when a successful
+// bodyCutError is what readBody gives go-retryablehttp when a successful
 // response's body ended early (the connection was cut or reset after the
 // status line). The retry policy sends a safe call again; a write is not
 // sent again, and its outcome stays unknown.
@@ -103,48 +97,41 @@ const (
 	bodyChunk = 256 << 10
 )
 
-// readBody reads the 2xx body of an attempt's response whole (read), when
-// the call decodes one, after the attempt hooks returned it and before the
-// loop sees it: a body cut short is then the attempt's failure, which the
-// retry policy judges once (a safe call is sent again), and the response
-// is closed.
+// readBody reads the 2xx body of an attempt's response whole into
+// c.rbody, bounded by the size limit, when the call decodes one, after the
+// attempt hooks returned it and before the loop sees it: a body cut short
+// is then the attempt's failure, which the retry policy judges once (a
+// safe call is sent again), and the response is closed. Other responses
+// are left to the call.
 func (c *call) readBody(resp *http.Response, err error) (*http.Response, error) {
-	if err != nil || c.rbody == nil {
+	a := c.rbody
+	if err != nil || a == nil {
 		return resp, err
 	}
 	c.status, c.header = resp.StatusCode, resp.Header
-	if err := c.rbody.read(resp); err != nil {
-		closeBody(resp.Body)
-		return nil, err
-	}
-	return resp, nil
-}
-
-// read reads a 2xx body whole, bounded by the size limit. Other responses
-// are left to the call.
-func (a *body) read(resp *http.Response) error {
 	a.whole = false
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || resp.StatusCode == http.StatusNoContent {
-		return nil
+		return resp, nil
 	}
 	a.buf.Reset()
 	a.err = nil
 	if resp.ContentLength > a.max {
 		a.err = errBodyTooLarge
-		return nil
+		return resp, nil
 	}
 	a.lr = limitedReader{r: resp.Body, n: a.max}
-	err := a.fill(&a.lr, resp.ContentLength)
+	err = a.fill(&a.lr, resp.ContentLength)
 	switch {
 	case err == nil:
 		a.whole = true
-		return nil
 	case errors.Is(err, errBodyTooLarge):
 		a.err = err
 		a.buf.Reset()
-		return nil
+	default:
+		closeBody(resp.Body)
+		return nil, &bodyCutError{err: err}
 	}
-	return &bodyCutError{err: err}
+	return resp, nil
 }
 
 // fill reads r (bounded by the size limit) into a.buf. length is the
@@ -203,35 +190,25 @@ func readChunk(r io.Reader, c []byte) (int, error) {
 // a bare string or number) would otherwise decode to a zero value without
 // an error.
 
-// checkShape refuses a body that is valid JSON but not an object. A body
-// that is not valid JSON is left to the decoder, which names the fault.
-// A *json.RawMessage out (a response the SDK keeps whole) only refuses null.
-func checkShape(data []byte, out any) error {
+// decode decodes a 2xx body into out: a *json.RawMessage receives it as
+// it is (valid JSON other than null), anything else must be a JSON object
+// the decoder reads without error. A body that is valid JSON but not an
+// object is refused first; one that is not valid JSON is left to the
+// decoder, which names the fault.
+func decode(data []byte, out any) error {
 	i := 0
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
-	if i == len(data) || data[i] == '{' || !json.Valid(data) {
-		return nil
+	rm, raw := out.(*json.RawMessage)
+	if i < len(data) && data[i] != '{' && (!raw || data[i] == 'n') && json.Valid(data) {
+		kind := "a JSON " + map[byte]string{'n': "null", '[': "array", '"': "string", 't': "boolean", 'f': "boolean"}[data[i]]
+		if kind == "a JSON " {
+			kind = "a JSON number"
+		}
+		return errors.New("the body is " + kind + ", not an object")
 	}
-	kind := "a JSON " + map[byte]string{'n': "null", '[': "array", '"': "string", 't': "boolean", 'f': "boolean"}[data[i]]
-	if kind == "a JSON " {
-		kind = "a JSON number"
-	}
-	if _, raw := out.(*json.RawMessage); raw && data[i] != 'n' {
-		return nil
-	}
-	return errors.New("the body is " + kind + ", not an object")
-}
-
-// decode decodes a 2xx body into out: a *json.RawMessage receives it as
-// it is (valid JSON other than null), anything else must be a JSON object
-// the decoder reads without error.
-func decode(data []byte, out any) error {
-	if err := checkShape(data, out); err != nil {
-		return err
-	}
-	if rm, ok := out.(*json.RawMessage); ok {
+	if raw {
 		if !json.Valid(data) {
 			return errors.New("not valid JSON")
 		}

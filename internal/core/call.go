@@ -11,6 +11,7 @@ import (
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // call is the state of one call, made by Execute and shared by its
@@ -44,8 +45,9 @@ type call struct {
 	path, shown string
 	query       string
 	body        []byte
-	sc          *scrubber
-	start       time.Time
+	// sc is made on first use (scrubber).
+	sc    *scrubber
+	start time.Time
 	// attempts counts the attempts made; status and header are those of
 	// the last response; lastEnd is when the last attempt returned and
 	// lastErr why it failed.
@@ -74,46 +76,28 @@ type call struct {
 // callKey carries a request's *call in its context.
 type callKey struct{}
 
-// callOf returns the call of a request's context, or nil.
-func callOf(ctx context.Context) *call {
-	c, _ := ctx.Value(callKey{}).(*call)
-	return c
+// scrubber returns the call's scrubber (scrub.go), made the first time
+// something shows text of the call: an error, a transcript, a request id.
+func (c *call) scrubber() *scrubber {
+	if c.sc == nil {
+		c.sc = c.b.newScrubber(c.path, c.shown, c.query, c.body)
+	}
+	return c.sc
 }
 
-// newCall starts the call of r on b. The call keeps of r only where the
-// response goes; prepare reads the rest.
-func newCall(b *Backend, r *Request) *call {
-	ep := r.Endpoint
-	c := &call{b: b, ep: ep, out: r.Out, outStatus: r.Status, start: time.Now()}
-	// A descriptor's mistake (a count of values its route does not have)
-	// leaves the route as both paths; prepare refuses the call with it.
-	c.path, c.shown, _ = ep.Paths(r.PathValues...)
-	return c
-}
-
-// resolveSettings applies the call's options, opts, on the client's
-// defaults.
-func (c *call) resolveSettings(opts []option.CallOption) error {
-	c.set = &c.b.s.cfg.Defaults
-	if len(opts) > 0 {
-		// A refused call still fills what its options ask for (end).
-		set, err := option.Resolve(c.set, opts)
-		c.set = &set
-		if err != nil {
-			return err
-		}
+// withCallInfo gives err, the error of the call's exchange, the call's
+// request id and attempt count. Only the error types the exchange builds
+// are given them, never an error they wrap.
+func (c *call) withCallInfo(err error) error {
+	switch e := err.(type) {
+	case *rxtypes.APIError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
+	case *rxtypes.TransportError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
+	case *rxtypes.DecodeError:
+		e.RequestID, e.Attempts = c.requestID(), c.attempts
 	}
-	// The client's WithRetryMax and a call's are one setting: NewShared
-	// puts the client's (or DefaultRetryMax) in the defaults every call
-	// clones, and no option sets it to nil.
-	c.retryMax = *c.set.RetryMax
-	if c.set.AttemptTimeout != nil {
-		c.attemptTimeout = *c.set.AttemptTimeout
-	}
-	if c.set.WriteGrace != nil && c.ep.Write {
-		c.grace = *c.set.WriteGrace
-	}
-	return nil
+	return err
 }
 
 func (c *call) method() string { return c.ep.Method }
@@ -199,7 +183,12 @@ func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool 
 	if err != nil {
 		in.Err = asAttemptTimeout(ctx, err)
 	}
-	in.Deadline, _ = c.deadline(ctx)
+	// The caller's deadline: for a write with a grace, whose exchange runs
+	// on a context without the caller's end, that of the caller's context.
+	in.Deadline, _ = ctx.Deadline()
+	if c.caller != nil {
+		in.Deadline, _ = c.caller.Deadline()
+	}
 	d := decideRetry(in)
 	if d.Retry && !c.spend(d.Cost) {
 		d = retryDecision{Why: retryBudgetRefused, Wait: d.Wait}
@@ -209,28 +198,19 @@ func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool 
 	return d.Retry
 }
 
-// deadline is the caller's deadline: that of ctx, or, for a write with a
-// grace (whose exchange runs on a context without the caller's end), that
-// of the caller's context.
-func (c *call) deadline(ctx context.Context) (time.Time, bool) {
-	if c.caller != nil {
-		return c.caller.Deadline()
-	}
-	return ctx.Deadline()
-}
-
 // callDeadline is the caller's deadline of the call whose exchange runs on
-// ctx (see call.deadline), or ctx's own.
+// ctx: for a write with a grace, whose exchange runs on a context without
+// the caller's end, that of the caller's context; otherwise ctx's own.
 func callDeadline(ctx context.Context) (time.Time, bool) {
-	if c := callOf(ctx); c != nil {
-		return c.deadline(ctx)
+	if c, _ := ctx.Value(callKey{}).(*call); c != nil && c.caller != nil {
+		return c.caller.Deadline()
 	}
 	return ctx.Deadline()
 }
 
 // spend takes a retry's cost from the client's retry budget, and reports
 // whether the retry may go. The cost is pending until the retry starts
-// (prepareRetry): a wait the context ends gives it back (unspend).
+// (prepareRetry): a wait the context ends gives it back (exchange).
 func (c *call) spend(cost int64) bool {
 	if !c.b.s.cfg.RetryBudget.take(cost) {
 		c.pol.budgetRefused = true
@@ -238,25 +218,6 @@ func (c *call) spend(cost int64) bool {
 	}
 	c.pol.retryCost = uint8(cost)
 	return true
-}
-
-// unspend gives back the cost of a retry decided but never made: the
-// context ended during its wait.
-func (c *call) unspend() {
-	if c.pol.retrying {
-		c.b.s.cfg.RetryBudget.give(int64(c.pol.retryCost))
-		c.pol.retrying = false
-	}
-}
-
-// refill gives the retry budget back what a call that succeeded is worth:
-// its retries' cost, or a little for a success at the first attempt.
-func (c *call) refill() {
-	if c.pol.spent > 0 {
-		c.b.s.cfg.RetryBudget.give(c.pol.spent)
-		return
-	}
-	c.b.s.cfg.RetryBudget.give(SuccessRefill)
 }
 
 func minDuration(a, b time.Duration) time.Duration {

@@ -69,14 +69,6 @@ func (e *Endpoint) parsed() *route {
 	if r := e.rt.Load(); r != nil {
 		return r
 	}
-	r := parseRoute(e)
-	if !e.rt.CompareAndSwap(nil, r) {
-		return e.rt.Load()
-	}
-	return r
-}
-
-func parseRoute(e *Endpoint) *route {
 	routeParses.Add(1)
 	r := &route{}
 	rest := e.Route
@@ -104,6 +96,9 @@ func parseRoute(e *Endpoint) *route {
 		if r.err == nil && !slices.Contains(r.names, h) {
 			r.err = errors.New(e.Name + ": hidden placeholder {" + h + "} is not in the route")
 		}
+	}
+	if !e.rt.CompareAndSwap(nil, r) {
+		return e.rt.Load()
 	}
 	return r
 }

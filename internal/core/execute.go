@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
+	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
@@ -72,7 +74,10 @@ type ResponseChecker interface {
 // *rxtypes.TransportError, *rxtypes.DecodeError, *rxtypes.ConfigError or
 // *rxtypes.ValidationError, and WithMetadata is filled at every end.
 func (b *Backend) Execute(ctx context.Context, r Request) error {
-	c := newCall(b, &r)
+	c := &call{b: b, ep: r.Endpoint, out: r.Out, outStatus: r.Status, start: time.Now()}
+	// A descriptor's mistake (a count of values its route does not have)
+	// leaves the route as both paths; prepare refuses the call with it.
+	c.path, c.shown, _ = r.Endpoint.Paths(r.PathValues...)
 	err := c.prepare(ctx, &r)
 	if err == nil {
 		err = c.hooked(ctx)
@@ -81,15 +86,31 @@ func (b *Backend) Execute(ctx context.Context, r Request) error {
 	return err
 }
 
-// prepare resolves the call's settings and refuses, before anything is
-// sent, what cannot be sent: a nil context, an option's refusal, an
-// interface without base URL or credentials, a path value that names no
-// resource, params that fail their check; then it encodes the query and
-// the body.
+// prepare resolves the call's settings (its options applied on the
+// client's defaults) and refuses, before anything is sent, what cannot be
+// sent: a nil context, an option's refusal, an interface without base URL
+// or credentials, a path value that names no resource, params that fail
+// their check; then it encodes the query and the body.
 func (c *call) prepare(ctx context.Context, r *Request) error {
 	b := c.b
-	if err := c.resolveSettings(r.Opts); err != nil {
-		return err
+	c.set = &b.s.cfg.Defaults
+	if len(r.Opts) > 0 {
+		// A refused call still fills what its options ask for (end).
+		set, err := option.Resolve(c.set, r.Opts)
+		c.set = &set
+		if err != nil {
+			return err
+		}
+	}
+	// The client's WithRetryMax and a call's are one setting: NewShared
+	// puts the client's (or DefaultRetryMax) in the defaults every call
+	// clones, and no option sets it to nil.
+	c.retryMax = *c.set.RetryMax
+	if c.set.AttemptTimeout != nil {
+		c.attemptTimeout = *c.set.AttemptTimeout
+	}
+	if c.set.WriteGrace != nil && c.ep.Write {
+		c.grace = *c.set.WriteGrace
 	}
 	if ctx == nil {
 		// As net/http's NewRequestWithContext does: an error, not a panic.
@@ -127,7 +148,6 @@ func (c *call) prepare(ctx context.Context, r *Request) error {
 		}
 		c.body = body
 	}
-	c.sc = b.newScrubber(c.path, c.shown, c.query, c.body)
 	return nil
 }
 
@@ -196,7 +216,10 @@ func (c *call) exchange(ctx context.Context) error {
 			ctx, release = c.withGrace(ctx)
 			defer release()
 		}
-		ctx = c.trace.attach(ctx)
+		// The trace tells whether the last attempt got a connection (unsent.go).
+		c.trace.trace.GetConn = func(string) { c.trace.state.Store(waitingConn) }
+		c.trace.trace.GotConn = func(httptrace.GotConnInfo) { c.trace.state.Store(gotConn) }
+		ctx = httptrace.WithClientTrace(ctx, &c.trace.trace)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	req, err := c.newRequest(ctx)
@@ -209,11 +232,12 @@ func (c *call) exchange(ctx context.Context) error {
 	// A 2xx body is read whole inside the attempt (readBody), so that a
 	// body cut short is seen while go-retryablehttp can still send a safe
 	// call again: a 2xx that reaches readResponse has been read.
-	body := c.rbody
+	rb := c.rbody
 	if c.out != nil {
-		body = getBody(c.b.s.cfg.MaxResponseBytes)
-		c.rbody = body
-		defer putBody(body)
+		rb = bodyPool.Get().(*body)
+		rb.max = c.b.s.cfg.MaxResponseBytes
+		c.rbody = rb
+		defer putBody(rb)
 	}
 	c.loop = retryablehttp.Client{
 		HTTPClient: c.b.s.hc,
@@ -226,21 +250,24 @@ func (c *call) exchange(ctx context.Context) error {
 		PrepareRetry: c.prepareRetry,
 	}
 	resp, err := c.loop.Do(req)
-	// A retry decided whose wait the context ended was never made: its
-	// cost goes back to the budget.
-	c.unspend()
+	if c.pol.retrying {
+		// A retry decided whose wait the context ended was never made:
+		// its cost goes back to the budget.
+		c.b.s.cfg.RetryBudget.give(int64(c.pol.retryCost))
+		c.pol.retrying = false
+	}
 	if err != nil {
 		return c.failed(ctx, resp, err)
 	}
 	defer func() {
-		if body != nil && body.whole {
+		if rb != nil && rb.whole {
 			// Read to its end: nothing is left to drain.
 			resp.Body.Close()
 			return
 		}
 		closeBody(resp.Body)
 	}()
-	return c.readResponse(resp, body)
+	return c.readResponse(resp, rb)
 }
 
 // newRequest builds the call's request on ctx: its URL, body and headers.
@@ -271,26 +298,8 @@ func (c *call) newRequest(ctx context.Context) (*retryablehttp.Request, error) {
 	return req, nil
 }
 
-// failed is the error of a call whose loop ended with err (and resp, a
-// response whose 2xx body was cut short, or nil).
-func (c *call) failed(ctx context.Context, resp *http.Response, err error) error {
-	if resp != nil {
-		closeBody(resp.Body)
-	}
-	var cut *bodyCutError
-	if errors.As(err, &cut) {
-		// The 2xx whose body readBody found cut: its status and headers
-		// are the call's last.
-		if c.set.Response != nil {
-			c.extras().raw = option.RawResponse{StatusCode: c.status, Header: c.header, Truncated: true}
-		}
-		return c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
-	}
-	return c.transportError(asAttemptTimeout(ctx, err))
-}
-
 // readResponse reads the response the loop ended with: a status outside
-// 2xx becomes an *APIError, a 2xx body (read by body.read) is decoded
+// 2xx becomes an *APIError, a 2xx body (read by readBody) is decoded
 // into the request's Out and checked.
 func (c *call) readResponse(resp *http.Response, body *body) error {
 	c.status, c.header = resp.StatusCode, resp.Header
@@ -330,11 +339,17 @@ func (c *call) readResponse(resp *http.Response, body *body) error {
 	return nil
 }
 
-// end refills the retry budget after a success, fills the caller's
-// Metadata and logs an end an operator wants to see.
+// end refills the retry budget after a success with what the call is
+// worth (its retries' cost, or a little for a success at the first
+// attempt), fills the caller's Metadata and logs an end an operator wants
+// to see.
 func (c *call) end(ctx context.Context, err error) {
 	if err == nil && c.attempts > 0 {
-		c.refill()
+		if c.pol.spent > 0 {
+			c.b.s.cfg.RetryBudget.give(c.pol.spent)
+		} else {
+			c.b.s.cfg.RetryBudget.give(SuccessRefill)
+		}
 	}
 	if m := c.set.Metadata; m != nil {
 		*m = c.metadata(err)
@@ -367,10 +382,4 @@ func orHookRefused(err error) error {
 		return ErrHookRefused
 	}
 	return err
-}
-
-// IsUnknownOutcome reports whether err is a write's failure whose outcome
-// is unknown.
-func IsUnknownOutcome(err error) bool {
-	return err != nil && errors.Is(err, rxtypes.ErrUnknownOutcome)
 }

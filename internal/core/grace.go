@@ -16,8 +16,8 @@ import (
 // The returned func releases the context; call it when the exchange ends.
 //
 // The caller's deadline still holds where the call decides something
-// against it (call.deadline: a Retry-After or a backoff wait, the rate
-// limiter's turn), and once the caller's context has ended the context's
+// against it (callDeadline and call.decide: a Retry-After or a backoff
+// wait, the rate limiter's turn), and once the caller's context has ended the context's
 // Err is the caller's: a call the caller's deadline ended reports
 // context.DeadlineExceeded, one its cancellation ended context.Canceled.
 // An attempt in flight ends, at the latest, when the grace after the

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -77,7 +78,7 @@ func TestQueryAndIDs(t *testing.T) {
 	}
 	assert.NoError(t, checkPathValues(OrdersRemovePrescription, []string{"ord_1", "RX 100-1"}))
 
-	c := newCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
+	c := newTestCall(&Backend{s: &Shared{}}, &Request{Endpoint: OrdersCreate})
 	err = c.decodeError(200, Missing("order"), false)
 	assert.ErrorIs(t, err, rxtypes.ErrMalformedResponse)
 	assert.ErrorIs(t, err, rxtypes.ErrUnknownOutcome)
@@ -141,4 +142,12 @@ func TestErrorStrings(t *testing.T) {
 	assert.Equal(t, "rxdelivery: GET /x: 200 OK: malformed response body: unexpected EOF", de.Error())
 	ce := &rxtypes.ConfigError{Message: "no base URL", Err: rxtypes.ErrNoBaseURL}
 	assert.ErrorIs(t, ce, rxtypes.ErrNoBaseURL)
+}
+
+// newTestCall starts the call of r on b as Execute does, for a test of
+// what the call builds (errors, retry decisions) without sending.
+func newTestCall(b *Backend, r *Request) *call {
+	c := &call{b: b, ep: r.Endpoint, out: r.Out, outStatus: r.Status, start: time.Now()}
+	c.path, c.shown, _ = r.Endpoint.Paths(r.PathValues...)
+	return c
 }

@@ -127,9 +127,10 @@ func loopbackDial(next dialFunc) dialFunc {
 	}
 }
 
-// loopbackTransport sits below the guard, just above the connection pool,
-// and applies the loopback rule to every plain-http request, redirect hops
-// included. An https request goes to next unchanged.
+// loopbackTransport sits below the attempt transport, just above the
+// connection pool, and applies the loopback rule to every plain-http
+// request, redirect hops included (the attempt transport gives it those
+// only; an https request goes to the pool directly).
 //
 // When next is an *http.Transport (the SDK's own pool, a caller's
 // transport, http.DefaultTransport), plain http goes through a copy of it
@@ -162,9 +163,6 @@ func newLoopbackTransport(next http.RoundTripper) *loopbackTransport {
 }
 
 func (t *loopbackTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Scheme == "https" {
-		return t.next.RoundTrip(req)
-	}
 	if h := t.loopHost.Load(); h == nil || *h != req.URL.Host {
 		if !isLoopback(req.URL.Hostname()) {
 			closeRequestBody(req)

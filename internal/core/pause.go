@@ -19,17 +19,16 @@ import (
 //
 // An attempt that finds a pause running waits for its end on the
 // client's clock; when the end is later than its deadline, or further
-// off than maxWait (the client's longest retry wait), it is refused at
-// once with a *PauseError, which carries the pause's end.
+// off than the client's longest retry wait (Limiter.Wait), it is refused
+// at once with a *PauseError, which carries the pause's end.
 type pause struct {
 	// until is when the running pause ends, in Unix nanoseconds on clock;
 	// zero when none was ever set or the application ended it.
 	until atomic.Int64
 	// clock is the client's clock (WithClock); nil for real time.
 	clock option.Clock
-	// max is the longest pause a Retry-After sets; maxWait the longest an
-	// attempt waits for one. With zero, none is set, or waited for.
-	max, maxWait time.Duration
+	// max is the longest pause a Retry-After sets; with zero, none is set.
+	max time.Duration
 
 	// mu guards ended, closed when the application ends the pause, to
 	// wake the attempts waiting for it; nil until one waits.
@@ -101,7 +100,7 @@ func (p *pause) runningUntil() time.Time {
 // deadline or further off than maxWait, with a *PauseError; it returns
 // ctx's error when ctx ends first, and nil as soon as the application ends
 // the pause.
-func (p *pause) wait(ctx context.Context) error {
+func (p *pause) wait(ctx context.Context, maxWait time.Duration) error {
 	for {
 		// Taken before the pause is read: an end that comes after the
 		// read closes it.
@@ -111,7 +110,7 @@ func (p *pause) wait(ctx context.Context) error {
 			return nil
 		}
 		rest := until.Sub(p.now())
-		if rest > p.maxWait {
+		if rest > maxWait {
 			return &PauseError{Until: until, Rest: rest}
 		}
 		// A context's deadline is wall-clock time; the pause may run on

@@ -54,13 +54,10 @@ type Limiter struct {
 
 // UseClock puts the Limiter on the client's one clock, clk (its
 // WithClock; nil for real time): its rate's turns and its pauses are
-// counted and waited on clk alike. maxWait is the longest pause an attempt
-// waits for (with zero, none is waited for: as the retry policy, with a
-// zero longest wait, waits for no Retry-After) and maxPause the longest
-// pause a Retry-After sets (with zero, none). Call it before the Limiter
-// is used.
-func (l *Limiter) UseClock(clk option.Clock, maxWait, maxPause time.Duration) {
-	l.pause.clock, l.pause.maxWait, l.pause.max = clk, maxWait, maxPause
+// counted and waited on clk alike. maxPause is the longest pause a
+// Retry-After sets (with zero, none). Call it before the Limiter is used.
+func (l *Limiter) UseClock(clk option.Clock, maxPause time.Duration) {
+	l.pause.clock, l.pause.max = clk, maxPause
 	if clk != nil {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -125,13 +122,16 @@ func (l *Limiter) Limit() float64 {
 // of the rate moves its turn past the deadline; and with ctx's error when
 // ctx ends first. An attempt that does not go takes no turn.
 //
-// A pause set by a Retry-After is waited for first (see PauseError).
-func (l *Limiter) Wait(ctx context.Context) error {
+// A pause set by a Retry-After is waited for first, when it ends within
+// maxWait, the client's longest retry wait (WithRetryWaitMax: with zero,
+// none is waited for, as the retry policy then waits for no Retry-After);
+// one that ends later is refused at once (see PauseError).
+func (l *Limiter) Wait(ctx context.Context, maxWait time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if l.pause.until.Load() != 0 {
-		if err := l.pause.wait(ctx); err != nil {
+		if err := l.pause.wait(ctx, maxWait); err != nil {
 			return err
 		}
 	}

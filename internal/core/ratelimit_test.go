@@ -140,7 +140,7 @@ func emptied(t *testing.T, perSecond float64, burst int) (*fakeClock, *Limiter, 
 	clk := newFakeClock()
 	l := newLimiter(perSecond, burst, clk)
 	for range burst {
-		require.NoError(t, l.Wait(context.Background()))
+		require.NoError(t, l.Wait(context.Background(), 0))
 	}
 	return clk, l, newWaiters(t, l)
 }
@@ -155,7 +155,7 @@ func (ws *waiters) start(name string, ctx context.Context) {
 	ws.t.Helper()
 	before := ws.l.queued()
 	go func() {
-		err := ws.l.Wait(ctx)
+		err := ws.l.Wait(ctx, 0)
 		ws.mu.Lock()
 		ws.done[name] = err
 		ws.mu.Unlock()
@@ -242,9 +242,9 @@ func TestLimiterGoesInTurn(t *testing.T) {
 	// deadline is now goes at once or is refused at once.)
 	clk.advance(time.Hour)
 	now := deadlineCtx{ctx, clk.Now()}
-	require.NoError(t, l.Wait(now))
-	require.NoError(t, l.Wait(now))
-	require.ErrorIs(t, l.Wait(now), context.DeadlineExceeded)
+	require.NoError(t, l.Wait(now, 0))
+	require.NoError(t, l.Wait(now, 0))
+	require.ErrorIs(t, l.Wait(now, 0), context.DeadlineExceeded)
 	ws.start("d", ctx)
 	assert.Equal(t, 1, l.queued())
 	clk.advance(500 * time.Millisecond)
@@ -324,7 +324,7 @@ func TestLimiterTurnThatCameAsTheContextEndedGoesBack(t *testing.T) {
 	ws.settle(1)
 	assert.Equal(t, []string{"late"}, ws.names(context.Canceled))
 	now := deadlineCtx{context.Background(), clk.Now()}
-	require.NoError(t, l.Wait(now), "the turn is in the bucket")
+	require.NoError(t, l.Wait(now, 0), "the turn is in the bucket")
 	ws.start("next", context.Background())
 	assert.Equal(t, 1, l.queued(), "a bucket of one turn holds one")
 }
@@ -370,19 +370,19 @@ func TestLimiterRefusesAgainstTheCurrentSchedule(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	l := newLimiter(2, 1, clk)
-	require.NoError(t, l.Wait(context.Background()))
+	require.NoError(t, l.Wait(context.Background(), 0))
 	start := clk.Now()
 	at := func(d time.Duration) context.Context { return deadlineCtx{context.Background(), start.Add(d)} }
 
 	// The first waiter's turn is at 500ms.
-	err := l.Wait(at(499 * time.Millisecond))
+	err := l.Wait(at(499*time.Millisecond), 0)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, 0, l.queued(), "refused at once, without a place in the queue")
 	ws := newWaiters(t, l)
 	ws.start("a", at(500*time.Millisecond))
 	// The second's at 1s, the third's at 1.5s.
 	ws.start("b", at(2*time.Second))
-	require.ErrorIs(t, l.Wait(at(1400*time.Millisecond)), context.DeadlineExceeded)
+	require.ErrorIs(t, l.Wait(at(1400*time.Millisecond), 0), context.DeadlineExceeded)
 	ws.start("c", at(10*time.Second))
 	assert.Equal(t, 3, l.queued())
 
@@ -404,21 +404,21 @@ func TestLimiterWaitsWithinTheContext(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	l := newLimiter(1.0/7200, 1, clk) // one attempt every two hours
-	require.NoError(t, l.Wait(context.Background()), "the burst is free")
+	require.NoError(t, l.Wait(context.Background(), 0), "the burst is free")
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	require.ErrorIs(t, l.Wait(ctx), context.DeadlineExceeded, "refused at once, an hour before the deadline")
+	require.ErrorIs(t, l.Wait(ctx, 0), context.DeadlineExceeded, "refused at once, an hour before the deadline")
 
 	cctx, ccancel := context.WithCancel(context.Background())
 	ccancel()
-	assert.True(t, errors.Is(l.Wait(cctx), context.Canceled))
+	assert.True(t, errors.Is(l.Wait(cctx, 0), context.Canceled))
 	assert.Equal(t, 0, l.queued())
 
 	// An unlimited rate lets everything go.
 	inf := NewLimiter(posInf(), 1)
 	for i := 0; i < 100; i++ {
-		require.NoError(t, inf.Wait(context.Background()))
+		require.NoError(t, inf.Wait(context.Background(), 0))
 	}
 }
 
@@ -443,7 +443,7 @@ func TestLimiterUnderLoad(t *testing.T) {
 				if (g+i)%3 == 0 {
 					go cancel()
 				}
-				switch err := l.Wait(ctx); {
+				switch err := l.Wait(ctx, 0); {
 				case err == nil:
 					went.Add(1)
 				case errors.Is(err, context.Canceled):
@@ -469,7 +469,7 @@ func TestLimiterWaitDoesNotAllocate(t *testing.T) {
 	l := NewLimiter(1e12, 1)
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(1000, func() {
-		if err := l.Wait(ctx); err != nil {
+		if err := l.Wait(ctx, 0); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -482,7 +482,7 @@ func BenchmarkLimiterWait(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if err := l.Wait(ctx); err != nil {
+		if err := l.Wait(ctx, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -521,7 +521,7 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	t.Parallel()
 	clk := &pauseClock{fakeClock: newFakeClock()}
 	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
-	l.UseClock(clk, 10*time.Second, time.Hour)
+	l.UseClock(clk, time.Hour)
 	ra := func(v string) time.Duration { d, _ := parseRetryAfter(v, clk.Now()); return d }
 
 	l.observe(429, 0)
@@ -537,7 +537,7 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 	errs := make(chan error, callers)
 	for range callers {
 		go func() {
-			err := l.Wait(context.Background())
+			err := l.Wait(context.Background(), 10*time.Second)
 			returned.Add(1)
 			errs <- err
 		}()
@@ -553,12 +553,12 @@ func TestRetryAfterPausesEveryWaiter(t *testing.T) {
 
 	// A pause past a caller's deadline, or above the longest wait, is
 	// refused at once with what is left of it.
-	err := l.Wait(deadlineCtx{context.Background(), time.Now().Add(time.Second)})
+	err := l.Wait(deadlineCtx{context.Background(), time.Now().Add(time.Second)}, 10*time.Second)
 	var pe *PauseError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, PauseError{Until: start.Add(4 * time.Second), Rest: 2 * time.Second, PastDeadline: true}, *pe)
 	l.observe(429, ra("60"))
-	require.ErrorAs(t, l.Wait(context.Background()), &pe)
+	require.ErrorAs(t, l.Wait(context.Background(), 10*time.Second), &pe)
 	assert.Equal(t, PauseError{Until: start.Add(2*time.Second + time.Minute), Rest: time.Minute}, *pe)
 	assert.Zero(t, returned.Load())
 
@@ -594,10 +594,10 @@ func TestLimiterRunsOnTheClientsClock(t *testing.T) {
 func limiterRunsOnTheClientsClock(t *testing.T, start time.Duration) {
 	clk := &pauseClock{fakeClock: &fakeClock{now: time.Now().Add(start)}}
 	l := NewLimiter(1.0/3600, 1)
-	l.UseClock(clk, time.Minute, time.Hour)
-	require.NoError(t, l.Wait(context.Background()), "the first turn is in the bucket")
+	l.UseClock(clk, time.Hour)
+	require.NoError(t, l.Wait(context.Background(), time.Minute), "the first turn is in the bucket")
 	done := make(chan error, 1)
-	go func() { done <- l.Wait(context.Background()) }()
+	go func() { done <- l.Wait(context.Background(), time.Minute) }()
 	eventually(t, func() bool { return clk.sleeping.Load() == 1 }, "the second waits for its turn on the client's clock")
 	select {
 	case err := <-done:
@@ -621,7 +621,7 @@ func limiterRunsOnTheClientsClock(t *testing.T, start time.Duration) {
 	// refused at once for a context of a minute.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	assert.ErrorIs(t, l.Wait(ctx), errRateWait)
+	assert.ErrorIs(t, l.Wait(ctx, time.Minute), errRateWait)
 }
 
 // TestPauseIsCappedAndEndedByTheApplication: a Retry-After longer than
@@ -631,13 +631,13 @@ func TestPauseIsCappedAndEndedByTheApplication(t *testing.T) {
 	t.Parallel()
 	clk := &pauseClock{fakeClock: newFakeClock()}
 	l := newLimiter(math.Inf(1), 1, clk.fakeClock)
-	l.UseClock(clk, time.Hour, 5*time.Minute)
+	l.UseClock(clk, 5*time.Minute)
 	start := clk.Now().Round(0)
 	l.observe(503, 365*24*time.Hour)
 	assert.True(t, start.Add(5*time.Minute).Equal(l.PausedUntil()), "capped: %v", l.PausedUntil())
 
 	done := make(chan error, 1)
-	go func() { done <- l.Wait(context.Background()) }()
+	go func() { done <- l.Wait(context.Background(), time.Hour) }()
 	eventually(t, func() bool { return clk.sleeping.Load() == 1 }, "the attempt waits for the pause")
 	l.EndPause()
 	select {
@@ -647,9 +647,9 @@ func TestPauseIsCappedAndEndedByTheApplication(t *testing.T) {
 		t.Fatal("the attempt still waits after EndPause")
 	}
 	assert.True(t, l.PausedUntil().IsZero())
-	require.NoError(t, l.Wait(context.Background()), "the next attempt goes")
+	require.NoError(t, l.Wait(context.Background(), time.Hour), "the next attempt goes")
 
-	l.UseClock(clk, time.Hour, 0)
+	l.UseClock(clk, 0)
 	l.observe(429, time.Minute)
 	assert.True(t, l.PausedUntil().IsZero(), "a longest pause of zero pauses nothing")
 }

@@ -19,7 +19,7 @@ import (
 // 3xx response is returned as it is and becomes an *APIError.
 func checkRedirect(caller func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		if c := callOf(req.Context()); caller == nil || (c != nil && c.ep.Write) {
+		if c, _ := req.Context().Value(callKey{}).(*call); caller == nil || (c != nil && c.ep.Write) {
 			return http.ErrUseLastResponse
 		}
 		return callerCheck(caller, req, via)

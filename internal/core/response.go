@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
@@ -178,10 +180,10 @@ func ownWords(err error) bool {
 // from the start of its body, with the platform's words redacted.
 func (c *call) apiError(resp *http.Response, data []byte) error {
 	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.cfg.WallNow())
-	scrubAPIError(e, c.sc)
+	scrubAPIError(e, c.scrubber())
 	e.UnknownOutcome = c.outcomeUnknown(resp.StatusCode, e.Is(rxtypes.ErrUnableToCancel), nil)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		setRedirect(e, resp, c.sc)
+		setRedirect(e, resp, c.scrubber())
 	}
 	return e
 }
@@ -193,7 +195,7 @@ func (c *call) apiError(resp *http.Response, data []byte) error {
 // sent (neverSent).
 func (c *call) transportError(err error) error {
 	unknown := c.outcomeUnknown(0, false, err)
-	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(stripURL(err), c.sc), UnknownOutcome: unknown}
+	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(stripURL(err), c.scrubber()), UnknownOutcome: unknown}
 }
 
 // decodeError is the *DecodeError of a 2xx response whose body could not
@@ -201,7 +203,31 @@ func (c *call) transportError(err error) error {
 // unknown: the platform accepted it, but its response is lost.
 func (c *call) decodeError(status int, err error, cut bool) error {
 	return &rxtypes.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
-		Err: redact(stripURL(err), c.sc), Incomplete: cut, UnknownOutcome: c.outcomeUnknown(status, false, err)}
+		Err: redact(stripURL(err), c.scrubber()), Incomplete: cut, UnknownOutcome: c.outcomeUnknown(status, false, err)}
+}
+
+// failed is the error of a call whose loop ended with err (and resp, a
+// response whose 2xx body was cut short, or nil).
+func (c *call) failed(ctx context.Context, resp *http.Response, err error) error {
+	if resp != nil {
+		closeBody(resp.Body)
+	}
+	var cut *bodyCutError
+	if errors.As(err, &cut) {
+		// The 2xx whose body readBody found cut: its status and headers
+		// are the call's last.
+		if c.set.Response != nil {
+			c.extras().raw = option.RawResponse{StatusCode: c.status, Header: c.header, Truncated: true}
+		}
+		return c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
+	}
+	return c.transportError(asAttemptTimeout(ctx, err))
+}
+
+// IsUnknownOutcome reports whether err is a write's failure whose outcome
+// is unknown.
+func IsUnknownOutcome(err error) bool {
+	return err != nil && errors.Is(err, rxtypes.ErrUnknownOutcome)
 }
 
 // Missing is the refusal a ResponseChecker returns for a response without

@@ -129,19 +129,19 @@ type retryDecision struct {
 // within WaitMax and ends by the deadline; only then does it cost
 // anything. A write HTTP proves the server did not process is first
 // replayed, MaxReplays times at most, without counting as a retry. A backoff wait is the SDK's own: it is slept within the
-// context, whose end ends it (and gives its cost back, see call.unspend).
+// context, whose end ends it (and gives its cost back, see exchange).
 func decideRetry(in retryInput) retryDecision {
 	if in.Ended {
 		return retryDecision{Why: retryContextEnded}
 	}
-	if wait, ok := replayWait(in); ok {
-		// Sent again soon, as an attempt of its own that is no retry and
-		// costs nothing: HTTP proves the server did not process it.
-		return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
-	}
 	cost := int64(RetryCost)
 	var wait time.Duration
 	if in.Err != nil {
+		if wait, ok := replayWait(in); ok {
+			// Sent again soon, as an attempt of its own that is no retry
+			// and costs nothing: HTTP proves the server did not process it.
+			return retryDecision{Retry: true, Why: retryReplay, Wait: wait}
+		}
 		if !retryAfterError(in.Write, in.Err) {
 			return retryDecision{Why: retryNotRetried}
 		}
@@ -150,7 +150,17 @@ func decideRetry(in retryInput) retryDecision {
 		}
 		wait = backoffWait(in.WaitMin, in.WaitMax, in.Attempt-1, in.Jitter)
 	} else {
-		if in.Resp == nil || !retryStatus(in.Resp.StatusCode, in.Write) {
+		if in.Resp == nil {
+			return retryDecision{Why: retryNotRetried}
+		}
+		// 429 and 503 (the platform refused the request) are retried for
+		// every call; 500, 502 and 504 for a safe call only.
+		switch st := in.Resp.StatusCode; st {
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+			if in.Write && !writeMaySendAgain(st, nil) {
+				return retryDecision{Why: retryNotRetried}
+			}
+		default:
 			return retryDecision{Why: retryNotRetried}
 		}
 		if ra := in.RetryAfter; in.HasRetryAfter {
@@ -206,18 +216,6 @@ func retryAfterError(write bool, err error) bool {
 		return writeMaySendAgain(0, err)
 	}
 	return true
-}
-
-// retryStatus reports whether a response with status may be retried: 429
-// and 503 (the platform refused the request) for every call; 500, 502 and
-// 504 for a safe call only.
-func retryStatus(status int, write bool) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-	default:
-		return false
-	}
-	return !write || writeMaySendAgain(status, nil)
 }
 
 // retryAfter reads the Retry-After of a response's header h, once per

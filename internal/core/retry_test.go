@@ -141,7 +141,7 @@ func TestDecideRetrySaysWhy(t *testing.T) {
 // wait is a minute.
 func testCall(write bool) *call {
 	b := &Backend{s: &Shared{cfg: Config{RetryWaitMax: time.Minute, WallNow: time.Now}}}
-	c := newCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
+	c := newTestCall(b, &Request{Endpoint: &Endpoint{Name: "test.Call", Method: "POST", Route: "/x", Write: write}})
 	c.retryMax = DefaultRetryMax
 	return c
 }

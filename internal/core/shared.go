@@ -135,7 +135,7 @@ func NewShared(cfg Config) *Shared {
 			l = NewLimiter(math.Inf(1), 1)
 			s.cfg.RateLimits[i] = l
 		}
-		l.UseClock(cfg.Clock, cfg.RetryWaitMax, cfg.MaxPause)
+		l.UseClock(cfg.Clock, cfg.MaxPause)
 	}
 	hc := &http.Client{}
 	var callerRedirect func(*http.Request, []*http.Request) error
@@ -161,7 +161,7 @@ func NewShared(cfg Config) *Shared {
 	// It also hides the pool's CloseIdleConnections from go-retryablehttp,
 	// which calls it whenever one call gives up: in a long-running service
 	// that would drop every other call's warm connections.
-	hc.Transport = &attemptTransport{next: s.loopback}
+	hc.Transport = &attemptTransport{pool: s.transport, plain: s.loopback}
 	s.hc = hc
 	return s
 }

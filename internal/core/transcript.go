@@ -50,7 +50,7 @@ func (c *call) transcribeRequest(w io.Writer, r *http.Request, attempt int) {
 		case "Accept", "Accept-Encoding", "Content-Type", "Content-Length", "User-Agent", "Traceparent":
 			// The SDK's own headers, the caller's product name and the
 			// trace context: shown unless they carry a value the call sent.
-			return c.sc.sent(v)
+			return c.scrubber().sent(v)
 		}
 		// A header the caller added (WithHeader): its name only.
 		return stringPlaceholder(v)

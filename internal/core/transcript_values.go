@@ -54,12 +54,12 @@ func (c *call) showValue(parent, key string, v any, response bool) any {
 		if x, ok := v.(string); ok {
 			switch key {
 			case "id":
-				if id := c.sc.id(x); id != "" || x == "" {
+				if id := c.scrubber().id(x); id != "" || x == "" {
 					return id
 				}
 				return Redacted
 			case "type", "code":
-				return c.sc.code(x)
+				return c.scrubber().code(x)
 			}
 		}
 	}
@@ -141,7 +141,7 @@ func (c *call) showScalar(kind fields.Kind, v any) any {
 				return x
 			}
 		case fields.Message:
-			return c.sc.scrub(x)
+			return c.scrubber().scrub(x)
 		}
 		return stringPlaceholder(x)
 	}
@@ -152,7 +152,7 @@ func (c *call) showScalar(kind fields.Kind, v any) any {
 func stringPlaceholder(s string) string { return "<string " + lengthClass(len(s)) + ">" }
 
 // unsent reports whether s holds no value the call sent and no credential.
-func (c *call) unsent(s string) bool { return c.sc.sent(s) == s }
+func (c *call) unsent(s string) bool { return c.scrubber().sent(s) == s }
 
 // idForm is the form of an identifier shown: one token.
 var idForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)

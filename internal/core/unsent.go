@@ -297,13 +297,6 @@ const (
 	gotConn            // the attempt got a connection and may have sent
 )
 
-// attach returns ctx with the trace's hooks.
-func (s *sendTrace) attach(ctx context.Context) context.Context {
-	s.trace.GetConn = func(string) { s.state.Store(waitingConn) }
-	s.trace.GotConn = func(httptrace.GotConnInfo) { s.state.Store(gotConn) }
-	return httptrace.WithClientTrace(ctx, &s.trace)
-}
-
 // mayHaveSent reports whether the last attempt may have sent the request:
 // false only when it is known to have had no connection.
 func (s *sendTrace) mayHaveSent() bool { return s == nil || s.state.Load() != waitingConn }
