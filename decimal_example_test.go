@@ -53,9 +53,8 @@ func ExampleDecimal_rounding() {
 	// amount is not a whole number of cents
 }
 
-// Money in and out: an amount from cents, from a string and from a
-// computation, compared, printed and turned back into cents (the money
-// block of the README).
+// Money for a ledger: a total from a copay and a fee, rounded to the cent
+// and turned into cents (the money block of the README).
 func ExampleDecimal_cents() {
 	copay := rxdelivery.MustDecimal("4.99")
 	total := copay.MulInt(3).Add(rxdelivery.MustDecimal("5"))

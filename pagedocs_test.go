@@ -431,6 +431,11 @@ func TestPackagePages(t *testing.T) {
 			if len(docLinks(p, p.Doc)) == 0 {
 				t.Errorf("package %s's overview has no doc link ([Name] or [pkg.Name])", p.Name)
 			}
+			for _, l := range docLinks(p, p.Doc) {
+				if l.ImportPath == "" && !resolves(p, l) {
+					t.Errorf("package %s's overview links [%s], which is nothing of the package (shown as plain text)", p.Name, linkName(l))
+				}
+			}
 			if plain := plainIdentifiers(p); len(plain) > 0 {
 				t.Errorf("package %s's overview names %s without a doc link to any of them", p.Name, strings.Join(plain, ", "))
 			}
@@ -462,6 +467,53 @@ func showsExample(shown map[*doc.Example]bool, ex *doc.Example) bool {
 		}
 	}
 	return false
+}
+
+// resolves reports whether a doc link to a name of p itself names one of
+// its identifiers: a package-level name, or a method or field of one of
+// its types.
+func resolves(p *doc.Package, l *comment.DocLink) bool {
+	if l.Recv == "" {
+		return exportedNames(p)[l.Name]
+	}
+	for _, t := range p.Types {
+		if t.Name != l.Recv {
+			continue
+		}
+		for _, m := range t.Methods {
+			if m.Name == l.Name {
+				return true
+			}
+		}
+		for _, spec := range t.Decl.Specs {
+			ts, ok := spec.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != t.Name {
+				continue
+			}
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				for _, f := range st.Fields.List {
+					for _, n := range f.Names {
+						if n.Name == l.Name {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// linkName is a doc link as written.
+func linkName(l *comment.DocLink) string {
+	name := l.Name
+	if l.Recv != "" {
+		name = l.Recv + "." + name
+	}
+	if l.ImportPath != "" {
+		name = l.ImportPath + "." + name
+	}
+	return name
 }
 
 // hasForeignLink reports whether text holds a doc link to another
@@ -543,6 +595,14 @@ func ExampleThing_Run() {}
 	}
 	if dropped != 1 {
 		t.Errorf("%d examples dropped, want 1", dropped)
+	}
+	for _, l := range docLinks(p.pkg, p.pkg.Doc) {
+		if !resolves(p.pkg, l) {
+			t.Errorf("[%s] does not resolve, want it to", linkName(l))
+		}
+	}
+	if resolves(p.pkg, &comment.DocLink{Name: "Walk", Recv: "Thing"}) {
+		t.Error("[Thing.Walk] resolves, though Thing has no Walk")
 	}
 	if plain := plainIdentifiers(p.pkg); fmt.Sprint(plain) != "[NewThing]" {
 		t.Errorf("plain identifiers = %v, want [NewThing]", plain)

@@ -392,9 +392,17 @@ func (e *ValidationError) Has(path string) bool {
 // this way has a known outcome: not applied. The *TransportError it is
 // the cause of counts the stopped attempt in Attempts; its RequestID is
 // that of an earlier attempt's response, if one came.
-type NotSentError struct{ Err error }
+type NotSentError struct {
+	// Err is what stopped the request: the end of the rate limiter's wait,
+	// the error an attempt hook returned, or the refusal of a plain-http
+	// connection whose peer is not a loopback address.
+	Err error
+}
 
+// Error returns "not sent: " and the cause's text.
 func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
+
+// Unwrap returns Err, so errors.Is and errors.As see the cause.
 func (e *NotSentError) Unwrap() error { return e.Err }
 
 // Renderings of the error types. Every verb and flag renders an error's
