@@ -343,8 +343,7 @@ func plainIdentifiers(p *doc.Package) []string {
 	}
 	var plain []string
 	seen := map[string]bool{}
-	var inline func([]comment.Text)
-	inline = func(ts []comment.Text) {
+	inline := func(ts []comment.Text) {
 		for _, t := range ts {
 			s, ok := t.(comment.Plain)
 			if !ok {
