@@ -32,7 +32,7 @@ func ExampleDecimal_copayTotal() {
 
 // A unit price times a fractional quantity leaves a fraction of a cent;
 // Round says which way it goes.
-func ExampleDecimal_Round() {
+func ExampleDecimal_rounding() {
 	unitPrice := rxdelivery.MustDecimal("0.469")
 	quantity := rxdelivery.MustDecimal("5") // fill_quantity
 	amount := unitPrice.Mul(quantity)       // 2.345
@@ -53,8 +53,9 @@ func ExampleDecimal_Round() {
 	// amount is not a whole number of cents
 }
 
-// The money block of the README.
-func ExampleDecimal_Cents() {
+// Money for a ledger: a total from a copay and a fee, rounded to the cent
+// and turned into cents (the money block of the README).
+func ExampleDecimal_cents() {
 	copay := rxdelivery.MustDecimal("4.99")
 	total := copay.MulInt(3).Add(rxdelivery.MustDecimal("5"))
 	cents, err := total.Round(2, rxtypes.RoundHalfUp).Cents()

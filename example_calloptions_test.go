@@ -18,7 +18,9 @@ import (
 // observability and rate limiting. Each README block stands verbatim in
 // one of them (TestReadmeBlocksAreCompiled checks it).
 
-// Example_perCallOptions is the README's per-call options block.
+// Options for one call only: no retry, a shorter attempt timeout and a
+// header of the program's own on a single read (the README's per-call
+// options block).
 func Example_perCallOptions() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -44,7 +46,8 @@ func Example_perCallOptions() {
 	// new 200 1
 }
 
-// Example_metadata is the README's metadata block.
+// What a call saw of its response: status, the platform's request id and
+// attempts, read after the call (the README's metadata block).
 func Example_metadata() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -71,9 +74,9 @@ func Example_metadata() {
 	// true false 500 1
 }
 
-// Example_observability is the README's observability block: the
-// default logger (here writing to standard output, without the time and
-// the wait, which change from run to run) and an attempt hook.
+// Logs and hooks: the default logger (here writing to standard output,
+// without the time and the wait, which change from run to run) and an
+// attempt hook (the README's observability block).
 func Example_observability() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -118,7 +121,9 @@ func Example_observability() {
 	// orders.Get /api/v1/orders/{id} attempt 2 (safe): 200
 }
 
-// Example_rateLimiting is the README's rate limiting block.
+// Staying under the platform's rate limits: a client-side limit per
+// interface, so calls wait their turn instead of meeting 429s (the
+// README's rate limiting block).
 func Example_rateLimiting() {
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
 	defer srv.Close()

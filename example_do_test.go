@@ -15,8 +15,8 @@ import (
 
 // httptest: an Example uses the public API only, so its stand-in platform is a real loopback server.
 
-// ExampleClient_Do calls an endpoint through Do, as a program would call
-// one the SDK does not model yet: here the delivery interface's order
+// Calling an endpoint the SDK does not model yet, with the client's
+// credentials, retries and error handling: here the delivery interface's order
 // read, decoded into a type of the program's own.
 func ExampleClient_Do() {
 	srv := rxdeliverytest.NewServer()
@@ -48,7 +48,7 @@ func ExampleClient_Do() {
 	// new
 }
 
-// ExampleWithResponseInto reads a field the Order model does not know
+// Reading a field the Order model does not know
 // from the response as received. The raw response holds the platform's
 // words, patient data included: it is read, never logged.
 func ExampleWithResponseInto() {
@@ -80,7 +80,7 @@ func ExampleWithResponseInto() {
 	// new 200 2h
 }
 
-// ExampleMetadata_attemptLog lists each attempt of a call: a 503 the
+// Each attempt of a call, listed after it: a 503 the
 // SDK retried, then the order.
 func ExampleMetadata_attemptLog() {
 	srv := rxdeliverytest.NewServer()
@@ -104,7 +104,7 @@ func ExampleMetadata_attemptLog() {
 	// attempt 2 response 200
 }
 
-// ExampleAPIError_requestID: an error names the platform's request id,
+// An error names the platform's request id,
 // so that the error quoted in a support ticket finds the call.
 func ExampleAPIError_requestID() {
 	platform := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -130,7 +130,7 @@ func ExampleAPIError_requestID() {
 	// rxdelivery: GET /api/v1/orders/ord_1: 404 Not Found: Order not found (request id req_8f3a9c21)
 }
 
-// ExampleWithWatchProgress reports the rounds of a watch of many orders:
+// Reporting the rounds of a watch of many orders:
 // the ids each round read, the reads it made, those still open.
 func ExampleWithWatchProgress() {
 	srv := rxdeliverytest.NewServer()

@@ -26,8 +26,11 @@ import (
 // (TestReadmeBlocksAreCompiled checks it), with the setup around them that
 // points the client at the sandbox simulator.
 
-// Example_quickstart is the README's quickstart.
-func Example_quickstart() {
+// A first program: a client from the RXDELIVERY_* variables (here pointed
+// at the test kit's simulator) creates an omni request with a sandbox
+// scenario and reads it again once the simulator has delivered its order.
+// It is the README's quickstart.
+func Example() {
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
 	defer srv.Close()
 	for k, v := range map[string]string{
@@ -75,7 +78,9 @@ func Example_quickstart() {
 	// order delivered
 }
 
-// Example_configuration is the README's configuration block.
+// Configuration: the client's credentials and base URLs from the
+// environment, with options that override them (the README's
+// configuration block).
 func Example_configuration() {
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
 	defer srv.Close()
@@ -102,7 +107,9 @@ func Example_configuration() {
 	// rxdelivery: invalid params: params are required
 }
 
-// Example_errors is the README's error-handling block.
+// Telling errors apart: errors.Is with the sentinel errors for what went
+// wrong, errors.As for the platform's words and the request id (the
+// README's error-handling block).
 func Example_errors() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -136,7 +143,9 @@ func Example_errors() {
 	// too late to cancel: the courier has it
 }
 
-// Example_notifications is the README's notification handler.
+// Receiving tracking notifications: an HTTP handler that checks each
+// notification and hands it to the program's code (the README's
+// notification handler).
 func Example_notifications() {
 	handler := tracking.NewHandler(func(ctx context.Context, n *tracking.Notification) error {
 		log.Printf("%s is now %s (at %s)", n.TrackingNumber, n.Status, n.StatusOccurredAt)
@@ -164,8 +173,9 @@ func Example_notifications() {
 	// 204
 }
 
-// Example_normalizeRecord is the README's normalising of a pharmacy-system
-// record.
+// Tidying a record exported by a pharmacy system (NDC, phone, ZIP, date
+// written month/day/year) into the forms the platform accepts, as the
+// README shows.
 func Example_normalizeRecord() {
 	rec := struct{ NDC, Phone, ZIP, State string }{"0002-1433-80", "(614) 555-0100", "43210-1234", "OH"}
 	ndc, err := rxdelivery.NormalizeNDC(rec.NDC)
@@ -196,8 +206,8 @@ func Example_normalizeRecord() {
 	// <nil>
 }
 
-// Example_validation shows one error listing every problem of a params
-// value, each with its JSON path.
+// Invalid params are refused before anything is sent, with one error that
+// lists every problem, each with its JSON path.
 func Example_validation() {
 	p := rxdeliverytest.SamedayOrderParams()
 	p.Recipient.Address.Zipcode = "4321"
@@ -246,7 +256,9 @@ func TestDeliveryReachesThePatient(t *testing.T) {
 	}
 }
 
-// Example_followingADelivery is the README's "Following a delivery".
+// Following a delivery: watching an omni request until its order reaches
+// a final status, each change printed as it comes (the README's
+// "Following a delivery").
 func Example_followingADelivery() {
 	srv := rxdeliverytest.NewServer() // its client's waits move the simulator's clock
 	defer srv.Close()

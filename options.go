@@ -13,7 +13,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Option configures a Client. Options are applied in order, after the
+// Option is [option.Option]: it configures a [Client]. Options are applied in order, after the
 // environment when the client comes from NewClientFromEnv, so an option
 // overrides a variable.
 //
@@ -23,9 +23,9 @@ import (
 // that call only. The other options exist for a whole client only.
 type Option = option.Option
 
-// CallOption configures calls: the trailing argument of every service
-// method, and, given to NewClient, the default of every call. See package
-// option for the hooks' rxtypes.
+// CallOption is [option.CallOption]: it configures calls, as the trailing
+// argument of every service method, and, given to [NewClient], the default
+// of every call. See package [option] for the hooks' types.
 type CallOption = option.CallOption
 
 // clientOption is an Option that exists for a whole client only.
@@ -228,7 +228,7 @@ func WithWriteGrace(d time.Duration) CallOption { return option.WithWriteGrace(d
 // sends anything) that never quotes the value.
 func WithHeader(key, value string) CallOption { return option.WithHeader(key, value) }
 
-// Metadata is what the SDK saw of a call's response: status, headers, the
+// Metadata is [option.Metadata]: what the SDK saw of a call's response: status, headers, the
 // platform's request id, attempts, duration and whether the outcome is
 // known. WithMetadata fills one.
 type Metadata = option.Metadata
@@ -239,12 +239,12 @@ type Metadata = option.Metadata
 // NewClient refuses it.
 func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
 
-// AttemptRecord is option.AttemptRecord: one attempt of a call as
+// AttemptRecord is [option.AttemptRecord]: one attempt of a call as
 // Metadata.AttemptLog lists it (its status, request id, Retry-After, the
 // wait before it, how it ended).
 type AttemptRecord = option.AttemptRecord
 
-// RawResponse is option.RawResponse: a call's last response as it came
+// RawResponse is [option.RawResponse]: a call's last response as it came
 // from the platform (status, headers, body), which WithResponseInto fills.
 // It holds the platform's raw words, which may carry patient data: never
 // log it. The SDK never does.
@@ -257,11 +257,12 @@ type RawResponse = option.RawResponse
 // NewClient refuses it. See option.WithResponseInto.
 func WithResponseInto(r *RawResponse) CallOption { return option.WithResponseInto(r) }
 
-// Middleware wraps every attempt of a call; see package option for what it
-// sees and may log.
+// Middleware is [option.Middleware]: it wraps every attempt of a call; see
+// package [option] for what it sees and may log.
 type Middleware = option.Middleware
 
-// CallMiddleware wraps a whole call; see package option.
+// CallMiddleware is [option.CallMiddleware]: it wraps a whole call; see
+// package [option].
 type CallMiddleware = option.CallMiddleware
 
 // WithMiddleware adds attempt hooks: of every call when given to

@@ -11,7 +11,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Interface is rxtypes.Interface: one of the platform's four interfaces
+// Interface is [rxtypes.Interface]: one of the platform's four interfaces
 // (Omni, Delivery, Tracking, Pricing), for the options that are set per
 // interface.
 type Interface = rxtypes.Interface
@@ -32,14 +32,14 @@ const (
 // They are defined in package rxtypes, where go doc shows their fields and
 // methods (go doc github.com/rxdelivery/rxdelivery-go/rxtypes Decimal).
 type (
-	// Decimal is rxtypes.Decimal: an exact decimal number for money,
+	// Decimal is [rxtypes.Decimal]: an exact decimal number for money,
 	// quantities and measures. The zero value is 0, == compares numbers
 	// (5.0 == 5.00), and it goes on the wire as a JSON number.
 	Decimal = rxtypes.Decimal
-	// Date is rxtypes.Date: a civil date (date of birth, service date),
+	// Date is [rxtypes.Date]: a civil date (date of birth, service date),
 	// "YYYY-MM-DD" on the wire.
 	Date = rxtypes.Date
-	// Time is rxtypes.Time: a timestamp from a reply, decoded tolerantly;
+	// Time is [rxtypes.Time]: a timestamp from a reply, decoded tolerantly;
 	// the text as sent is kept in Raw.
 	Time = rxtypes.Time
 )
@@ -75,23 +75,23 @@ func DateOf(t time.Time) Date { return rxtypes.DateOf(t) }
 // methods) and named here, so callers write errors.As(err, &apiErr) with a
 // *rxdelivery.APIError whichever service returned it.
 type (
-	// APIError is rxtypes.APIError: a response with a status outside 2xx,
+	// APIError is [rxtypes.APIError]: a response with a status outside 2xx,
 	// with the platform's id, type, code and message (every value the call
 	// sent removed from them) and whether a write's outcome is unknown.
 	APIError = rxtypes.APIError
-	// TransportError is rxtypes.TransportError: a call that got no usable
+	// TransportError is [rxtypes.TransportError]: a call that got no usable
 	// response (connection failure, cut, timeout or ended context).
 	TransportError = rxtypes.TransportError
-	// DecodeError is rxtypes.DecodeError: a 2xx response whose body could
+	// DecodeError is [rxtypes.DecodeError]: a 2xx response whose body could
 	// not be read whole or decoded.
 	DecodeError = rxtypes.DecodeError
-	// ConfigError is rxtypes.ConfigError: a client that cannot make the call
+	// ConfigError is [rxtypes.ConfigError]: a client that cannot make the call
 	// as configured; it names the option or variable that fixes it.
 	ConfigError = rxtypes.ConfigError
-	// ValidationError is rxtypes.ValidationError: every problem of invalid
+	// ValidationError is [rxtypes.ValidationError]: every problem of invalid
 	// params, each with its JSON path; nothing was sent.
 	ValidationError = rxtypes.ValidationError
-	// Problem is rxtypes.Problem: one entry of a ValidationError.
+	// Problem is [rxtypes.Problem]: one entry of a ValidationError.
 	Problem = rxtypes.Problem
 	// PlatformError is [rxtypes.PlatformError]: what the platform said in
 	// an error response, as it said it, for the person entitled to read
@@ -100,7 +100,7 @@ type (
 	// PlatformDetail is [rxtypes.PlatformDetail]: one field-level detail
 	// of a PlatformError.
 	PlatformDetail = rxtypes.PlatformDetail
-	// WatchError is rxtypes.WatchError: the end of a watch on a resource
+	// WatchError is [rxtypes.WatchError]: the end of a watch on a resource
 	// with a status the documents do not list, or gone from a get-many
 	// response.
 	WatchError = rxtypes.WatchError

@@ -6,7 +6,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
-// Clock is option.Clock: the time a client's watches (Watch, Wait and
+// Clock is [option.Clock]: the time a client's watches (Watch, Wait and
 // WatchMany of the orders and requests services) wait on between reads.
 type Clock = option.Clock
 
@@ -25,7 +25,7 @@ func WithClock(c Clock) Option {
 	return clientOpt(func(s *settings) { s.cfg.Clock = c })
 }
 
-// WatchOption is option.WatchOption: a trailing argument of Watch, Wait
+// WatchOption is [option.WatchOption]: a trailing argument of Watch, Wait
 // and WatchMany. Every CallOption is one, applied to each read.
 type WatchOption = option.WatchOption
 
@@ -56,7 +56,7 @@ func WithMaxPollInterval(d time.Duration) WatchOption { return option.WithMaxPol
 // (DefaultPollBatchSize, 50, by default). See option.WithPollBatchSize.
 func WithPollBatchSize(n int) WatchOption { return option.WithPollBatchSize(n) }
 
-// WatchRound is option.WatchRound: what one round of a watch's reads did
+// WatchRound is [option.WatchRound]: what one round of a watch's reads did
 // (reads, ids read, failed and throttled reads, ids carried over, changes,
 // ids still open) and the wait before the next.
 type WatchRound = option.WatchRound

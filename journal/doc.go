@@ -8,13 +8,13 @@
 // second delivery. The SDK never sends such a write twice itself; the
 // journal extends that promise from one call to a deployment. Before
 // sending, it claims the (interface, external_reference_number) key in a
-// Store shared by every process; a key already claimed is never sent again:
+// [Store] shared by every process; a key already claimed is never sent again:
 //
 //   - known created: the create returns the created resource, read back
 //     by the id the journal recorded, without sending;
 //   - in flight elsewhere, or of unknown outcome: the create returns a
-//     *ClaimedError, which matches ErrClaimed and
-//     rxdelivery.ErrUnknownOutcome and carries the claim (and ErrInFlight
+//     [*ClaimedError], which matches [ErrClaimed] and
+//     rxdelivery.ErrUnknownOutcome and carries the claim (and [ErrInFlight]
 //     when another create holds it: retry after its lease).
 //
 // After the call, the journal records the id on success, releases the claim
@@ -22,10 +22,10 @@
 // 503 answered before acting, a request that never left the process), and
 // marks it unknown otherwise. A claim whose holder died mid-call becomes
 // unknown when its lease ends, never free: the create may have left the
-// process. Unknown claims wait for an operator: Unknown lists them, and
+// process. Unknown claims wait for an operator: [Journal.Unknown] lists them, and
 // after reconciling with the platform Orders.Resolve (or Requests.Resolve)
 // records the id found, once the platform shows that it carries the
-// reference, or Free removes the claim so the next create is sent;
+// reference, or [Journal.Free] removes the claim so the next create is sent;
 // Orders.Unresolve undoes a wrong record (the operator command
 // 'rxdelivery journal', in the repository's cmd/rxdelivery, does it all
 // from a shell).
@@ -45,14 +45,14 @@
 //		// Sent, no response: the claim is unknown until an operator settles it.
 //	}
 //
-// Stores: MemoryStore (tests, one process), sqlitestore (an embedded file,
+// Stores: [MemoryStore] (tests, one process), sqlitestore (an embedded file,
 // the processes of one host; pure Go, no cgo) and pgstore (PostgreSQL, any
 // number of replicas). Correctness rests on the store alone, one claim per
 // key and atomic conditional changes, never on locks in the processes. The
 // journal is a module of its own, so a program that does not import it
 // downloads no database driver.
 //
-// A create returns at most SettleMargin after its context ends: the
+// A create returns at most [SettleMargin] after its context ends: the
 // journal writes the outcome (and removes a claim whose insert failed)
 // past the end of the context, but not longer, even when the store stalls
 // (a synchronous standby that stopped answering). A claim it could not
@@ -67,7 +67,7 @@
 // the reference, which may be a medical record number: it is in
 // [Key.Reference] and [ClaimedError.Claim] for code. [WithLogger] writes the
 // journal's events (claims, releases, unknown outcomes, lease expiries,
-// takeovers) without it unless WithReferencesInLogs asks for it.
+// takeovers) without it unless [WithReferencesInLogs] asks for it.
 //
 // [Journal.Once] gives tracking notifications the same protection: wrapped
 // around a tracking.NewHandler callback, it lets each (tracking number,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
@@ -167,6 +168,7 @@ func TestThousandCreatesAcrossFourProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	fullsuite.Require(t, "the thousand creates across processes")
 	const refs, committedFailed, failed = 1000, 100, 50
 	for name, open := range sharedStores(t) {
 		t.Run(name, func(t *testing.T) {

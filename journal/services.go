@@ -11,14 +11,20 @@ import (
 // RequestsAPI is what Requests needs of an omni requests service:
 // *requests.Service (client.Requests) has it.
 type RequestsAPI interface {
+	// Create creates an omni request, as [requests.Service.Create] does.
 	Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error)
+	// Get reads an omni request by id, as [requests.Service.Get] does; the
+	// journal reads back the request it recorded as created.
 	Get(ctx context.Context, id string, opts ...option.CallOption) (*requests.Request, error)
 }
 
 // OrdersAPI is what Orders needs of a delivery orders service:
 // *orders.Service (client.Orders) has it.
 type OrdersAPI interface {
+	// Create creates a delivery order, as [orders.Service.Create] does.
 	Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error)
+	// Get reads a delivery order by id, as [orders.Service.Get] does; the
+	// journal reads back the order it recorded as created.
 	Get(ctx context.Context, id string, opts ...option.CallOption) (*orders.Order, error)
 }
 

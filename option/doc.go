@@ -2,7 +2,8 @@
 // the types their hooks see.
 //
 // Most programs never import it: package rxdelivery re-exports every
-// option (rxdelivery.WithRetryMax, rxdelivery.WithHeader, ...) and the
+// option (rxdelivery.WithRetryMax, rxdelivery.WithHeader, ..., the same
+// values as this package's [WithRetryMax] and [WithHeader]) and the
 // main types by alias. It exists so that the service packages (orders,
 // requests, ...), which the root package imports and which therefore
 // cannot import it, can name the type of their trailing parameter:

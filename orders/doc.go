@@ -2,18 +2,18 @@
 // and reads delivery orders at the sameday, ondemand and shipping service
 // levels, and adds or removes prescriptions on an existing order.
 //
-// Programs get the Service from an rxdelivery.Client (client.Orders). Every
-// params type has a Validate method with the document's rules (lengths,
+// Programs get the [Service] from an [rxdelivery.Client] (client.Orders).
+// Every params type, such as [CreateParams], has a Validate method with the document's rules (lengths,
 // enums, the rules of each service level and carrier); the client runs it
-// before sending, and an invalid value returns a *rxdelivery.ValidationError
+// before sending, and an invalid value returns a [*rxtypes.ValidationError]
 // that lists every problem with its JSON path.
 //
-// A same-day order is the zero ServiceLevel: the platform takes an absent
-// service_level field as sameday, and ServiceLevelSameday is "" so that the
+// A same-day order is the zero [ServiceLevel]: the platform takes an absent
+// service_level field as sameday, and [ServiceLevelSameday] is "" so that the
 // field is left out.
 //
 // Responses are decoded tolerantly: a status the SDK does not know is kept
-// verbatim (rxtypes.OrderStatus.Known reports it), "submitted to courier" and
+// verbatim ([rxtypes.OrderStatus.Known] reports it), "submitted to courier" and
 // "submitted_to_courier" are one status, a cancellation reason is read from
 // cancellation_reason or reason, and the get-many array from orders or
 // objects.
@@ -47,6 +47,9 @@
 //	}
 //
 // The life cycle of an order at each service level, with its final and
-// cancellable statuses (rxtypes.OrderStatus.Final and Cancellable), is drawn in
-// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
+// cancellable statuses ([rxtypes.OrderStatus.Final] and
+// [rxtypes.OrderStatus.Cancellable]), is drawn in [docs/lifecycles.md].
+//
+// [rxdelivery.Client]: https://pkg.go.dev/github.com/rxdelivery/rxdelivery-go#Client
+// [docs/lifecycles.md]: https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package orders

@@ -12,6 +12,9 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// Creating a same-day order (the service level left out, the fee and the
+// amount due given). An unknown outcome is never a reason to create again
+// blindly: look the order up first.
 func ExampleService_Create() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -32,6 +35,9 @@ func ExampleService_Create() {
 	// ord_000001 new true
 }
 
+// Creating a shipping order with the postal carrier: carrier, service,
+// signature, weight and package, then the tracking number and the label the
+// platform adds.
 func ExampleService_Create_shipping() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -61,6 +67,8 @@ func ExampleService_Create_shipping() {
 	// POSTAL true true
 }
 
+// Cancelling an order while it is cancellable, and the platform's refusal
+// once the courier has picked it up (ErrUnableToCancel).
 func ExampleService_Cancel() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -92,6 +100,8 @@ func ExampleService_Cancel() {
 	// true
 }
 
+// Adding a prescription to an existing order, then removing it; removing it
+// twice finds nothing.
 func ExampleService_AddPrescription() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -119,6 +129,7 @@ func ExampleService_AddPrescription() {
 	// true
 }
 
+// Reading several orders in one call.
 func ExampleService_GetMany() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

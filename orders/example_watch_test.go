@@ -13,6 +13,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
+// Following an order status by status until it reaches a final one.
 func ExampleService_Watch() {
 	// On the kit, a watch's waits move the simulator's clock instead of
 	// sleeping: the courier's thirty seconds per step pass in no time.
@@ -39,6 +40,7 @@ func ExampleService_Watch() {
 	// delivered true
 }
 
+// Waiting for an order to reach a final status, bounded by a deadline.
 func ExampleService_Wait() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -83,6 +85,8 @@ func ExampleUntil() {
 	// picked_up
 }
 
+// Following many orders with one get-many read per round; a cancelled
+// order leaves the watch at once.
 func ExampleService_WatchMany() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

@@ -14,8 +14,9 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
-// Example is the README's OpenTelemetry block: the global tracer provider
-// (here an in-memory recorder) receives a span per call and per attempt.
+// Tracing a client's calls: the global tracer provider (here an in-memory
+// recorder) receives a span per call and per attempt (the README's
+// OpenTelemetry block).
 func Example() {
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithCredentials("key", "secret"))
 	defer srv.Close()

@@ -6,7 +6,7 @@
 //		rxdelivery.WithDeliveryURL(deliveryURL),
 //		rxotel.New()) // the global tracer and meter providers
 //
-// Given to NewClient, New's option covers every call; given to one call,
+// Given to NewClient, [New]'s option covers every call; given to one call,
 // that call only.
 //
 // # Spans

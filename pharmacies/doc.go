@@ -1,13 +1,13 @@
 // Package pharmacies looks up pharmacies: it searches the pharmacies that
-// deliver to an origin address or place id, one page at a time (Search) or
-// through an iterator over every page (All), gets one pharmacy by its NCPDP
-// identifier or NPI (Get), all on the omni interface, and asks the delivery
+// deliver to an origin address or place id, one page at a time ([Service.Search]) or
+// through an iterator over every page ([Service.All]), gets one pharmacy by
+// its NCPDP identifier or NPI ([Service.Get]), all on the omni interface, and asks the delivery
 // interface for a pharmacy's delivery information to an address
-// (DeliveryInfo).
+// ([Service.DeliveryInfo]).
 //
-// Programs get the Service from an rxdelivery.Client (client.Pharmacies).
+// Programs get the [Service] from an [rxdelivery.Client] (client.Pharmacies).
 // Params are validated before sending; an invalid value returns a
-// *rxdelivery.ValidationError listing every problem with its path.
+// [*rxtypes.ValidationError] listing every problem with its path.
 //
 //	params := &pharmacies.SearchParams{
 //		OriginAddress: "42 Elm Avenue, Columbus, OH 43210",
@@ -31,5 +31,8 @@
 //	})
 //	// info.Raw holds the response as received; its schema is not documented.
 //
-// What each service method sends is listed in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
+// What each service method sends is listed in [docs/endpoints.md].
+//
+// [rxdelivery.Client]: https://pkg.go.dev/github.com/rxdelivery/rxdelivery-go#Client
+// [docs/endpoints.md]: https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
 package pharmacies

@@ -10,6 +10,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
+// Every pharmacy that delivers to an address, page after page, in one
+// loop.
 func ExampleService_All() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -34,6 +36,7 @@ func ExampleService_All() {
 	// 12 pharmacies, 3 preferred
 }
 
+// One page of the pharmacies that deliver to an address, with the totals.
 func ExampleService_Search() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -54,6 +57,7 @@ func ExampleService_Search() {
 	// true true true
 }
 
+// One pharmacy by its NCPDP identifier (or a 10-digit NPI).
 func ExampleService_Get() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -68,6 +72,8 @@ func ExampleService_Get() {
 	// 5550001 true
 }
 
+// A pharmacy's delivery information for an address, read from the raw
+// answer, whose schema the documents do not show.
 func ExampleService_DeliveryInfo() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -92,6 +98,7 @@ func ExampleService_DeliveryInfo() {
 	// 5550001 true
 }
 
+// Walking the search page by page, to show a long walk's progress.
 func ExampleService_Pages() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

@@ -3,7 +3,8 @@
 // A quote is decision support only: it creates no omni request, reserves no
 // rate, buys no label and is not stored, and a later label may cost
 // something else. Version 1 of the interface prices one service, the postal
-// carrier's ground service. A Service comes from rxdelivery.Client:
+// carrier's ground service. A [Service] comes from [rxdelivery.Client],
+// and [Service.Quote] takes [QuoteParams]:
 //
 //	quotes, err := client.Pricing.Quote(ctx, &pricing.QuoteParams{
 //		Pickup:  pricing.Location{Address: pricing.Address{ZIPCode: "43210"}},
@@ -30,5 +31,8 @@
 // Every package measure is required: the platform never infers weight or
 // dimensions. ZIP+4 codes are accepted and sent as 5 digits.
 //
-// What each service method sends is listed in https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
+// What each service method sends is listed in [docs/endpoints.md].
+//
+// [rxdelivery.Client]: https://pkg.go.dev/github.com/rxdelivery/rxdelivery-go#Client
+// [docs/endpoints.md]: https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/endpoints.md
 package pricing

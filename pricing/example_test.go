@@ -10,6 +10,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// Quoting the price of a package between two ZIP codes; an empty list is
+// an answer, not an error.
 func ExampleService_Quote() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

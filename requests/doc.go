@@ -3,7 +3,7 @@
 // a patient, cancel it, and read one or several requests with their order
 // (pickup, delivery, return and cancellation data) and request status.
 //
-// Programs get the Service from rxdelivery.Client as client.Requests:
+// Programs get the [Service] from [rxdelivery.Client] as client.Requests:
 //
 //	req, err := client.Requests.Create(ctx, &requests.CreateParams{
 //		Identifier:              "prog_123",
@@ -33,12 +33,14 @@
 //	}
 //
 // Params are validated before anything is sent; every problem is reported
-// with its JSON path in one *rxdelivery.ValidationError. Responses are read
+// with its JSON path in one [*rxtypes.ValidationError]. Responses are read
 // tolerantly: an unknown status is kept as sent, an odd timestamp is kept in
-// its Raw text, and the delivery ETA keeps its text with a parsed time when
+// its Raw text, and the delivery [ETA] keeps its text with a parsed time when
 // it is an ISO 8601 timestamp.
 //
 // The life cycle of a request and of its order, with their final and
-// cancellable statuses, is drawn in
-// https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
+// cancellable statuses, is drawn in [docs/lifecycles.md].
+//
+// [rxdelivery.Client]: https://pkg.go.dev/github.com/rxdelivery/rxdelivery-go#Client
+// [docs/lifecycles.md]: https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/lifecycles.md
 package requests

@@ -36,6 +36,8 @@ func exampleParams() *requests.CreateParams {
 	}
 }
 
+// Creating an omni request: the item to pick up, the pharmacy, the patient
+// and where to deliver.
 func ExampleService_Create() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -68,6 +70,8 @@ func ExampleService_Create_programID() {
 	// req_000001 true
 }
 
+// Reading a request as its sandbox scenario moves its order along, here a
+// delivery that fails and returns to the pharmacy.
 func ExampleService_Get() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -99,6 +103,8 @@ func ExampleService_Get() {
 	//   failed: true
 }
 
+// A cancel refused once the order is picked up: the error matches
+// ErrUnableToCancel and names the request.
 func ExampleService_Cancel() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -118,6 +124,7 @@ func ExampleService_Cancel() {
 	// unable_to_cancel true
 }
 
+// Reading several requests in one call.
 func ExampleService_GetMany() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

@@ -9,6 +9,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxdeliverytest"
 )
 
+// Following a request until its order reaches a final status, starting
+// before the platform has given it an order.
 func ExampleService_Watch() {
 	// On the kit, a watch's waits move the simulator's clock instead of
 	// sleeping: the scenario's minute per step passes in no time.
@@ -40,6 +42,7 @@ func ExampleService_Watch() {
 	// delivered true
 }
 
+// Waiting for a request to end, here in a return to the pharmacy.
 func ExampleService_Wait() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -58,6 +61,7 @@ func ExampleService_Wait() {
 	// returned_to_pharmacy
 }
 
+// Returning from Wait as soon as the platform gives the request an order.
 func ExampleUntil() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -79,6 +83,7 @@ func ExampleUntil() {
 	// ord_000002 new
 }
 
+// Following many requests with get-many reads, each yielded as it changes.
 func ExampleService_WatchMany() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()

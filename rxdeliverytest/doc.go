@@ -13,7 +13,7 @@
 //
 // # Starting
 //
-// Start runs a simulator for one test and stops it when the test ends:
+// [Start] runs a simulator for one test and stops it when the test ends:
 //
 //	func TestDispatch(t *testing.T) {
 //		srv := rxdeliverytest.Start(t)
@@ -32,7 +32,7 @@
 //
 // # The clock
 //
-// The simulator runs on a manual clock starting at DefaultStart,
+// The simulator runs on a manual clock starting at [DefaultStart],
 // 2026-03-02T09:00:00Z ([WithStartTime] sets another start). Nothing moves until the test calls [Server.Advance], which
 // applies, before it returns and in time order, every transition that
 // became due: the steps of omni sandbox scenarios (test_meta), the courier
@@ -80,7 +80,7 @@
 //   - SetRequestOrderStatus does the same for the order of an omni request;
 //     SetRequestIncomplete marks a request request_incomplete.
 //   - SetPharmacies replaces the pharmacies that pharmacy lookups and gets
-//     answer with (BuiltinPharmacies lists the default twelve).
+//     answer with ([BuiltinPharmacies] lists the default twelve).
 //   - Track records a tracking status for a number and delivers the
 //     notification to its subscription's listener.
 //   - SetEmptyQuotes makes pricing answer an empty quote list.
@@ -101,8 +101,8 @@
 //
 // # Faults
 //
-// FailNext makes the next N calls of one operation (or of any, with
-// AnyOperation) fail:
+// [Server.FailNext] makes the next N calls of one operation (or of any, with
+// [AnyOperation]) fail:
 //
 //	RateLimited(d)        429 with Retry-After in seconds
 //	RateLimitedUntil(d)   429 with Retry-After as an HTTP date
@@ -118,7 +118,7 @@
 // can reach the SDK's unknown-outcome error (rxdelivery.ErrUnknownOutcome)
 // with the order really created, and check that the code under test
 // reconciles instead of creating twice (Server.Orders shows what exists).
-// Without Committed, a fault answers before anything is done; a write that
+// Without [Committed], a fault answers before anything is done; a write that
 // meets Cut, Drop or Stall still ends as an unknown outcome, since the
 // client cannot tell.
 //
@@ -128,18 +128,18 @@
 // (or a negative n: every call) reaches your code. A Retry-After longer
 // than the client's wait cap is not slept at all: the call returns at once
 // an error carrying it. With the kit's client, whose cap is a few
-// milliseconds, RateLimited(time.Second) therefore tests the "come back
-// later" path and RateLimited(0) the path where the client retries.
+// milliseconds, a [RateLimited] fault of time.Second therefore tests the
+// "come back later" path and one of 0 the path where the client retries.
 //
 // # The call record
 //
 // Server.Calls lists what the simulator received, oldest first: the
-// operation (such as OrdersCreate), method, path (as the documents write
+// operation (such as [OrdersCreate]), method, path (as the documents write
 // it), decoded query and body, the status answered, the fault applied, and
 // when it arrived: ReceivedAt on the wall clock (so the real wait between a
 // 429 and its retry can be checked against the Retry-After) and
 // SimulatedAt on the simulator's clock. No header is kept, so no
-// credential is in it. CallsTo filters by operation; ResetCalls empties the
+// credential is in it. [Server.CallsTo] filters by operation; ResetCalls empties the
 // record; Call.DecodeBody decodes a body into a type of yours. The record
 // keeps the latest [DefaultCallRecordLimit] calls ([WithCallRecordLimit] sets
 // another bound, or none); CallCounts counts every call per operation,
@@ -147,7 +147,7 @@
 //
 // # The control API
 //
-// A Server also serves its controls over HTTP under ControlPrefix
+// A Server also serves its controls over HTTP under [ControlPrefix]
 // ("/_control"), for tests written in other languages against a standalone
 // server (the repository's operator command, 'rxdelivery sandbox'). Every endpoint needs
 // the server's key and secret as Basic credentials (401 otherwise); bodies

@@ -19,8 +19,8 @@ import (
 // In a test, Start(t) stops the server when the test ends; an Example has
 // no testing.TB, so these use NewServer and Close.
 
-// Example is the shape of a test: start, call the code under test with the
-// kit's client, move the clock, assert on the simulator's record.
+// The shape of a test: start a simulator, call the code under test with
+// the kit's client, move the clock, assert on the simulator's record.
 func Example() {
 	srv := rxdeliverytest.NewServer() // in a test: srv := rxdeliverytest.Start(t)
 	defer srv.Close()
@@ -45,6 +45,8 @@ func Example() {
 	// orders.Get GET /api/v1/orders/ord_000001 200
 }
 
+// Starting a simulator for one test: a sandbox client with the test's own
+// options.
 func ExampleStart() {
 	// In a test function:
 	//
@@ -64,6 +66,8 @@ func ExampleStart() {
 	// true
 }
 
+// Moving the simulator's clock by hand: each step of the courier shows
+// once its time has come.
 func ExampleServer_Advance() {
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithOrderCadence(time.Minute))
 	defer srv.Close()
@@ -87,6 +91,8 @@ func ExampleServer_Advance() {
 	// 9:03AM delivered
 }
 
+// Putting an order in a status directly, here one the platform no longer
+// cancels.
 func ExampleServer_SetOrderStatus() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -109,6 +115,8 @@ func ExampleServer_SetOrderStatus() {
 	// 400 Order is not in a cancellable status
 }
 
+// Receiving the simulator's tracking notifications in the test's own
+// handler, through an https URL that never reaches a network.
 func ExampleServer_Listener() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -134,6 +142,8 @@ func ExampleServer_Listener() {
 	// true
 }
 
+// Injecting faults into the next calls of one operation: two 429s the
+// client retries before the third attempt succeeds.
 func ExampleServer_FailNext() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -164,6 +174,8 @@ func ExampleServer_FailNext() {
 	// 200
 }
 
+// An order the platform created though its answer was lost: the client
+// sees an unknown outcome, and the simulator shows what really exists.
 func ExampleCommittedThenFailed() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -184,6 +196,7 @@ func ExampleCommittedThenFailed() {
 	// ord_000001 rx-2026-0001 new
 }
 
+// A server that never answers: the call ends with its context.
 func ExampleStall() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -198,6 +211,8 @@ func ExampleStall() {
 	// true
 }
 
+// Asserting on what the simulator received: the body as decoded, or
+// decoded into a type of the test's own.
 func ExampleServer_Calls() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -224,6 +239,7 @@ func ExampleServer_Calls() {
 	// 1980-02-29
 }
 
+// Replacing the pharmacies that lookups answer with.
 func ExampleServer_SetPharmacies() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -243,6 +259,7 @@ func ExampleServer_SetPharmacies() {
 	// Only Pharmacy 2125550100
 }
 
+// Making pricing answer an empty list of quotes.
 func ExampleServer_SetEmptyQuotes() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -262,6 +279,8 @@ func ExampleServer_SetEmptyQuotes() {
 	// 0 <nil>
 }
 
+// Putting the order of an omni request in a status directly, with no
+// scenario.
 func ExampleServer_SetRequestOrderStatus() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -294,6 +313,8 @@ func ExampleServer_SetRequestOrderStatus() {
 	// request_received delivery_attempted
 }
 
+// A 429 whose Retry-After is an HTTP date, beyond the client's wait cap:
+// the call returns at once with the wait in the error.
 func ExampleRateLimitedUntil() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -313,7 +334,7 @@ func ExampleRateLimitedUntil() {
 
 // Call.ReceivedAt is real time: the gap between a 429 and its retry shows
 // whether the client waited out the Retry-After.
-func ExampleCall_ReceivedAt() {
+func ExampleCall_receivedAt() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
 	// The kit's client caps its waits at a few milliseconds; this one

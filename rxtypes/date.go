@@ -13,9 +13,12 @@ import (
 // zone, such as a date of birth or a service date. On the wire it is the
 // ISO 8601 form "2006-01-02".
 type Date struct {
-	Year  int
+	// Year is the year, such as 1980.
+	Year int
+	// Month is the month of the year, January being 1.
 	Month time.Month
-	Day   int
+	// Day is the day of the month, from 1.
+	Day int
 }
 
 // ErrInvalidDate is returned when a text is not an ISO 8601 calendar date.

@@ -405,7 +405,10 @@ func (e *ValidationError) Has(path string) bool {
 // Attempts; its RequestID is that of an earlier attempt's response, if
 // one came.
 type NotSentError struct {
-	// Err is what refused the attempt.
+	// Err is what stopped the request: the pause, the end of the rate
+	// limiter's wait, the context's deadline, the error an attempt hook
+	// returned, or the refusal of a plain-http connection whose peer is not
+	// a loopback address.
 	Err error
 	// PausedUntil is, when a pause refused the attempt, when the pause
 	// ends, on the client's clock (WithClock; real time by default); zero
@@ -413,7 +416,10 @@ type NotSentError struct {
 	PausedUntil time.Time
 }
 
+// Error returns "not sent: " and the cause's text.
 func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
+
+// Unwrap returns Err, so errors.Is and errors.As see the cause.
 func (e *NotSentError) Unwrap() error { return e.Err }
 
 // Renderings of the error types. Every verb and flag renders an error's

@@ -68,6 +68,8 @@ func ExampleWithPathToken() {
 	// 404
 }
 
+// A listener URL with an unguessable token at its end, and the token to
+// give the handler.
 func ExampleNewListenerURL() {
 	listenerURL, token, err := tracking.NewListenerURL("https://pharmacy.example/hooks/tracking")
 	if err != nil {

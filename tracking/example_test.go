@@ -15,6 +15,7 @@ import (
 
 // httptest: an Example uses the public API only, so its listener is a real loopback server.
 
+// Subscribing a tracking number to notifications sent to a listener URL.
 func ExampleService_Subscribe() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -33,6 +34,8 @@ func ExampleService_Subscribe() {
 	// true ENABLED POSTAL
 }
 
+// Reading a subscription back; a tracking number never subscribed is not
+// found, with the interface's own error code.
 func ExampleService_GetSubscription() {
 	srv := rxdeliverytest.NewServer()
 	defer srv.Close()
@@ -47,6 +50,8 @@ func ExampleService_GetSubscription() {
 	// true
 }
 
+// Serving the listener URL: each notification reaches the callback once
+// read; a body that is not a notification is answered 400.
 func ExampleNewHandler() {
 	handler := tracking.NewHandler(func(ctx context.Context, n *tracking.Notification) error {
 		fmt.Println(n.TrackingNumber, n.Status, len(n.TrackingEvents))

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
@@ -42,6 +43,7 @@ func readmeNginx(t *testing.T) string {
 // token (the exposure the README warns of).
 func TestListenerTokenStaysOutOfNginxAccessLog(t *testing.T) {
 	t.Parallel()
+	fullsuite.Require(t, "the nginx tests")
 	bin, err := exec.LookPath("nginx")
 	if err != nil {
 		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/core"
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 )
 
 // httptest: nginx runs as a process of its own on a loopback port (probed free with a net listener), terminating TLS and HTTP/2 and proxying to an upstream server on loopback.
@@ -52,6 +53,7 @@ type nginxProxy struct {
 // (CI=true), where a missing nginx fails the test.
 func nginxBinary(t *testing.T) string {
 	t.Helper()
+	fullsuite.Require(t, "the nginx tests")
 	if p, err := exec.LookPath("nginx"); err == nil {
 		return p
 	}

@@ -5,7 +5,8 @@
 // free loopback port, from PostgreSQL's installed server binaries (Debian
 // and Ubuntu: apt-get install postgresql; looked for in
 // /usr/lib/postgresql/<version>/bin, then on PATH, or in PG_BINDIR), and
-// stops when it ends.
+// stops when it ends. [Main] goes in the package's TestMain and
+// [PostgresDSN] gives each test the server's connection string:
 //
 //	func TestMain(m *testing.M) { os.Exit(journaltest.Main(m)) }
 //

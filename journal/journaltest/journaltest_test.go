@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 	"github.com/rxdelivery/rxdelivery-go/journal"
 	"github.com/rxdelivery/rxdelivery-go/journal/journaltest"
 	"github.com/rxdelivery/rxdelivery-go/journal/pgstore"
@@ -16,6 +17,7 @@ func TestMain(m *testing.M) { os.Exit(journaltest.Main(m)) }
 // TestPostgresDSNServesTheStore: the DSN opens a working pgstore.Store.
 func TestPostgresDSNServesTheStore(t *testing.T) {
 	t.Parallel()
+	fullsuite.Require(t, "the journal's PostgreSQL tests")
 	ctx := context.Background()
 	store, err := pgstore.Open(ctx, journaltest.PostgresDSN(t))
 	if err != nil {

@@ -27,7 +27,7 @@
 //
 // # Connection poolers
 //
-// Open works through a connection pooler in transaction mode (PgBouncer's
+// [Open] works through a connection pooler in transaction mode (PgBouncer's
 // pool_mode = transaction and its kin) as well as straight to PostgreSQL:
 // every statement the store sends stands alone or inside one transaction,
 // and relies on nothing of a session (no named prepared statement, no
@@ -38,7 +38,7 @@
 // fails behind such a pooler ("prepared statement ... already exists").
 // What the store needs of a pooler: that a transaction runs on one server
 // connection from BEGIN to COMMIT, which every pooler mode gives. A *sql.DB
-// of your own given to New must be opened the same way (see Open).
+// of your own given to [New] must be opened the same way (see Open).
 //
 // # Replication and failover
 //
@@ -55,12 +55,12 @@
 // Open checks what it can see when standbys are attached
 // (pg_stat_replication): it judges the configuration first, then the
 // standbys' reported state. It refuses with an error matching
-// ErrAsyncReplication when synchronous_standby_names is empty, when
+// [ErrAsyncReplication] when synchronous_standby_names is empty, when
 // synchronous_commit is local or off, or when every attached standby
 // streams with a flush position reported and none is named by
 // synchronous_standby_names (sync_state sync, quorum or potential).
-// AllowAsyncReplication accepts that risk instead (a deployment that
-// never fails over, or reconciles after one), and WithLogger then warns
+// [AllowAsyncReplication] accepts that risk instead (a deployment that
+// never fails over, or reconciles after one), and [WithLogger] then warns
 // of it. A standby still attaching (state startup or catchup, or no flush
 // position reported yet) shows sync_state 'async' whatever the setting
 // says; Open does not refuse then, since every commit waits until a named

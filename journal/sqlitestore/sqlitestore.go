@@ -1,7 +1,8 @@
 // Package sqlitestore keeps a journal's claims in an SQLite file, the
 // embedded store for a program on one host: its processes share the file,
 // and a claim survives a crash or a restart. It uses a pure-Go SQLite
-// driver, so it builds without cgo.
+// driver, so it builds without cgo. [Open] opens (or creates) the file;
+// [New] takes a *sql.DB of the program's own:
 //
 //	store, err := sqlitestore.Open("journal.db")
 //	if err != nil {

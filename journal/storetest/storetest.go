@@ -1,5 +1,5 @@
 // Package storetest checks a journal.Store against the contract the
-// journal relies on. A store's tests call Run with a function that returns
+// journal relies on. A store's tests call [Run] with a function that returns
 // an empty store:
 //
 //	func TestStore(t *testing.T) {

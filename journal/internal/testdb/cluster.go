@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 )
 
 // Cluster is a PostgreSQL server of a test's own, on loopback, stopped and
@@ -127,6 +129,7 @@ func (c *Cluster) Stop() {
 // included.
 func StartCluster(t testing.TB) *Cluster {
 	t.Helper()
+	fullsuite.Require(t, "the journal's PostgreSQL cluster tests")
 	c := &Cluster{t: t, bin: PostgresBin(t)}
 	c.Dir = filepath.Join(newDir(t), "data")
 	c.run("initdb", "-D", c.Dir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-instructions")

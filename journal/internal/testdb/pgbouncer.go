@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 )
 
 // EnvPgBouncer names the variable holding the DSN of a PgBouncer in
@@ -36,6 +38,7 @@ var bouncer struct {
 // (in CI, failed).
 func PgBouncerDSN(t testing.TB) string {
 	t.Helper()
+	fullsuite.Require(t, "the journal's PgBouncer tests")
 	if dsn := os.Getenv(EnvPgBouncer); dsn != "" {
 		return dsn
 	}

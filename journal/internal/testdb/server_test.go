@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/internal/fullsuite"
 )
 
 // envChild makes this test binary a child that starts the shared server
@@ -130,6 +132,7 @@ func TestWithoutBinariesTheTestsSkipSayingHowToGetThem(t *testing.T) {
 // removes the directory when it sees the child gone).
 func TestTheServerStopsWhenTheTestBinaryEnds(t *testing.T) {
 	t.Parallel()
+	fullsuite.Require(t, "the journal's PostgreSQL tests")
 	if _, err := findBin(os.Getenv("PG_BINDIR")); errors.Is(err, errNoPostgres) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
