@@ -104,7 +104,7 @@ type (
 	// with a status the documents do not list, or gone from a get-many
 	// response.
 	WatchError = rxtypes.WatchError
-	// NotSentError is rxtypes.NotSentError: the cause of a *TransportError
+	// NotSentError is [rxtypes.NotSentError]: the cause of a *TransportError
 	// whose request never left the process because a pause, the rate
 	// limiter, the context's deadline or a hook refused it (ErrNotSent);
 	// PausedUntil holds the end of a pause that refused it.

@@ -228,8 +228,8 @@
 // SDK's table of the platform's fields; ids, statuses, times, amounts and
 // counts stay. Replay redacts the live request the same way and compares,
 // strictly: a mismatch names the operation, the JSON path and the kind of
-// difference, never a value. UseCassette replays, or records again when
-// RXDELIVERY_RECORD=1; CheckCassette (rxdelivery cassette check) proves a
+// difference, never a value. [UseCassette] replays, or records again when
+// RXDELIVERY_RECORD=1; [CheckCassette] (rxdelivery cassette check) proves a
 // file holds nothing its fields do not allow. The guide is
 // https://github.com/rxdelivery/rxdelivery-go/blob/main/docs/cassettes.md
 //

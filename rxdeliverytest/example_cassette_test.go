@@ -43,8 +43,7 @@ func followSameday(ctx context.Context, client *rxdelivery.Client) ([]string, er
 	return seen, nil
 }
 
-// ExampleRecorder records a client's exchanges with the simulator into a
-// cassette: the patient's values are placeholders, the ids as they were.
+// Record a client's exchanges with the simulator into a cassette: the patient's values are placeholders, the ids as they were.
 func ExampleRecorder() {
 	rec := rxdeliverytest.NewRecorder(nil)
 	srv := rxdeliverytest.NewServer(rxdeliverytest.WithClientOptions(rec.ClientOptions()...)) // in a test: rxdeliverytest.Start(t, ...)
@@ -92,8 +91,7 @@ func ExampleRecorder() {
 	// check: <nil>
 }
 
-// ExampleNewReplayer replays a cassette recorded against rxdelivery
-// sandbox: no network, no credentials. Identifiers and statuses are as
+// Replay a cassette recorded against rxdelivery sandbox: no network, no credentials. Identifiers and statuses are as
 // recorded; a patient value reads as its placeholder.
 func ExampleNewReplayer() {
 	rp, err := rxdeliverytest.NewReplayer(samedayCassette) // in a test: rxdeliverytest.Replay(t, path)

@@ -16,7 +16,7 @@ import (
 
 // httptest: an Example uses the public API only, so its stand-in platform is a real loopback server.
 
-// ExampleAPIError_Platform shows the two readers of a refused order: the
+// Give each reader of a refused order its own words: the
 // operator's log gets the error, whose text keeps the platform's words
 // and removes the patient's street; the pharmacist who typed the order
 // gets the platform's whole message, street included, from Platform.
