@@ -102,7 +102,7 @@ func TestCorpus(t *testing.T) {
 // maxLowerReadLeaks bounds the residual risk SECURITY.md states: names
 // written in lower case, on a read that did not send them, in a place
 // where nothing tells them from the ordinary word.
-const maxLowerReadLeaks = 40
+const maxLowerReadLeaks = 16
 
 // scrubPlants shows out with each planted value that survived replaced by
 // its placeholder, so a failure prints no planted value.

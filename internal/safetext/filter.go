@@ -134,7 +134,7 @@ func isSpace(r rune) bool {
 
 // literals are chunks of the SDK's and Go's words that hold digits in a
 // shape the number rule refuses.
-var literals = []string{"HTTP/1.0", "HTTP/1.1", "HTTP/2.0", "HTTP/2", "ISO 8601", "x509", "http2", "YYYY-MM-DD", "http(s)"}
+var literals = []string{"HTTP/1.0", "HTTP/1.1", "HTTP/2.0", "HTTP/2", "ISO 8601", "x509", "http2", "YYYY-MM-DD", "http(s)", "c/o"}
 
 // pathRE matches a JSON path: names joined by dots, each with optional
 // indexes ("prescriptions[0].payers[1].bin", "ids[]").

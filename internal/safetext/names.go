@@ -3,6 +3,7 @@ package safetext
 import (
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/rxdelivery/rxdelivery-go/internal/fields"
 )
@@ -44,6 +45,20 @@ var signedVerbs = set("signed", "received", "collected", "accepted", "countersig
 var prepositions = set("to", "for", "by", "from", "with", "and", "of", "at", "in", "near", "call", "ask", "tell",
 	"notify", "contact")
 
+// plainNext reports whether the word after toks[k] makes it an ordinary
+// word's modifier or object rather than a name: a noun of the platform's
+// follows ("for wood pallets"), or a plain word joined to it by a hyphen.
+func (t *text) plainNext(k int) bool {
+	if k+1 >= len(t.toks) || !t.joined(k, k+1) {
+		return false
+	}
+	n := t.toks[k+1]
+	return nouns[n.lower] && n.flags == 0
+}
+
+// placeCues are the words after which a name is a place's.
+var placeCues = set("to", "in", "at", "from", "near", "match", "origin", "destination", "city", "town", "outside")
+
 // personObjects are the verbs whose object is a person.
 var personObjects = set("call", "phone", "text", "email", "ask", "tell", "notify", "contact", "page", "meet",
 	"thank", "inform", "remind", "visit")
@@ -53,7 +68,7 @@ var personObjects = set("call", "phone", "text", "email", "ask", "tell", "notify
 var verbs = set("could", "cannot", "can", "couldn", "is", "isn", "was", "wasn", "has", "hasn", "had", "did",
 	"didn", "does", "doesn", "will", "won", "may", "must", "should", "would", "refused", "declined", "signed",
 	"asked", "requested", "wants", "said", "called", "cancelled", "canceled", "moved", "rejected", "needs",
-	"lives", "collected", "picked", "not")
+	"lives", "collected", "picked", "not", "born", "held", "left", "signed", "received", "needs", "wants")
 
 // determiners make the word after them a thing, not a name.
 var determiners = set("the", "a", "an", "this", "that", "these", "those", "your", "our", "their", "its", "his",
@@ -108,28 +123,29 @@ func (t *text) isName(k int) bool {
 	// At the start of a quoted or bracketed value ("reference_id
 	// \"Street-0418\""), or the value of a patient's field
 	// ("patient.last_name long").
-	if fl.personal() && !fn && (w.start > 0 && strings.ContainsRune("\"'“‘(", t.rs[w.start-1]) || t.afterPatientField(k)) &&
-		(shaped || !domain(w.lower)) {
+	if fl.personal() && !fn && (w.start > 0 && strings.ContainsRune("\"'“‘(", t.rs[w.start-1]) && (shaped || !domain(w.lower)) ||
+		t.afterPatientField(k) && !verbs[w.lower]) {
 		return true
 	}
 	// After a word that introduces a person, where a name ends: written
 	// as one, or before a verb, a clause's end, a possessive or a name.
 	if !fn && fl.personal() && t.joined(k-1, k) && (personCues[prev] || prev == "by" && signedVerbs[prev2]) &&
-		(shaped || verbs[next] || t.boundaryAfter(k) || next == "s" || t.toks[k+1].flags.personal()) {
+		(shaped || verbs[next] || t.boundaryAfter(k) || next == "s" || t.toks[k+1].flags.personal() || !verbs[w.lower] && !nouns[w.lower]) {
 		return true
 	}
 	// A person's word after a preposition, where a name ends: before a
 	// verb, a clause's end or a possessive ("order for hill is out").
 	if !fn && fl.personal() && t.joined(k-1, k) && prepositions[prev] && !nouns[w.lower] &&
-		(verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) || next == "s" && t.possessiveS(k+1)) {
+		(prev != "to" && !t.plainNext(k) || verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) || next == "s" && t.possessiveS(k+1)) {
 		return true
 	}
 	// Next to a name, written alike.
 	if t.joined(k-1, k) && t.nameLike(k-1) && t.alike(k-1, k) && fl&(surname|rareSurname|firstName) != 0 && (shaped || !fn) &&
-		!(fn && t.plain(k+1)) {
+		!(fn && t.plain(k+1)) && !(verbs[w.lower] && !shaped) {
 		return true
 	}
-	if t.joined(k, k+1) && t.nameLike(k+1) && t.alike(k, k+1) && fl&(firstName|surname) != 0 && (shaped || !fn) {
+	if t.joined(k, k+1) && t.nameLike(k+1) && t.alike(k, k+1) && fl&(firstName|surname) != 0 && (shaped || !fn) &&
+		!(personObjects[w.lower] && !shaped) {
 		return true
 	}
 	// A first name and a surname where a person is named.
@@ -137,20 +153,35 @@ func (t *text) isName(k int) bool {
 		!t.toks[k+1].decided && !functionWords[next] && !verbs[next] {
 		after := t.wordAt(k + 2)
 		before := start || personCues[prev] || prepositions[prev]
-		if before || verbs[after] && t.joined(k+1, k+2) {
+		if before || verbs[after] && t.joined(k+1, k+2) || !fn && t.boundaryAfter(k+1) {
 			return true
 		}
 	}
 	if fl&(surname|rareSurname) != 0 && t.joined(k-1, k) && t.alike(k-1, k) && t.toks[k-1].flags&firstName != 0 &&
 		!t.toks[k-1].decided && !fn && !verbs[w.lower] {
 		before := t.sentenceStart(k-1) || personCues[prev2] || prepositions[prev2]
-		if before || verbs[next] && t.joined(k, k+1) {
+		if before || verbs[next] && t.joined(k, k+1) || !functionWords[prev] && t.boundaryAfter(k) {
 			return true
 		}
 	}
 	// The object of a verb whose object is a person ("call mark before
 	// cancelling").
 	if !fn && fl.personal() && t.joined(k-1, k) && personObjects[prev] && !nouns[w.lower] {
+		return true
+	}
+	// A surname, a comma and a first name ("long, joy)").
+	if fl&(surname|rareSurname) != 0 && !fn && t.comma(k, k+1) && t.alike(k, k+1) &&
+		t.toks[k+1].flags&firstName != 0 && t.boundaryAfter(k+1) {
+		return true
+	}
+	if fl&firstName != 0 && !fn && t.comma(k-1, k) && t.alike(k-1, k) && t.toks[k-1].flags&(surname|rareSurname) != 0 &&
+		t.boundaryAfter(k) {
+		return true
+	}
+	// A town after a word that introduces a place, or after an address
+	// removed ("12 elm st, independence").
+	if fl&place != 0 && !fn && !nouns[w.lower] && t.joined(k-1, k) &&
+		(placeCues[prev] && (t.boundaryAfter(k) || verbs[next]) || k > 0 && t.toks[k-1].decided && !t.toks[k-1].keep && anyTrue(t.deny[t.toks[k-1].start:t.toks[k-1].end])) {
 		return true
 	}
 	// A possessive with no determiner before it.
@@ -185,8 +216,20 @@ func (t *text) afterPatientField(k int) bool {
 // joinedBy reports whether toks[a] and toks[b] are separated by spaces
 // and at most one of seps.
 func (t *text) joinedBy(a, b int, seps string) bool {
+	if a < 0 || b >= len(t.toks) {
+		return false
+	}
 	between := strings.TrimSpace(string(t.rs[t.toks[a].end:t.toks[b].start]))
 	return between == "" || len([]rune(between)) == 1 && strings.ContainsAny(between, seps)
+}
+
+// comma reports whether toks[a] and toks[b] are separated by a comma and
+// spaces.
+func (t *text) comma(a, b int) bool {
+	if a < 0 || b >= len(t.toks) {
+		return false
+	}
+	return strings.TrimSpace(string(t.rs[t.toks[a].end:t.toks[b].start])) == ","
 }
 
 // wordAt returns the lower-case text of toks[k], or "" outside the text.
@@ -253,7 +296,7 @@ func (t *text) nameLike(k int) bool {
 	if anyTrue(t.deny[w.start:w.end]) {
 		return false
 	}
-	return w.title || w.upper
+	return w.title || w.upper || strings.IndexFunc(w.lower, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }
 
 // sentenceStart reports whether toks[k] starts a sentence: nothing but

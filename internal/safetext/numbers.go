@@ -32,7 +32,7 @@ var (
 
 	reClock    = regexp.MustCompile(`(?i)\b([01]?\d|2[0-4]):([0-5]\d)(?::[0-5]\d)?(?: ?[ap]\.?m\b\.?)?(?: ?[-–] ?([01]?\d|2[0-4]):([0-5]\d)(?: ?[ap]\.?m\b\.?)?)?|\b(?:1[0-2]|0?[1-9]) ?[ap]\.?m\b\.?`)
 	reMoney    = regexp.MustCompile(`(?i)[$£€] ?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\b|[$£€] ?\d+(?:\.\d{1,2})?\b|\b\d+(?:,\d{3})*(?:\.\d{1,2})? ?(?:usd|eur|gbp|dollars?|cents?)\b|\b\d{1,6}\.\d{2}\b`)
-	reMeasure  = regexp.MustCompile(`(?i)\b\d+(?:,\d{3})*(?:\.\d+)? ?(?:percent|per cent|kb|mb|gb|bytes|lbs?|oz|ounces?|pounds?|kgs?|kilos?|kilograms?|grams?|inch(?:es)?|cm|mm|ft|feet|foot|yards?|mi|miles?|kms?|kilomet(?:er|re)s?|met(?:er|re)s?|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|wks?|months?|years?|yrs?|degrees?|business days?)\b|\b\d+(?:\.\d+)?(?: ?°[cf]\b|%|(?:lbs?|oz|kg|g|in|cm|mm|ft|mi|km|m|ms|s|h|hr|d|x|k)\b)`)
+	reMeasure  = regexp.MustCompile(`(?i)\b\d+(?:,\d{3})*(?:\.\d+)? ?(?:percent|per cent|kb|mb|gb|bytes|lbs?|oz|ounces?|pounds?|kgs?|kilos?|kilograms?|grams?|inch(?:es)?|cm|mm|ft|feet|foot|yards?|mi|miles?|kms?|kilomet(?:er|re)s?|met(?:er|re)s?|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|wks?|months?|years?|yrs?|degrees?|business days?|s|h|m)\b|\b\d+(?:\.\d+)?(?: ?°[cf]\b|%|(?:lbs?|oz|kg|g|in|cm|mm|ft|mi|km|m|ms|s|h|hr|d|x|k)\b)`)
 	reDims     = regexp.MustCompile(`(?i)\b\d+(?:\.\d+)?(?: ?[x×] ?\d+(?:\.\d+)?){1,2}(?: ?(?:in|inch(?:es)?|cm|mm|ft)\b)?`)
 	reDuration = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|us|ns))+\b`)
 	reOrdinal  = regexp.MustCompile(`(?i)\b\d{1,3}(?:st|nd|rd|th)\b`)

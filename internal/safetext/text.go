@@ -175,12 +175,12 @@ func (t *text) judgeWords() {
 		default:
 			w.known = t.known(w.lower)
 			if w.known && !strings.Contains(w.lower, "_") {
-				if w.flags = lex().names[w.lower]; enumWords[w.lower] && !w.flags.personal() {
+				if w.flags = lex().names[w.lower]; enumWords[w.lower] && (!w.flags.personal() || w.upper && httpMethods[w.lower]) {
 					w.flags = 0 // an enum's word, no one's name: "with POSTAL"
 				}
 			}
 			switch {
-			case len(w.lower) <= 2 && t.contraction(k):
+			case len(w.lower) <= 2 && t.contraction(k), len(w.lower) == 1 && t.prefix(k):
 				w.keep, w.decided = true, true
 			case !w.known:
 				w.keep, w.decided = false, true
@@ -196,7 +196,7 @@ func (t *text) judgeWords() {
 // parts are ("accept_fee", "controlled_substance").
 func (t *text) known(w string) bool {
 	if len(w) == 1 && w != "a" && w != "i" {
-		return false // an initial ("J. Vandersloot"), unless a possessive's or a contraction's
+		return false // an initial ("J. Vandersloot"), unless a possessive's, a contraction's or a prefix's
 	}
 	if domain(w) || calendar[w] || lex().english(w) {
 		return true
@@ -249,6 +249,14 @@ func (t *text) judgeStreets() {
 			w.keep = false
 		}
 	}
+}
+
+// prefix reports whether toks[k], one letter, is the prefix of a word
+// joined to it by a hyphen ("e-bike", "x-www-form-urlencoded").
+func (t *text) prefix(k int) bool {
+	w := t.toks[k]
+	return k+1 < len(t.toks) && w.end < len(t.rs) && t.rs[w.end] == '-' && t.toks[k+1].start == w.end+1 &&
+		t.known(t.toks[k+1].lower)
 }
 
 // contraction reports whether toks[k] is the tail of a possessive or a

@@ -234,6 +234,9 @@ var enumWords = func() map[string]bool {
 	return m
 }()
 
+// httpMethods are HTTP's methods, which a platform writes in capitals.
+var httpMethods = set("get", "post", "put", "patch", "delete", "head", "options")
+
 // nouns is the set of the platform's and the SDK's own words: those of
 // the platform's documented and simulated messages, its enums and its
 // resources, and of the faults the SDK names ("reset by peer"). A capitalised one
@@ -294,5 +297,6 @@ var extra = []string{
 	"al", "ak", "az", "ar", "ca", "co", "de", "fl", "ga", "hi", "ia", "il", "ks", "ky", "la", "ma", "md",
 	"me", "mi", "mn", "mo", "ms", "nc", "nd", "ne", "nh", "nj", "nm", "nv", "ny", "oh", "ok", "or", "pa", "ri",
 	"sc", "sd", "tn", "tx", "ut", "va", "vt", "wa", "wi", "wv", "wy", "dc", "pr", "undeliverable",
+	"re", "pre", "non", "co", "un", "sub", "multi", "www",
 	"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "weekdays",
 }
