@@ -66,16 +66,6 @@ type message struct {
 // placeholderForm is the form of a placeholder: "<patient.last_name#1>".
 var placeholderForm = regexp.MustCompile(`^<([a-z]+(?:\.[a-z0-9_]+)?)#([1-9][0-9]{0,8})>$`)
 
-// idForm is an identifier kept as recorded: one token with a digit.
-var idForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)
-
-// timestampForm is an ISO 8601 timestamp with a time of day (a bare date
-// could be a date of birth).
-var timestampForm = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)? ?(Z|z|UTC|[+-][0-9]{2}(:?[0-9]{2})?)?$`)
-
-// fieldNameForm is a key the table does not hold that a cassette keeps.
-var fieldNameForm = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
-
 // keptHeaders are the headers a cassette keeps, with the kind of their
 // values; every other header is left out.
 var keptHeaders = map[string]string{
@@ -188,7 +178,7 @@ func (r *redactor) clean(v string) bool {
 
 // typeName is the type of a placeholder for a value of field key of kind.
 func typeName(kind fields.Kind, key string) string {
-	if !fieldNameForm.MatchString(key) {
+	if !fields.FieldNameForm.MatchString(key) {
 		key = "field"
 	}
 	switch {
@@ -214,57 +204,23 @@ func keeps(kind fields.Kind, v any) bool {
 		s := x.String()
 		switch kind {
 		case fields.Money, fields.Count:
-			return smallDecimal(s)
+			return fields.SmallDecimal(s)
 		case fields.ID:
-			return idForm.MatchString(s)
+			return fields.IDForm.MatchString(s)
 		}
 		return false
 	case string:
 		switch kind {
 		case fields.ID:
-			return idForm.MatchString(x) && strings.ContainsAny(x, "0123456789")
+			return fields.IDForm.MatchString(x) && strings.ContainsAny(x, "0123456789")
 		case fields.Enum, fields.Carrier:
 			return fields.Documented(x)
 		case fields.Time:
-			return timestampForm.MatchString(x)
+			return fields.TimestampForm.MatchString(x)
 		case fields.Money, fields.Count:
-			return smallDecimal(x)
+			return fields.SmallDecimal(x)
 		case fields.Flag:
 			return x == "true" || x == "false"
-		}
-	}
-	return false
-}
-
-// smallDecimal reports whether s is a decimal number of at most 7 digits
-// without an exponent: an amount, a count, a size.
-func smallDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	digits, point := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !point && i > 0:
-			point = true
-		default:
-			return false
-		}
-	}
-	return digits > 0 && digits <= 7 && s[len(s)-1] != '.'
-}
-
-// digitRun reports whether s has n digits in a row.
-func digitRun(s string, n int) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			run++
-			if run >= n {
-				return true
-			}
-		} else {
-			run = 0
 		}
 	}
 	return false
@@ -273,7 +229,7 @@ func digitRun(s string, n int) bool {
 // keyKept reports whether a JSON key stays as recorded: a field name of
 // the table, or one written like a field name.
 func keyKept(k string) bool {
-	return fields.Known(k) || (fieldNameForm.MatchString(k) && !digitRun(k, 3))
+	return fields.Known(k) || (fields.FieldNameForm.MatchString(k) && !fields.DigitRun(k, 3))
 }
 
 // scalar returns v, the value of the field key under parent, as the
@@ -420,19 +376,19 @@ func (r *redactor) header(name, kind, v string) string {
 		r.secret(v)
 		return r.placeholder("credential.authorization", v)
 	case "media":
-		if mt, _, err := mime.ParseMediaType(v); err == nil && fieldNameForm.MatchString(strings.NewReplacer("/", "_", "+", "_", ".", "_", "-", "_").Replace(mt)) {
+		if mt, _, err := mime.ParseMediaType(v); err == nil && fields.FieldNameForm.MatchString(strings.NewReplacer("/", "_", "+", "_", ".", "_", "-", "_").Replace(mt)) {
 			return mt
 		}
 	case "time":
-		if _, err := http.ParseTime(v); err == nil || (len(v) <= 7 && allDigits(v)) {
+		if _, err := http.ParseTime(v); err == nil || (len(v) <= 7 && fields.AllDigits(v)) {
 			return v
 		}
 	case "count":
-		if len(v) <= 7 && allDigits(v) {
+		if len(v) <= 7 && fields.AllDigits(v) {
 			return v
 		}
 	case "id":
-		if idForm.MatchString(v) && r.clean(v) {
+		if fields.IDForm.MatchString(v) && r.clean(v) {
 			return v
 		}
 	}
@@ -451,16 +407,6 @@ func (r *redactor) headers(h http.Header) map[string]string {
 		return nil
 	}
 	return out
-}
-
-// allDigits reports whether s is one or more ASCII digits.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 func decodeJSON(data []byte) (any, error) {

@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,7 +108,7 @@ func (c *call) showScalar(kind fields.Kind, v any) any {
 		s := x.String()
 		switch kind {
 		case fields.Money, fields.Count:
-			if smallDecimal(s) && c.unsent(s) {
+			if fields.SmallDecimal(s) && c.unsent(s) {
 				return x
 			}
 		case fields.ID:
@@ -129,11 +128,11 @@ func (c *call) showScalar(kind fields.Kind, v any) any {
 				return x
 			}
 		case fields.Time:
-			if timestampForm.MatchString(x) && c.unsent(x) {
+			if fields.TimestampForm.MatchString(x) && c.unsent(x) {
 				return x
 			}
 		case fields.Money, fields.Count:
-			if smallDecimal(x) && c.unsent(x) {
+			if fields.SmallDecimal(x) && c.unsent(x) {
 				return x
 			}
 		case fields.Flag:
@@ -154,21 +153,11 @@ func stringPlaceholder(s string) string { return "<string " + lengthClass(len(s)
 // unsent reports whether s holds no value the call sent and no credential.
 func (c *call) unsent(s string) bool { return c.scrubber().sent(s) == s }
 
-// idForm is the form of an identifier shown: one token.
-var idForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)
-
-// timestampForm is an ISO 8601 timestamp with a time of day.
-var timestampForm = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)? ?(Z|z|UTC|[+-][0-9]{2}(:?[0-9]{2})?)?$`)
-
-// fieldNameForm is how a field name the table does not hold is written for
-// its key to be shown: lower-case snake case, no run of three digits.
-var fieldNameForm = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
-
-// showsID reports whether s is shown as an identifier: of idForm, and
+// showsID reports whether s is shown as an identifier: of fields.IDForm, and
 // either not a value the call sent or one it named in its shown path or
 // its ids[] query (a get-many's ids come back in its answer).
 func (c *call) showsID(s string) bool {
-	if !idForm.MatchString(s) {
+	if !fields.IDForm.MatchString(s) {
 		return false
 	}
 	if c.unsent(s) {
@@ -197,41 +186,7 @@ func (c *call) showsKey(k string) bool {
 	if fields.Known(k) {
 		return true
 	}
-	return fieldNameForm.MatchString(k) && !digitRun(k, 3) && c.unsent(k)
-}
-
-// digitRun reports whether s has n digits in a row.
-func digitRun(s string, n int) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			run++
-			if run >= n {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
-}
-
-// smallDecimal reports whether s is a decimal number of at most 7 digits
-// without an exponent: an amount, a count, a size.
-func smallDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	digits, point := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' && !point && i > 0:
-			point = true
-		default:
-			return false
-		}
-	}
-	return digits > 0 && digits <= 7 && s[len(s)-1] != '.'
+	return fields.FieldNameForm.MatchString(k) && !fields.DigitRun(k, 3) && c.unsent(k)
 }
 
 // showHeader returns a response header's value as the transcript shows
@@ -241,19 +196,19 @@ func (c *call) showHeader(k, v string) string {
 	shown := ""
 	switch http.CanonicalHeaderKey(k) {
 	case "Content-Type":
-		if mt, params, err := mime.ParseMediaType(v); err == nil && idForm.MatchString(strings.ReplaceAll(mt, "/", ".")) {
+		if mt, params, err := mime.ParseMediaType(v); err == nil && fields.IDForm.MatchString(strings.ReplaceAll(mt, "/", ".")) {
 			shown = mt
-			if cs := params["charset"]; cs != "" && idForm.MatchString(cs) {
+			if cs := params["charset"]; cs != "" && fields.IDForm.MatchString(cs) {
 				shown += "; charset=" + cs
 			}
 		}
 	case "Content-Length", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
 		"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset", "Age":
-		if len(v) <= 12 && allDigits(v) {
+		if len(v) <= 12 && fields.AllDigits(v) {
 			shown = v
 		}
 	case "Date", "Retry-After", "Last-Modified", "Expires":
-		if _, err := http.ParseTime(v); err == nil || (len(v) <= 12 && allDigits(v)) {
+		if _, err := http.ParseTime(v); err == nil || (len(v) <= 12 && fields.AllDigits(v)) {
 			shown = v
 		}
 	case "Content-Encoding":
@@ -262,7 +217,7 @@ func (c *call) showHeader(k, v string) string {
 			shown = v
 		}
 	case "X-Request-Id", "Request-Id", "X-Correlation-Id":
-		if idForm.MatchString(v) && c.unsent(v) {
+		if fields.IDForm.MatchString(v) && c.unsent(v) {
 			shown = v
 		}
 	}
@@ -270,16 +225,6 @@ func (c *call) showHeader(k, v string) string {
 		return stringPlaceholder(v)
 	}
 	return shown
-}
-
-// allDigits reports whether s is one or more ASCII digits.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // secretFree reports whether s holds none of the credentials.
