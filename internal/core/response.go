@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/rxdelivery/rxdelivery-go/option"
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
@@ -76,12 +75,11 @@ func scrubAPIError(e *rxtypes.APIError, sc *scrubber) {
 }
 
 // newAPIError builds an APIError from a bounded read of an error response.
-// It never fails: a body it cannot read leaves the fields empty.
-func newAPIError(iface rxtypes.Interface, method, path string, status int, h http.Header, body []byte, now time.Time) *rxtypes.APIError {
+// It never fails: a body it cannot read leaves the fields empty. Its
+// RetryAfter is the caller's to set, from the one reading of the header
+// (call.retryAfter).
+func newAPIError(iface rxtypes.Interface, method, path string, status int, h http.Header, body []byte) *rxtypes.APIError {
 	e := &rxtypes.APIError{StatusCode: status, Method: method, Path: path, Interface: iface, Header: h}
-	if ra, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
-		e.RetryAfter = ra
-	}
 	kept := body
 	if len(kept) > maxKeptBody {
 		kept = kept[:maxKeptBody]
@@ -179,7 +177,11 @@ func ownWords(err error) bool {
 // apiError builds the *APIError of a response with a status outside 2xx
 // from the start of its body, with the platform's words redacted.
 func (c *call) apiError(resp *http.Response, data []byte) error {
-	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data, c.b.s.cfg.WallNow())
+	e := newAPIError(c.b.iface, c.method(), c.shown, resp.StatusCode, resp.Header, data)
+	if c.pol.hasRetryAfter {
+		// The header as send read it, once, on the client's clock.
+		e.RetryAfter = c.pol.lastRetryAfter
+	}
 	scrubAPIError(e, c.scrubber())
 	e.UnknownOutcome = c.outcomeUnknown(resp.StatusCode, e.Is(rxtypes.ErrUnableToCancel), nil)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
