@@ -25,7 +25,7 @@ const Version = "0.1.0"
 // defaultUserAgent is the User-Agent of a client that sets none.
 const defaultUserAgent = "rxdelivery-go/" + Version
 
-// Environment variables read by NewClientFromEnv.
+// Environment variables read by [NewClientFromEnv].
 const (
 	EnvAPIKey      = "RXDELIVERY_API_KEY"
 	EnvAPISecret   = "RXDELIVERY_API_SECRET"
@@ -34,7 +34,7 @@ const (
 	EnvTrackingURL = "RXDELIVERY_TRACKING_URL"
 	EnvPricingURL  = "RXDELIVERY_PRICING_URL"
 	EnvSandbox     = "RXDELIVERY_SANDBOX"
-	// EnvProgramID holds the omni program identifier (see WithProgramID).
+	// EnvProgramID holds the omni program identifier (see [WithProgramID]).
 	EnvProgramID = "RXDELIVERY_PROGRAM_ID"
 )
 
@@ -44,13 +44,13 @@ const (
 // meant to be made once and shared: it keeps a pool of keep-alive
 // connections.
 //
-// Make a Client with NewClient or NewClientFromEnv. The zero Client is not
-// usable: its service fields are nil, and calling a method through them
+// Make a Client with [NewClient] or [NewClientFromEnv]. The zero Client is
+// not usable: its service fields are nil, and calling a method through them
 // panics with a nil pointer dereference, as calling a method of a nil
-// *http.Client does. Its own methods (Sandbox, CloseIdleConnections) are
-// safe on the zero value. A nil context.Context given to any call is
-// refused with a *ConfigError, as net/http refuses one, rather than a
-// panic.
+// *http.Client does. Its own methods ([Client.Sandbox],
+// [Client.CloseIdleConnections]) are safe on the zero value. A nil
+// [context.Context] given to any call is refused with a *[ConfigError], as
+// net/http refuses one, rather than a panic.
 type Client struct {
 	// Requests creates, cancels and reads omni requests.
 	Requests *requests.Service
@@ -70,12 +70,13 @@ type Client struct {
 	backends [len(rxtypes.Interfaces)]*core.Backend
 }
 
-// NewClient returns a Client that authenticates with key and secret on
-// every interface (WithCredentials overrides them per interface). Base URLs
-// are set with options; no host is assumed. A call on an interface whose
-// base URL is missing fails with an error that names the option to set.
+// NewClient returns a [Client] that authenticates with key and secret on
+// every interface ([WithCredentials] overrides them per interface). Base
+// URLs are set with options; no host is assumed. A call on an interface
+// whose base URL is missing fails with an error that names the option to
+// set.
 //
-// NewClient returns a *ConfigError, and no client, for what could not be
+// NewClient returns a *[ConfigError], and no client, for what could not be
 // sent: an interface with a base URL and no usable credentials (none,
 // blank ones, a key with a colon, a control character in either), a base
 // URL that is not an absolute http(s) URL or has a port outside 1-65535,
@@ -87,12 +88,12 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 	return newClient(key, secret, s)
 }
 
-// NewClientFromEnv returns a Client configured from the environment:
+// NewClientFromEnv returns a [Client] configured from the environment:
 // RXDELIVERY_API_KEY and RXDELIVERY_API_SECRET, RXDELIVERY_OMNI_URL,
 // RXDELIVERY_DELIVERY_URL, RXDELIVERY_TRACKING_URL, RXDELIVERY_PRICING_URL,
 // RXDELIVERY_SANDBOX ("1" or "true" marks a sandbox) and
-// RXDELIVERY_PROGRAM_ID (the omni program identifier, as WithProgramID sets
-// it). Per-interface credentials may be given as
+// RXDELIVERY_PROGRAM_ID (the omni program identifier, as [WithProgramID]
+// sets it). Per-interface credentials may be given as
 // RXDELIVERY_TRACKING_API_KEY and RXDELIVERY_TRACKING_API_SECRET (likewise
 // OMNI, DELIVERY, PRICING). Options apply after the environment.
 //

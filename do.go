@@ -10,12 +10,12 @@ import (
 )
 
 // Request is a call of an endpoint the SDK does not model yet, for
-// Client.Do: the interface that serves it, the method, the path below the
+// [Client.Do]: the interface that serves it, the method, the path below the
 // interface's base URL, and what goes out.
 type Request struct {
 	// Interface is the platform interface that serves the endpoint
-	// (Omni, Delivery, Tracking or Pricing): the call goes to its base
-	// URL with its credentials, through its rate limiter.
+	// ([Omni], [Delivery], [Tracking] or [Pricing]): the call goes to its
+	// base URL with its credentials, through its rate limiter.
 	Interface Interface
 	// Method is the HTTP method. GET and HEAD are reads, retried as the
 	// SDK's reads are; POST, PUT, PATCH and DELETE are writes, sent again
@@ -58,25 +58,25 @@ type Request struct {
 // loopback rule, the attempt timeout, the rate limiter and a Retry-After's
 // pause, the retry policy and budget by the write class of Method, the
 // redaction of errors (the values of PathParams, Query and Body removed
-// from the platform's words), hooks, Metadata, log lines and transcripts.
+// from the platform's words), hooks, [Metadata], log lines and transcripts.
 // Call options apply as to any call.
 //
 // A 2xx response's body is decoded into out, as encoding/json does, when
 // out is not nil: a pointer to a struct of the caller's, a map, or a
 // *json.RawMessage to keep it whole (a body that is not a JSON object is
 // refused, but for a *json.RawMessage). A 204, a HEAD, or a nil out
-// decodes nothing. Errors are those of every call: an *APIError for a status
-// outside 2xx, a *TransportError, a *DecodeError, or a *ConfigError (a
-// descriptor that cannot be sent: an unknown method, a Path that is not a
-// path, a placeholder without its value, a PathParams key or Visible name
-// Path does not have) or *ValidationError (an empty path value) before
-// anything is sent.
+// decodes nothing. Errors are those of every call: an *[APIError] for a
+// status outside 2xx, a *[TransportError], a *[DecodeError], or a
+// *[ConfigError] (a descriptor that cannot be sent: an unknown method, a
+// Path that is not a path, a placeholder without its value, a PathParams
+// key or Visible name Path does not have) or *[ValidationError] (an empty
+// path value) before anything is sent.
 //
 // Do is the escape hatch for an endpoint the platform adds before the SDK
 // models it. A modelled endpoint's own method validates its params and
 // decodes into its models; prefer it where it exists. Fields the SDK's
 // models do not know yet are read from the response as received, with
-// WithResponseInto.
+// [WithResponseInto].
 func (c *Client) Do(ctx context.Context, r Request, out any, opts ...CallOption) error {
 	var b *core.Backend
 	if int(r.Interface) >= 0 && int(r.Interface) < len(c.backends) {

@@ -24,12 +24,12 @@ func NormalizePhone(s string) (string, error) { return validate.NormalizePhone(s
 func NormalizeZIP(s string) (string, error) { return usps.NormalizeZIP(s) }
 
 // ZIP5 returns the 5-digit ZIP code of a ZIP or ZIP+4 in any form that
-// NormalizeZIP accepts, as pricing quotes take it.
+// [NormalizeZIP] accepts, as pricing quotes take it.
 func ZIP5(s string) (string, error) { return usps.ZIP5(s) }
 
 // CheckNPI checks that s is a National Provider Identifier as the documents
-// define it: exactly 10 digits. Use NPICheckDigitValid, or the client
-// option WithNPICheckDigit, to catch mistyped NPIs too.
+// define it: exactly 10 digits. Use [NPICheckDigitValid], or the client
+// option [WithNPICheckDigit], to catch mistyped NPIs too.
 func CheckNPI(s string) error { return validate.CheckNPI(s) }
 
 // NPICheckDigitValid reports whether s is 10 digits ending in a valid NPI

@@ -13,14 +13,15 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// Option is [option.Option]: it configures a [Client]. Options are applied in order, after the
-// environment when the client comes from NewClientFromEnv, so an option
-// overrides a variable.
+// Option is [option.Option]: it configures a [Client]. Options are applied
+// in order, after the environment when the client comes from
+// [NewClientFromEnv], so an option overrides a variable.
 //
-// Every CallOption is also an Option: WithRetryMax, WithAttemptTimeout,
-// WithHeader, WithMiddleware and WithCallMiddleware given to NewClient set
-// the default of every call, and given to a service method they apply to
-// that call only. The other options exist for a whole client only.
+// Every [CallOption] is also an Option: [WithRetryMax],
+// [WithAttemptTimeout], [WithHeader], [WithMiddleware] and
+// [WithCallMiddleware] given to [NewClient] set the default of every call,
+// and given to a service method they apply to that call only. The other
+// options exist for a whole client only.
 type Option = option.Option
 
 // CallOption is [option.CallOption]: it configures calls, as the trailing
@@ -110,7 +111,7 @@ func WithBaseURL(iface Interface, u string) Option {
 // WithCredentials sets the key and secret used for iface only. The platform
 // enables credentials per interface, so a deployment may hold one key for
 // tracking and another for everything else. An interface with a base URL
-// needs usable credentials, its own or the client's: NewClient refuses
+// needs usable credentials, its own or the client's: [NewClient] refuses
 // empty or blank ones, a key with a colon and a control character in
 // either.
 func WithCredentials(iface Interface, key, secret string) Option {
@@ -123,8 +124,8 @@ func WithCredentials(iface Interface, key, secret string) Option {
 
 // WithAuthEncoding sets the base64 alphabet of iface's Basic auth header.
 // By default it is the one each document's example uses:
-// base64.URLEncoding for omni, delivery and pricing, base64.StdEncoding for
-// tracking.
+// [base64.URLEncoding] for omni, delivery and pricing, [base64.StdEncoding]
+// for tracking.
 func WithAuthEncoding(iface Interface, enc *base64.Encoding) Option {
 	return clientOpt(func(s *settings) {
 		if validInterface(iface) {
@@ -143,15 +144,15 @@ func WithSandbox(enabled bool) Option {
 // WithHTTPClient supplies the HTTP client whose transport, timeout,
 // redirect policy and cookie jar the SDK uses. The client is wrapped, never
 // modified. As in net/http, a client whose Transport is nil uses
-// http.DefaultTransport. Without this option the SDK uses a keep-alive pool
-// sized for concurrent use: every connection may stay idle for reuse, and
-// at most 64 are open to one host, so a burst of calls waits for a free
+// [http.DefaultTransport]. Without this option the SDK uses a keep-alive
+// pool sized for concurrent use: every connection may stay idle for reuse,
+// and at most 64 are open to one host, so a burst of calls waits for a free
 // connection (within its context) rather than opening more. Pass a client
 // with your own transport to change those bounds.
 //
-// Redirects: the SDK follows none, and a 3xx response is an *APIError (its
-// Location field holds the target's scheme and host only). A redirect is
-// followed only when hc has a CheckRedirect function of its own (a nil
+// Redirects: the SDK follows none, and a 3xx response is an *[APIError]
+// (its Location field holds the target's scheme and host only). A redirect
+// is followed only when hc has a CheckRedirect function of its own (a nil
 // CheckRedirect, net/http's default, does not count as asking), and then
 // only for reads: a write is never sent to a redirect's target. A followed
 // redirect never carries the credentials to another origin (scheme, host
@@ -160,7 +161,7 @@ func WithSandbox(enabled bool) Option {
 //
 // Plain http (to a loopback host) never goes through a proxy, and is
 // written only on a connection to a loopback address. When hc's Transport
-// is an *http.Transport, plain http uses a copy of it without a proxy,
+// is an *[http.Transport], plain http uses a copy of it without a proxy,
 // whose dialer is asked for 127.0.0.1 or ::1 only. Another RoundTripper
 // gets plain-http requests as they are, and one that connects them through
 // a proxy or off loopback (as net/http's client trace reports) has the
@@ -173,38 +174,38 @@ func WithHTTPClient(hc *http.Client) Option {
 // WithProgramID sets the program identifier the platform issued to the
 // caller for omni requests. Requests.Create sends it when
 // CreateParams.Identifier is empty; an identifier set in the params wins.
-// NewClientFromEnv reads it from RXDELIVERY_PROGRAM_ID.
+// [NewClientFromEnv] reads it from RXDELIVERY_PROGRAM_ID.
 func WithProgramID(id string) Option {
 	return clientOpt(func(s *settings) { s.programID = strings.TrimSpace(id) })
 }
 
 // WithRetryMax sets how many retries may follow the first attempt
-// (default 3); zero turns retries off. Given to NewClient it is the
+// (default 3); zero turns retries off. Given to [NewClient] it is the
 // client's default; given to a call, that call's own. The retry policy
 // still decides which failures are retried.
 func WithRetryMax(n int) CallOption { return option.WithRetryMax(n) }
 
 // DefaultAttemptTimeout bounds each attempt of a call unless
-// WithAttemptTimeout sets another bound.
+// [WithAttemptTimeout] sets another bound.
 const DefaultAttemptTimeout = 30 * time.Second
 
 // WithAttemptTimeout bounds each attempt, from sending the request to
-// reading the whole response (default 30s, DefaultAttemptTimeout); zero
-// removes the bound. Given to NewClient it is the client's default; given
+// reading the whole response (default 30s, [DefaultAttemptTimeout]); zero
+// removes the bound. Given to [NewClient] it is the client's default; given
 // to a call, that call's own. The call's context bounds the whole call, so
 // a stalled server cannot hold a call made with context.Background()
 // forever. A timed-out read is retried; a write that may have been sent
 // has an unknown outcome. An attempt that runs out of its time (this
-// bound, or the Timeout of a client given to WithHTTPClient, or its
-// transport's ResponseHeaderTimeout) matches ErrAttemptTimeout and never
-// context.DeadlineExceeded, which is left to the caller's own deadline.
+// bound, or the Timeout of a client given to [WithHTTPClient], or its
+// transport's ResponseHeaderTimeout) matches [ErrAttemptTimeout] and never
+// [context.DeadlineExceeded], which is left to the caller's own deadline.
 func WithAttemptTimeout(d time.Duration) CallOption { return option.WithAttemptTimeout(d) }
 
 // WithTranscript writes a transcript of every attempt to w, for the
 // platform's support when a call misbehaves: the shape of each request and
 // response with no credential, and every value that is not of a field
 // known safe (an id, a status, a timestamp, an amount) replaced by a
-// placeholder of its JSON type. See option.WithTranscript.
+// placeholder of its JSON type. See [option.WithTranscript].
 func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 
 // WithWriteGrace lets a write already sent outlive the end of its
@@ -215,28 +216,28 @@ func WithTranscript(w io.Writer) CallOption { return option.WithTranscript(w) }
 // caller's deadline still bounds everything but the write in flight: a
 // Retry-After or a rate limiter's turn past it is refused at once, as
 // without a grace, and a call that the caller's deadline ended (its grace
-// run out) matches context.DeadlineExceeded, one its cancellation ended
-// context.Canceled. Zero, the default, turns it off.
+// run out) matches [context.DeadlineExceeded], one its cancellation ended
+// [context.Canceled]. Zero, the default, turns it off.
 func WithWriteGrace(d time.Duration) CallOption { return option.WithWriteGrace(d) }
 
 // WithHeader sends an extra header on every attempt: of every call when
-// given to NewClient, of one call when given to it. Headers the SDK sets
+// given to [NewClient], of one call when given to it. Headers the SDK sets
 // itself (Authorization, Accept, Content-Type, User-Agent) and the
 // transport's connection headers are never replaced. A name that is not a
 // token, or a value with a line break or another control character, is
-// refused with a *ConfigError (by NewClient, or by the call before it
+// refused with a *[ConfigError] (by NewClient, or by the call before it
 // sends anything) that never quotes the value.
 func WithHeader(key, value string) CallOption { return option.WithHeader(key, value) }
 
 // Metadata is [option.Metadata]: what the SDK saw of a call's response: status, headers, the
 // platform's request id, attempts, duration and whether the outcome is
-// known. WithMetadata fills one.
+// known. [WithMetadata] fills one.
 type Metadata = option.Metadata
 
-// WithMetadata fills *m with the call's Metadata when the call ends, in
+// WithMetadata fills *m with the call's [Metadata] when the call ends, in
 // success or failure, including a call refused before anything was sent
 // (status 0, no attempt, outcome known). It is a call's option only:
-// NewClient refuses it.
+// [NewClient] refuses it.
 func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
 
 // AttemptRecord is [option.AttemptRecord]: one attempt of a call as
@@ -245,16 +246,16 @@ func WithMetadata(m *Metadata) CallOption { return option.WithMetadata(m) }
 type AttemptRecord = option.AttemptRecord
 
 // RawResponse is [option.RawResponse]: a call's last response as it came
-// from the platform (status, headers, body), which WithResponseInto fills.
-// It holds the platform's raw words, which may carry patient data: never
-// log it. The SDK never does.
+// from the platform (status, headers, body), which [WithResponseInto]
+// fills. It holds the platform's raw words, which may carry patient data:
+// never log it. The SDK never does.
 type RawResponse = option.RawResponse
 
 // WithResponseInto fills *r with the call's last response as received:
 // status, headers and body (a 2xx body whole, another one's first 64 KiB),
 // for what the SDK does not model, such as a field a model does not know.
 // A call that got no response leaves *r zero. It is a call's option only:
-// NewClient refuses it. See option.WithResponseInto.
+// [NewClient] refuses it. See [option.WithResponseInto].
 func WithResponseInto(r *RawResponse) CallOption { return option.WithResponseInto(r) }
 
 // Middleware is [option.Middleware]: it wraps every attempt of a call; see
@@ -266,13 +267,13 @@ type Middleware = option.Middleware
 type CallMiddleware = option.CallMiddleware
 
 // WithMiddleware adds attempt hooks: of every call when given to
-// NewClient, of one call when given to it. A hook sees the operation
+// [NewClient], of one call when given to it. A hook sees the operation
 // name, the templated path, the attempt number and the call's class;
 // never the query, the body or a credential.
 func WithMiddleware(mw ...Middleware) CallOption { return option.WithMiddleware(mw...) }
 
 // WithCallMiddleware adds call hooks, which wrap a whole call with every
-// attempt and wait: of every call when given to NewClient, of one call
+// attempt and wait: of every call when given to [NewClient], of one call
 // when given to it.
 func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCallMiddleware(mw...) }
 
@@ -281,23 +282,23 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption { return option.WithCal
 // together (it is off by default). Attempts wait for their turn in the
 // order they came, each within its context: when its turn would come after
 // the context's deadline the call fails at once with an error matching
-// context.DeadlineExceeded, and a write stopped so was not sent; an attempt
-// whose context ends while it waits takes no turn. The limit slows down
-// when the platform responds with 429 (each 429 halves it, down to a
+// [context.DeadlineExceeded], and a write stopped so was not sent; an
+// attempt whose context ends while it waits takes no turn. The limit slows
+// down when the platform responds with 429 (each 429 halves it, down to a
 // sixteenth) and comes back by a twentieth with each response that is not
 // a 429 or a 5xx; a change applies at once to the attempts already
 // waiting. A perSecond of zero or less removes the limit.
 //
 // With or without a limit, a 429 or a 503 with a Retry-After pauses the
 // interface: no attempt of any call of the client goes to it before the
-// Retry-After ends, for at most WithMaxPause (default 5 minutes). An
+// Retry-After ends, for at most [WithMaxPause] (default 5 minutes). An
 // attempt waits for the end of the pause within its context; when the end
 // comes after the context's deadline, or further off than
-// WithRetryWaitMax, the call fails at once, with nothing sent, with a
-// *TransportError matching ErrNotSent (and ErrRateLimited) whose
-// *NotSentError holds the pause's end in PausedUntil.
-// Client.LimiterState shows the pause and the limit, and Client.EndPause
-// ends the pause.
+// [WithRetryWaitMax], the call fails at once, with nothing sent, with a
+// *[TransportError] matching [ErrNotSent] (and [ErrRateLimited]) whose
+// *[NotSentError] holds the pause's end in PausedUntil.
+// [Client.LimiterState] shows the pause and the limit, and
+// [Client.EndPause] ends the pause.
 func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 	return clientOpt(func(s *settings) {
 		if !validInterface(iface) {
@@ -312,16 +313,16 @@ func WithRateLimit(iface Interface, perSecond float64, burst int) Option {
 }
 
 // DefaultMaxPause is the longest pause a Retry-After sets on an interface
-// unless WithMaxPause sets another.
+// unless [WithMaxPause] sets another.
 const DefaultMaxPause = 5 * time.Minute
 
 // WithMaxPause sets the longest pause a Retry-After sets on an interface
-// (default 5 minutes, DefaultMaxPause). A 429 or a 503 whose Retry-After
+// (default 5 minutes, [DefaultMaxPause]). A 429 or a 503 whose Retry-After
 // asks for longer pauses the interface for d: a header can be wrong, and
 // a Retry-After of a year would otherwise close the interface for a year.
-// The call that received it still returns the platform's *APIError with
-// the RetryAfter it asked for. Client.LimiterState shows the pause
-// (PausedUntil) and Client.EndPause ends it early. Zero turns the pause
+// The call that received it still returns the platform's *[APIError] with
+// the RetryAfter it asked for. [Client.LimiterState] shows the pause
+// (PausedUntil) and [Client.EndPause] ends it early. Zero turns the pause
 // off: a Retry-After then holds only the call that received it. A
 // negative d is ignored.
 func WithMaxPause(d time.Duration) Option {
@@ -333,7 +334,7 @@ func WithMaxPause(d time.Duration) Option {
 }
 
 // DefaultRetryBudget is the size of a client's retry budget unless
-// WithRetryBudget sets another: 100 retries.
+// [WithRetryBudget] sets another: 100 retries.
 const DefaultRetryBudget = 100
 
 // WithRetryBudget sizes the client's retry budget: how many retries the
@@ -345,7 +346,7 @@ const DefaultRetryBudget = 100
 // gives back what they spent, and time gives back one retry a second, up
 // to the size, so that a client that calls seldom is never left without
 // retries. When the budget is empty a failing call is
-// not retried: it returns its error at once, and its Metadata says
+// not retried: it returns its error at once, and its [Metadata] says
 // RetryBudgetExhausted. First attempts never wait for the budget, so when
 // the platform is down a busy service sends about one attempt per call
 // instead of multiplying its load by the retry count, and when it
@@ -369,11 +370,11 @@ func WithRetryWaitMin(d time.Duration) Option {
 // WithRetryWaitMax caps any one wait between attempts (default 30s). When
 // the platform asks, through Retry-After, for a longer wait than the cap, or
 // one past the context's deadline, the call is not retried: it returns at
-// once with an *APIError whose RetryAfter holds the platform's value. The
+// once with an *[APIError] whose RetryAfter holds the platform's value. The
 // same bound holds for the pause a Retry-After sets on the interface (see
-// WithRateLimit): a call that would wait longer for its end returns at once,
-// with nothing sent, with an error matching ErrNotSent that holds the
-// pause's end.
+// [WithRateLimit]): a call that would wait longer for its end returns at
+// once, with nothing sent, with an error matching [ErrNotSent] that holds
+// the pause's end.
 func WithRetryWaitMax(d time.Duration) Option {
 	return clientOpt(func(s *settings) {
 		if d >= 0 {
@@ -406,8 +407,8 @@ func WithLogger(l *slog.Logger) Option {
 // WithUserAgent puts the caller's product token before the SDK's own in the
 // User-Agent header, such as "acme-pharmacy/2.1 rxdelivery-go/0.1.0".
 // Surrounding spaces are trimmed; a token with a line break, a NUL or
-// another control character other than tab cannot be sent, and NewClient
-// refuses it with a *ConfigError.
+// another control character other than tab cannot be sent, and [NewClient]
+// refuses it with a *[ConfigError].
 func WithUserAgent(ua string) Option {
 	return clientOpt(func(s *settings) { s.userAgent = ua })
 }
@@ -429,7 +430,7 @@ func WithNPICheckDigit() Option {
 
 // WithMaxResponseBytes bounds the body of a successful response (default
 // 32 MiB); a longer one fails the call with an error matching
-// ErrMalformedResponse instead of growing the process's memory. Error
+// [ErrMalformedResponse] instead of growing the process's memory. Error
 // responses are always read to at most 64 KiB.
 func WithMaxResponseBytes(n int64) Option {
 	return clientOpt(func(s *settings) { s.cfg.MaxResponseBytes = n })

@@ -12,8 +12,8 @@ import (
 )
 
 // Interface is [rxtypes.Interface]: one of the platform's four interfaces
-// (Omni, Delivery, Tracking, Pricing), for the options that are set per
-// interface.
+// ([Omni], [Delivery], [Tracking], [Pricing]), for the options that are set
+// per interface.
 type Interface = rxtypes.Interface
 
 // The platform's interfaces.
@@ -47,7 +47,7 @@ type (
 // NewDecimal parses a JSON number such as "5.00", "12" or "1e-2".
 func NewDecimal(s string) (Decimal, error) { return rxtypes.NewDecimal(s) }
 
-// MustDecimal is like NewDecimal but panics on invalid input; it is meant
+// MustDecimal is like [NewDecimal] but panics on invalid input; it is meant
 // for constants in code.
 func MustDecimal(s string) Decimal { return rxtypes.MustDecimal(s) }
 
@@ -91,27 +91,27 @@ type (
 	// ValidationError is [rxtypes.ValidationError]: every problem of invalid
 	// params, each with its JSON path; nothing was sent.
 	ValidationError = rxtypes.ValidationError
-	// Problem is [rxtypes.Problem]: one entry of a ValidationError.
+	// Problem is [rxtypes.Problem]: one entry of a [ValidationError].
 	Problem = rxtypes.Problem
 	// PlatformError is [rxtypes.PlatformError]: what the platform said in
 	// an error response, as it said it, for the person entitled to read
 	// it (APIError.Platform); patient data, never logged.
 	PlatformError = rxtypes.PlatformError
 	// PlatformDetail is [rxtypes.PlatformDetail]: one field-level detail
-	// of a PlatformError.
+	// of a [PlatformError].
 	PlatformDetail = rxtypes.PlatformDetail
 	// WatchError is [rxtypes.WatchError]: the end of a watch on a resource
 	// with a status the documents do not list, or gone from a get-many
 	// response.
 	WatchError = rxtypes.WatchError
-	// NotSentError is [rxtypes.NotSentError]: the cause of a *TransportError
-	// whose request never left the process because a pause, the rate
-	// limiter, the context's deadline or a hook refused it (ErrNotSent);
-	// PausedUntil holds the end of a pause that refused it.
+	// NotSentError is [rxtypes.NotSentError]: the cause of a
+	// *[TransportError] whose request never left the process because a
+	// pause, the rate limiter, the context's deadline or a hook refused it
+	// ([ErrNotSent]); PausedUntil holds the end of a pause that refused it.
 	NotSentError = rxtypes.NotSentError
 )
 
-// Sentinel errors, for errors.Is (defined in package rxtypes). An error
+// Sentinel errors, for [errors.Is] (defined in package rxtypes). An error
 // matches every sentinel that describes it: a 429 after retries matches
 // ErrRateLimited, a cancellation refused because the order was picked up
 // matches ErrUnableToCancel and ErrBadRequest.
@@ -142,10 +142,10 @@ var (
 	// matched by) before trying again.
 	ErrUnknownOutcome = rxtypes.ErrUnknownOutcome
 	// ErrMalformedResponse matches a 2xx response whose body could not be
-	// read whole or decoded (a *DecodeError; its Incomplete field tells a
+	// read whole or decoded (a *[DecodeError]; its Incomplete field tells a
 	// body that ended early from a malformed one).
 	ErrMalformedResponse = rxtypes.ErrMalformedResponse
-	// ErrInvalidParams matches every *ValidationError.
+	// ErrInvalidParams matches every *[ValidationError].
 	ErrInvalidParams = rxtypes.ErrInvalidParams
 	// ErrNoBaseURL matches a call on an interface whose base URL is unset.
 	ErrNoBaseURL = rxtypes.ErrNoBaseURL
@@ -153,19 +153,19 @@ var (
 	// in sandbox mode.
 	ErrSandboxOnly = rxtypes.ErrSandboxOnly
 	// ErrAttemptTimeout matches a call whose last attempt ran out of its
-	// own time (WithAttemptTimeout, or the Timeout of a client given to
-	// WithHTTPClient) while the caller's context was live. It never
-	// matches context.DeadlineExceeded, which is the caller's deadline.
+	// own time ([WithAttemptTimeout], or the Timeout of a client given to
+	// [WithHTTPClient]) while the caller's context was live. It never
+	// matches [context.DeadlineExceeded], which is the caller's deadline.
 	ErrAttemptTimeout = rxtypes.ErrAttemptTimeout
-	// ErrUnknownStatus matches a *WatchError for a status the documents
+	// ErrUnknownStatus matches a *[WatchError] for a status the documents
 	// do not list: a watch ends on it rather than poll a status it cannot
 	// tell is final.
 	ErrUnknownStatus = rxtypes.ErrUnknownStatus
 	// ErrNotSent matches every call whose request never left the process
 	// because something refused it before sending: a pause a Retry-After
 	// set on the interface, the rate limiter, the context's deadline, a
-	// hook. Its error is a *TransportError whose cause is a
-	// *NotSentError; a write that fails so was not applied. A 429 the
-	// platform sent is an *APIError and does not match it.
+	// hook. Its error is a *[TransportError] whose cause is a
+	// *[NotSentError]; a write that fails so was not applied. A 429 the
+	// platform sent is an *[APIError] and does not match it.
 	ErrNotSent = rxtypes.ErrNotSent
 )
