@@ -16,10 +16,10 @@ const (
 	// connection was cut or reset while it was read).
 	AttemptBodyCut
 	// AttemptFailed: no usable response came: the connection failed or
-	// was cut, or the call's context ended. ErrorKind says which.
+	// was cut, or the call's context ended. [ErrorKind] says which.
 	AttemptFailed
-	// AttemptTimedOut: the attempt's own timeout (WithAttemptTimeout, or
-	// the Timeout of a caller's http.Client) ended it.
+	// AttemptTimedOut: the attempt's own timeout ([WithAttemptTimeout], or
+	// the Timeout of a caller's [http.Client]) ended it.
 	AttemptTimedOut
 	// AttemptNotSent: the attempt was stopped before its request left
 	// the process: by the client's rate limiter (a wait past the
@@ -82,8 +82,8 @@ type AttemptRecord struct {
 
 // RawResponse is the last response of a call as it came from the
 // platform, for the callers who need what the SDK does not model: a
-// header it does not read, a field a model does not know. WithResponseInto
-// fills one.
+// header it does not read, a field a model does not know.
+// [WithResponseInto] fills one.
 //
 // It holds the platform's raw words, which may carry patient data (a
 // response repeats the names and addresses it was sent; an error message
@@ -98,7 +98,7 @@ type RawResponse struct {
 	Header http.Header
 	// Body is the response's body as received: a 2xx body whole (it is
 	// bounded by the client's response size limit), any other body up to
-	// MaxRawErrorBody bytes. Nil for no response, an empty body, a 204,
+	// [MaxRawErrorBody] bytes. Nil for no response, an empty body, a 204,
 	// or a 2xx body over the size limit, which the SDK does not read.
 	Body []byte
 	// Truncated is set when Body holds only the start of the body.
@@ -111,7 +111,7 @@ const MaxRawErrorBody = 64 << 10
 
 // WithResponseInto fills *r, when the call ends, with the call's last
 // response as it came from the platform: status, headers and body (see
-// RawResponse). A call that got no response leaves *r zero. The SDK
+// [RawResponse]). A call that got no response leaves *r zero. The SDK
 // decodes the response as it does without the option: RawResponse is a
 // copy, and the one place the SDK hands out the platform's raw words
 // besides APIError.Body. It holds patient data: never log it. It exists

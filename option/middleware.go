@@ -46,7 +46,7 @@ type Operation struct {
 	// Interface is the platform interface: "omni", "delivery", "tracking"
 	// or "pricing".
 	Interface string
-	// Class is Safe or Write.
+	// Class is [Safe] or [Write].
 	Class Class
 }
 
@@ -60,9 +60,9 @@ type Attempt struct {
 	header http.Header // the attempt's request headers
 }
 
-// NewAttempt returns the Attempt of op numbered n whose SetHeader writes to
-// header. The SDK makes one per attempt; a test of a Middleware can make
-// its own and read header afterwards.
+// NewAttempt returns the [Attempt] of op numbered n whose
+// [Attempt.SetHeader] writes to header. The SDK makes one per attempt; a
+// test of a [Middleware] can make its own and read header afterwards.
 func NewAttempt(op Operation, n int, header http.Header) *Attempt {
 	return &Attempt{Operation: op, Number: n, header: header}
 }
@@ -70,9 +70,10 @@ func NewAttempt(op Operation, n int, header http.Header) *Attempt {
 // SetHeader sets a header on the attempt's request, such as a trace
 // context, and reports whether it set it. It returns false, and sends the
 // attempt without the header, for a header the SDK sets itself (see
-// WithHeader), which it does not replace, and for one that cannot be sent:
-// a name that is not a token (empty, with a space or a colon) or a value
-// with a line break, a NUL or another control character other than tab.
+// [WithHeader]), which it does not replace, and for one that cannot be
+// sent: a name that is not a token (empty, with a space or a colon) or a
+// value with a line break, a NUL or another control character other than
+// tab.
 func (a *Attempt) SetHeader(key, value string) bool {
 	key = http.CanonicalHeaderKey(key)
 	if a.header == nil || !header.Valid(key, value) || header.Owned(key) {
@@ -106,9 +107,9 @@ type AttemptFunc func(ctx context.Context, a *Attempt) AttemptResult
 //     response): the response is dropped and the attempt fails as one that
 //     was sent, so a read is retried by the retry policy and a write is
 //     never sent again (its outcome is unknown: ErrUnknownOutcome); the
-//     error stays in the call's error chain (errors.Is);
+//     error stays in the call's error chain ([errors.Is]);
 //   - without calling next: the attempt stops before anything is sent and
-//     the call fails with the AttemptResult's Err (a write's outcome is
+//     the call fails with the [AttemptResult]'s Err (a write's outcome is
 //     then known, not applied) and is not retried.
 //
 // StatusCode and Header of the result are read from the response, never
@@ -136,7 +137,7 @@ type CallFunc func(ctx context.Context, op *Operation) CallResult
 // error with %w); a nil Err leaves next's error as it was (a failed read
 // cannot be made to succeed: there is nothing to decode). For a write the
 // platform's answer stands: the middleware's Err is the call's only when
-// it wraps next's error (errors.Is), so ErrUnknownOutcome and the
+// it wraps next's error ([errors.Is]), so ErrUnknownOutcome and the
 // *APIError still match; an Err that would fail a write the platform
 // applied, or hide why one failed, is not used and a warning is logged
 // (its kind, never its text), since a caller would send the write again.

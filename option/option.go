@@ -13,7 +13,7 @@ import (
 // Option configures a Client: rxdelivery.NewClient and
 // rxdelivery.NewClientFromEnv take them, and rxdelivery.Option is this
 // type. The rxdelivery package's With… functions make them. Every
-// CallOption is also an Option: given to a client, it sets the default of
+// [CallOption] is also an Option: given to a client, it sets the default of
 // every call.
 type Option interface {
 	isOption()
@@ -31,7 +31,7 @@ type CallOption struct {
 func (CallOption) isOption() {}
 
 // Apply applies o to s. The SDK applies a client's options and then a
-// call's to the Settings of each call; a test of code that builds options
+// call's to the [Settings] of each call; a test of code that builds options
 // can apply them to a Settings of its own and read the result.
 func (o CallOption) Apply(s *Settings) {
 	if o.apply != nil {
@@ -53,7 +53,7 @@ type Settings struct {
 	// after the caller's context ends, waiting for its response.
 	WriteGrace *time.Duration
 	// Transcript, when set, receives a transcript of every attempt
-	// (WithTranscript).
+	// ([WithTranscript]).
 	Transcript io.Writer
 	// Header holds extra headers sent on every attempt, in canonical form.
 	// Headers the SDK sets itself are never among them.
@@ -61,7 +61,7 @@ type Settings struct {
 	// Metadata, when set, is filled when the call ends.
 	Metadata *Metadata
 	// Response, when set, receives the call's last response as received
-	// (WithResponseInto).
+	// ([WithResponseInto]).
 	Response *RawResponse
 	// Middleware wraps every attempt, the first outermost.
 	Middleware []Middleware
@@ -103,9 +103,9 @@ func Resolve(defaults *Settings, opts []CallOption) (Settings, error) {
 }
 
 // ClientDefaults returns the defaults of every call of a client that
-// opts, given to rxdelivery.NewClient, make. It fails as Resolve does,
+// opts, given to rxdelivery.NewClient, make. It fails as [Resolve] does,
 // and with a *rxdelivery.ConfigError for an option that exists for one
-// call only (WithMetadata, WithResponseInto).
+// call only ([WithMetadata], [WithResponseInto]).
 func ClientDefaults(opts []CallOption) (Settings, error) {
 	var s Settings
 	for _, o := range opts {
@@ -143,7 +143,7 @@ func WithRetryMax(n int) CallOption {
 // times out is a failure like any other: a read is retried, a write that
 // may have been sent has an unknown outcome.
 //
-// A negative d is refused as WithRetryMax refuses a negative count.
+// A negative d is refused as [WithRetryMax] refuses a negative count.
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return CallOption{func(s *Settings) {
 		if d < 0 {
@@ -163,12 +163,12 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // starts after the context ended. The context's deadline still judges the
 // waits (a Retry-After or a rate limiter's turn past it is refused at
 // once), and the error says which end of the context ended the call:
-// context.DeadlineExceeded or context.Canceled. When the grace runs out
+// [context.DeadlineExceeded] or [context.Canceled]. When the grace runs out
 // the write ends as before, its outcome unknown. Metadata.GraceUsed says when a call went
 // on after its context ended. Zero (the default) turns it off; reads never
 // use it.
 //
-// A negative d is refused as WithRetryMax refuses a negative count.
+// A negative d is refused as [WithRetryMax] refuses a negative count.
 func WithWriteGrace(d time.Duration) CallOption {
 	return CallOption{func(s *Settings) {
 		if d < 0 {
@@ -192,7 +192,7 @@ func (s *Settings) refuse(msg string) {
 // operation, method, route and path (identifiers such as an order id
 // kept; a prescription number shown as its placeholder), the query with
 // every value replaced, the request's headers (credentials as
-// [credentials], a header added with WithHeader as a placeholder), the
+// [credentials], a header added with [WithHeader] as a placeholder), the
 // request body with every string and number replaced by a placeholder
 // that keeps its JSON type and the class of its length ("<string 5-16>",
 // 99.99 for 12.50) while every field name stays (a boolean is shown
@@ -210,9 +210,9 @@ func (s *Settings) refuse(msg string) {
 // the response's headers only those of known meaning (Content-Type,
 // Content-Length, Date, Retry-After, the request id...) show their value;
 // a body that is not JSON is shown as its length. No credential appears
-// in it. Each part is one Write to w; a w shared by concurrent calls must
-// be safe for concurrent use. The transcript reads the response body (at
-// most 64 KiB of it is shown) before the call does.
+// in it. Each part is one call of w.Write; a w shared by concurrent calls
+// must be safe for concurrent use. The transcript reads the response body
+// (at most 64 KiB of it is shown) before the call does.
 func WithTranscript(w io.Writer) CallOption {
 	return CallOption{func(s *Settings) { s.Transcript = w }}
 }
@@ -253,7 +253,8 @@ func WithHeader(key, value string) CallOption {
 // included (invalid or nil params, an empty id, a call option that cannot
 // be sent, a nil or ended context): status 0, no header, 0 attempts, the
 // outcome known. Given to a watch, it sums the watch's reads (see
-// WatchOption). It exists for calls only: rxdelivery.NewClient refuses it.
+// [WatchOption]). It exists for calls only: rxdelivery.NewClient refuses
+// it.
 func WithMetadata(m *Metadata) CallOption {
 	return CallOption{func(s *Settings) {
 		if s.callOnly == "" {
@@ -292,7 +293,7 @@ func WithCallMiddleware(mw ...CallMiddleware) CallOption {
 	}}
 }
 
-// Join returns one CallOption that applies opts in order, such as an
+// Join returns one [CallOption] that applies opts in order, such as an
 // integration's call and attempt hooks together.
 func Join(opts ...CallOption) CallOption {
 	opts = append([]CallOption(nil), opts...)
@@ -304,7 +305,7 @@ func Join(opts ...CallOption) CallOption {
 }
 
 // Metadata is what the SDK saw of a call's response, filled by
-// WithMetadata.
+// [WithMetadata].
 type Metadata struct {
 	// StatusCode is the status of the last response; 0 when none came (the
 	// call was refused before sending, or every attempt failed without an
@@ -325,7 +326,7 @@ type Metadata struct {
 	// call that ended before its first attempt. An attempt a hook or the
 	// rate limiter stopped before sending counts: hooks saw it.
 	Attempts int
-	// AttemptLog lists the call's attempts in order, one AttemptRecord
+	// AttemptLog lists the call's attempts in order, one [AttemptRecord]
 	// each: its status, request id, Retry-After, the wait before it and
 	// how it ended (a response, a failure and its kind, refused before
 	// sending, its own timeout). It has Attempts entries; nil for a call
@@ -344,7 +345,7 @@ type Metadata struct {
 	// returned its error at once (see rxdelivery.WithRetryBudget).
 	RetryBudgetExhausted bool
 	// GraceUsed is true when the caller's context ended while the write
-	// was in flight and the call went on, within WithWriteGrace, waiting
+	// was in flight and the call went on, within [WithWriteGrace], waiting
 	// for its response.
 	GraceUsed bool
 }

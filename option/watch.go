@@ -43,16 +43,16 @@ type Clock interface {
 }
 
 // WatchOption configures a watch: the trailing arguments of Watch, Wait
-// and WatchMany. Every CallOption is a WatchOption and applies to each
-// read of the watch, but for WithMetadata: its Metadata sums the watch
+// and WatchMany. Every [CallOption] is a WatchOption and applies to each
+// read of the watch, but for [WithMetadata]: its [Metadata] sums the watch
 // so far, updated after every read (so it is current each time the watch
 // yields, and complete when it ends). Attempts and Duration add up every
 // read's attempts and time (the waits between reads left out);
 // RetryBudgetExhausted is set once any read met an empty budget;
 // StatusCode, Header and RequestID are those of the last read that got a
 // response (a read that got none does not erase them); AttemptLog lists
-// the attempts of the last read. WithResponseInto holds the last read's
-// response. Each round of reads is reported to a WithWatchProgress func.
+// the attempts of the last read. [WithResponseInto] holds the last read's
+// response. Each round of reads is reported to a [WithWatchProgress] func.
 type WatchOption interface {
 	// ApplyWatch applies the option to s.
 	ApplyWatch(s *WatchSettings)
@@ -62,14 +62,14 @@ type WatchOption interface {
 // options to a zero WatchSettings and then fills in the defaults of what
 // is left zero.
 type WatchSettings struct {
-	// Interval is the first wait between reads (DefaultPollInterval when
+	// Interval is the first wait between reads ([DefaultPollInterval] when
 	// zero).
 	Interval time.Duration
-	// MaxInterval caps the wait between reads (DefaultMaxPollInterval when
-	// zero; raised to Interval when below it).
+	// MaxInterval caps the wait between reads ([DefaultMaxPollInterval]
+	// when zero; raised to Interval when below it).
 	MaxInterval time.Duration
 	// BatchSize is how many ids one read of WatchMany asks for
-	// (DefaultPollBatchSize when zero).
+	// ([DefaultPollBatchSize] when zero).
 	BatchSize int
 	// Until is the condition that ends a watch besides a final status, a
 	// func(*orders.Order) bool or func(*requests.Request) bool (see
@@ -78,7 +78,7 @@ type WatchSettings struct {
 	// Calls are the call options applied to each read.
 	Calls []CallOption
 	// Progress, when set, is called after every round of reads
-	// (WithWatchProgress).
+	// ([WithWatchProgress]).
 	Progress func(WatchRound)
 }
 
@@ -91,7 +91,7 @@ type watchOption func(*WatchSettings)
 func (f watchOption) ApplyWatch(s *WatchSettings) { f(s) }
 
 // WithPollInterval sets the first wait between two reads of a watch
-// (DefaultPollInterval by default); the wait comes back to it after every
+// ([DefaultPollInterval] by default); the wait comes back to it after every
 // read that saw a change. A d of zero or less changes nothing.
 func WithPollInterval(d time.Duration) WatchOption {
 	return watchOption(func(s *WatchSettings) {
@@ -102,7 +102,7 @@ func WithPollInterval(d time.Duration) WatchOption {
 }
 
 // WithMaxPollInterval caps the wait between two reads of a watch
-// (DefaultMaxPollInterval by default), which grows while nothing changes.
+// ([DefaultMaxPollInterval] by default), which grows while nothing changes.
 // A d of zero or less changes nothing.
 func WithMaxPollInterval(d time.Duration) WatchOption {
 	return watchOption(func(s *WatchSettings) {
@@ -113,7 +113,8 @@ func WithMaxPollInterval(d time.Duration) WatchOption {
 }
 
 // WithPollBatchSize sets how many ids one read of WatchMany asks for
-// (DefaultPollBatchSize by default). An n of zero or less changes nothing.
+// ([DefaultPollBatchSize] by default). An n of zero or less changes
+// nothing.
 func WithPollBatchSize(n int) WatchOption {
 	return watchOption(func(s *WatchSettings) {
 		if n > 0 {
@@ -136,7 +137,7 @@ func Until[T any](cond func(T) bool) WatchOption {
 	})
 }
 
-// WatchRound is what one round of a watch did, as WithWatchProgress
+// WatchRound is what one round of a watch did, as [WithWatchProgress]
 // reports it. A round of Watch or Wait is one read; a round of WatchMany
 // reads every open id once, in batches, and stops early at a batch the
 // platform throttled (the ids not read are read first next round).
@@ -169,7 +170,7 @@ type WatchRound struct {
 
 // WithWatchProgress calls f after every round of a watch's reads, on the
 // goroutine that ranges over the watch, with what the round did and the
-// wait before the next one (see WatchRound). The round that ends the
+// wait before the next one (see [WatchRound]). The round that ends the
 // watch is reported too, with Wait 0, unless the watch ended because the
 // loop over it stopped. f must not block: the watch waits for it. A nil
 // f changes nothing.

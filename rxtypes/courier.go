@@ -15,7 +15,7 @@ import (
 // orders.Order's Status, a requests.Order's Status). Decoding keeps a value
 // the documents do not list verbatim, so a new platform status never fails
 // a call; "submitted to courier" (with spaces, as in the document's sample)
-// decodes to OrderStatusSubmittedToCourier.
+// decodes to [OrderStatusSubmittedToCourier].
 type OrderStatus string
 
 // The order statuses of the documents.
@@ -110,7 +110,7 @@ type Delivery struct {
 	// only for a successful same-day delivery.
 	Relationship Relationship `json:"relationship"`
 	// OtherRelationshipDescription describes the relationship when
-	// Relationship is RelationshipOther (same-day deliveries only).
+	// Relationship is [RelationshipOther] (same-day deliveries only).
 	OtherRelationshipDescription string `json:"other_relationship_description"`
 	// FailureReason says why the delivery failed. Set only for an
 	// unsuccessful delivery.

@@ -24,8 +24,8 @@ type Date struct {
 // ErrInvalidDate is returned when a text is not an ISO 8601 calendar date.
 var ErrInvalidDate = errors.New("not a valid date (want YYYY-MM-DD)")
 
-// ErrInvalidUSDate is returned by ParseUSDate when a text is not a date in
-// month/day/year form.
+// ErrInvalidUSDate is returned by [ParseUSDate] when a text is not a date
+// in month/day/year form.
 var ErrInvalidUSDate = errors.New("not a valid date (want MM/DD/YYYY)")
 
 // ParseDate parses an ISO 8601 calendar date ("1980-02-29") and checks that

@@ -19,17 +19,18 @@ import (
 // are the same number (5.0 == 5.00), so Decimals can be map keys, and
 // every method returns a new Decimal without changing its receiver.
 //
-// Arithmetic is exact (Add, Sub, Mul, MulInt); only Round rounds, with a
-// stated RoundingMode. The canonical text of a Decimal is fixed-point,
-// without an exponent, with at least two fraction digits and no other
-// trailing zeros: "5.00", "0.01", "12.345", "-3.50", "1000.00". String,
-// %v, %s, MarshalText and MarshalJSON all write it, the last as a JSON
-// number (never a string), which is the form the documents show for
-// money. Parsing accepts any JSON number ("5", "5.0", "1e-2", "1.25E+3")
-// and, when decoding JSON, a string holding one.
+// Arithmetic is exact ([Decimal.Add], [Decimal.Sub], [Decimal.Mul],
+// [Decimal.MulInt]); only [Decimal.Round] rounds, with a stated
+// [RoundingMode]. The canonical text of a Decimal is fixed-point, without
+// an exponent, with at least two fraction digits and no other trailing
+// zeros: "5.00", "0.01", "12.345", "-3.50", "1000.00". [Decimal.String],
+// %v, %s, [Decimal.MarshalText] and [Decimal.MarshalJSON] all write it, the
+// last as a JSON number (never a string), which is the form the documents
+// show for money. Parsing accepts any JSON number ("5", "5.0", "1e-2",
+// "1.25E+3") and, when decoding JSON, a string holding one.
 //
-// A Decimal parsed from text holds at most MaxDecimalDigits digits in its
-// fixed-point form; "1e400" is refused with ErrDecimalRange rather than
+// A Decimal parsed from text holds at most [MaxDecimalDigits] digits in its
+// fixed-point form; "1e400" is refused with [ErrDecimalRange] rather than
 // read as some other number. Arithmetic has no such limit.
 type Decimal struct {
 	// s is the canonical text; "" is zero.
@@ -37,36 +38,36 @@ type Decimal struct {
 }
 
 // MaxDecimalDigits is the largest number of digits, before and after the
-// point together, that NewDecimal and the decoders accept in the
+// point together, that [NewDecimal] and the decoders accept in the
 // fixed-point form of a number ("1e99" is 100 digits, "1e-3" is 3).
 // It bounds what a response can make the SDK allocate; no price, fee or
 // measure comes near it.
 const MaxDecimalDigits = 100
 
-// Errors of NewDecimal and the decoders. ErrDecimalRange matches
+// Errors of [NewDecimal] and the decoders. ErrDecimalRange matches
 // ErrInvalidDecimal too.
 var (
 	// ErrInvalidDecimal is returned when a text is not a decimal number.
 	ErrInvalidDecimal = errors.New("not a decimal number")
 	// ErrDecimalRange is returned when a text is a number whose exponent
-	// puts it beyond MaxDecimalDigits digits.
+	// puts it beyond [MaxDecimalDigits] digits.
 	ErrDecimalRange = fmt.Errorf("%w: more than %d digits in fixed-point form", ErrInvalidDecimal, MaxDecimalDigits)
-	// ErrNotWholeCents is returned by Cents for an amount with a fraction
-	// of a cent.
+	// ErrNotWholeCents is returned by [Decimal.Cents] for an amount with a
+	// fraction of a cent.
 	ErrNotWholeCents = errors.New("amount is not a whole number of cents")
-	// ErrCentsRange is returned by Cents for an amount whose cents do not
-	// fit in an int64.
+	// ErrCentsRange is returned by [Decimal.Cents] for an amount whose
+	// cents do not fit in an int64.
 	ErrCentsRange = errors.New("amount in cents does not fit in an int64")
 )
 
-// RoundingMode says how Round treats the digits it drops.
+// RoundingMode says how [Decimal.Round] treats the digits it drops.
 type RoundingMode int
 
 // Rounding modes. The examples round to whole cents.
 const (
 	// RoundHalfUp rounds to the nearest value, and a tie away from zero:
 	// 2.345 → 2.35, -2.345 → -2.35. It is the rounding of a till and of
-	// the %.2f verb of a Decimal.
+	// the %.2f verb of a [Decimal].
 	RoundHalfUp RoundingMode = iota
 	// RoundHalfEven rounds to the nearest value, and a tie to the even
 	// last digit (banker's rounding): 2.345 → 2.34, 2.355 → 2.36.
@@ -96,13 +97,13 @@ func (m RoundingMode) String() string {
 
 // NewDecimal parses a JSON number ("12", "-0.5", "5.00", "1e3"). Leading
 // "+", surrounding spaces, "NaN" and "Inf" are not numbers and are
-// refused with ErrInvalidDecimal; a number beyond MaxDecimalDigits digits
-// is refused with ErrDecimalRange.
+// refused with [ErrInvalidDecimal]; a number beyond [MaxDecimalDigits]
+// digits is refused with [ErrDecimalRange].
 func NewDecimal(s string) (Decimal, error) {
 	return parseDecimal(s)
 }
 
-// MustDecimal is like NewDecimal but panics on invalid input. It is meant
+// MustDecimal is like [NewDecimal] but panics on invalid input. It is meant
 // for constants in code, such as MustDecimal("5.00").
 func MustDecimal(s string) Decimal {
 	d, err := NewDecimal(s)
@@ -112,13 +113,13 @@ func MustDecimal(s string) Decimal {
 	return d
 }
 
-// DecimalFromInt returns the Decimal for the whole number n.
+// DecimalFromInt returns the [Decimal] for the whole number n.
 func DecimalFromInt(n int64) Decimal {
 	return fromBig(new(big.Int).SetInt64(n), 0)
 }
 
-// DecimalFromCents returns the Decimal for an amount given in hundredths, so
-// DecimalFromCents(500) is 5.00.
+// DecimalFromCents returns the [Decimal] for an amount given in hundredths,
+// so DecimalFromCents(500) is 5.00.
 func DecimalFromCents(cents int64) Decimal {
 	return fromBig(new(big.Int).SetInt64(cents), 2)
 }
@@ -298,9 +299,9 @@ func (d Decimal) Round(places int, mode RoundingMode) Decimal {
 }
 
 // Cents returns d as a whole number of cents (5.00 is 500). A d with a
-// fraction of a cent returns ErrNotWholeCents: round it first, with the
+// fraction of a cent returns [ErrNotWholeCents]: round it first, with the
 // mode your books use, as in d.Round(2, RoundHalfUp).Cents(). A d whose
-// cents do not fit in an int64 returns ErrCentsRange.
+// cents do not fit in an int64 returns [ErrCentsRange].
 func (d Decimal) Cents() (int64, error) {
 	if d.s == "" {
 		return 0, nil
@@ -322,7 +323,7 @@ func (d Decimal) Cents() (int64, error) {
 	return a.Int64(), nil
 }
 
-// Rat returns the exact value of d as a new big.Rat.
+// Rat returns the exact value of d as a new [big.Rat].
 func (d Decimal) Rat() *big.Rat {
 	a, scale := d.big()
 	return new(big.Rat).SetFrac(a, pow10(scale))
@@ -380,12 +381,12 @@ func (d Decimal) exact() string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// Format implements fmt.Formatter. %v and %s write the canonical text
-// (as String does), %q writes it quoted, %f and %F write the exact value
-// with all its fraction digits ("5", "2.345"), and %.Nf rounds half up to
-// N digits and writes exactly N ("%.2f" of 2.345 is "2.35"). Width and
-// the flags '-', '+', ' ' and '0' work as for numbers; %#v writes Go
-// syntax (MustDecimal("5.00")). Other verbs write %!verb(Decimal=text).
+// Format implements [fmt.Formatter]. %v and %s write the canonical text
+// (as [Decimal.String] does), %q writes it quoted, %f and %F write the
+// exact value with all its fraction digits ("5", "2.345"), and %.Nf rounds
+// half up to N digits and writes exactly N ("%.2f" of 2.345 is "2.35").
+// Width and the flags '-', '+', ' ' and '0' work as for numbers; %#v writes
+// Go syntax (MustDecimal("5.00")). Other verbs write %!verb(Decimal=text).
 func (d Decimal) Format(f fmt.State, verb rune) {
 	var body string
 	switch verb {
@@ -464,7 +465,7 @@ func (d Decimal) MarshalText() ([]byte, error) {
 
 // UnmarshalJSON reads a JSON number, or a string holding one. JSON null
 // leaves d unchanged. A value that is not a number, or one beyond
-// MaxDecimalDigits digits, is an error: it is never read as zero.
+// [MaxDecimalDigits] digits, is an error: it is never read as zero.
 func (d *Decimal) UnmarshalJSON(b []byte) error {
 	s := string(b)
 	if s == "null" {
@@ -485,7 +486,7 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// UnmarshalText parses a number as NewDecimal does.
+// UnmarshalText parses a number as [NewDecimal] does.
 func (d *Decimal) UnmarshalText(b []byte) error {
 	v, err := NewDecimal(string(b))
 	if err != nil {

@@ -10,7 +10,8 @@ import (
 )
 
 // Sentinel errors. Every error the SDK returns for an HTTP response or a
-// failed exchange matches the sentinels that describe it through errors.Is.
+// failed exchange matches the sentinels that describe it through
+// [errors.Is].
 var (
 	// ErrBadRequest matches responses 400 and 422: the platform refused the
 	// params.
@@ -50,10 +51,10 @@ var (
 	ErrSandboxOnly = errors.New("rxdelivery: test_meta is accepted only in sandbox mode")
 	// ErrAttemptTimeout matches a call whose last attempt ran out of its own
 	// time (the attempt timeout, or the Timeout or ResponseHeaderTimeout of a
-	// caller's http.Client or Transport) while the caller's context was still
-	// live. It does not match context.DeadlineExceeded, which is kept for the
-	// caller's own deadline. A safe call is retried after such a timeout; a
-	// write is not, and its outcome is unknown.
+	// caller's [http.Client] or Transport) while the caller's context was
+	// still live. It does not match [context.DeadlineExceeded], which is
+	// kept for the caller's own deadline. A safe call is retried after such
+	// a timeout; a write is not, and its outcome is unknown.
 	ErrAttemptTimeout = errors.New("rxdelivery: attempt timed out")
 )
 
@@ -62,28 +63,28 @@ var (
 // {error:{id,type,message}}, delivery and pricing {error:{message}}, and
 // tracking {error:{code,message}}.
 //
-// Its Error string holds the method, the path (never the query string), the
-// status and the platform's code, type and message; never a credential or a
-// request body. Platforms echo what they were sent, in any form (a surname
-// inside a sentence, a truncated note, a date in another layout, an escaped
-// name), so Message is the safe rendering of the platform's message: each
-// word judged by what it is (escapes decoded first). Words of the language,
-// field names and enum names stay unless they are a person's or a place's
-// name used as one; numbers stay where their form is safe (money, clock
-// times, durations, measures, counts, dates near the present) and go where
-// they could be a date of birth, a phone number, a ZIP code or a record's
-// number; every word the filter does not know becomes "[redacted]". As a
-// second line, the values the call sent in patient fields, a path segment
-// errors show as a placeholder and the credentials are removed even where
-// they are ordinary words. Type and Code are the platform's value when
-// every word of it passes, and "" otherwise; ID is the id the call's path
-// names, or "". Location keeps the redirect's scheme and host, less any
-// value the call sent.
+// Its [APIError.Error] string holds the method, the path (never the query
+// string), the status and the platform's code, type and message; never a
+// credential or a request body. Platforms echo what they were sent, in any
+// form (a surname inside a sentence, a truncated note, a date in another
+// layout, an escaped name), so Message is the safe rendering of the
+// platform's message: each word judged by what it is (escapes decoded
+// first). Words of the language, field names and enum names stay unless
+// they are a person's or a place's name used as one; numbers stay where
+// their form is safe (money, clock times, durations, measures, counts,
+// dates near the present) and go where they could be a date of birth, a
+// phone number, a ZIP code or a record's number; every word the filter does
+// not know becomes "[redacted]". As a second line, the values the call sent
+// in patient fields, a path segment errors show as a placeholder and the
+// credentials are removed even where they are ordinary words. Type and Code
+// are the platform's value when every word of it passes, and "" otherwise;
+// ID is the id the call's path names, or "". Location keeps the redirect's
+// scheme and host, less any value the call sent.
 //
 // Platform returns what the platform said as it said it, for the person
 // entitled to the patient data it may hold; Body keeps the raw response.
 // Both may hold patient data: never log them. No rendering of an APIError
-// (Error, %v, %+v, %#v, %q, %x) prints them.
+// ([APIError.Error], %v, %+v, %#v, %q, %x) prints them.
 type APIError struct {
 	// StatusCode is the HTTP status of the response.
 	StatusCode int
@@ -93,10 +94,11 @@ type APIError struct {
 	// Interface is the platform interface that responded.
 	Interface Interface
 	// ID is the omni error id (for unable_to_cancel, the request id) when
-	// the call's path names it; "" otherwise (Platform has it).
+	// the call's path names it; "" otherwise ([APIError.Platform] has it).
 	ID string
 	// Type is the omni error type, such as "unable_to_cancel", when every
-	// word of it passes the filter; "" otherwise (Platform has it).
+	// word of it passes the filter; "" otherwise ([APIError.Platform] has
+	// it).
 	Type string
 	// Code is the tracking error code, such as "not_found" or
 	// "rate_limit_exceeded", when every word of it passes; "" otherwise.
@@ -108,16 +110,16 @@ type APIError struct {
 	// (seconds or HTTP date); zero when absent.
 	RetryAfter time.Duration
 	// Body is a copy of the start of the raw response (at most 4 KiB), for
-	// diagnosis. It is the one raw field: not part of the Error string or
-	// of any fmt rendering, and not filtered, it holds the platform's raw
-	// words, which may repeat patient data. Never log it.
+	// diagnosis. It is the one raw field: not part of the [APIError.Error]
+	// string or of any fmt rendering, and not filtered, it holds the
+	// platform's raw words, which may repeat patient data. Never log it.
 	Body []byte
 	// Header holds the response's headers.
 	Header http.Header
 	// Location is, for a redirect (3xx), the scheme and host of the
 	// Location header ("https://other.example.com"), never its path or
 	// query; empty otherwise. The SDK follows no redirect unless the
-	// caller's own http.Client asks for it (see WithHTTPClient).
+	// caller's own [http.Client] asks for it (see WithHTTPClient).
 	Location string
 	// UnknownOutcome is true when the call was a side-effecting write and
 	// the status (500, 502, 504, or a redirect) does not tell whether it
@@ -237,7 +239,7 @@ func notCancellable(msg string) bool {
 type TransportError struct {
 	// Method and Path name the endpoint called (no query string).
 	Method, Path string
-	// Err is the underlying cause; errors.Is sees through it, so
+	// Err is the underlying cause; [errors.Is] sees through it, so
 	// errors.Is(err, context.DeadlineExceeded) works.
 	Err error
 	// UnknownOutcome is true when the call was a side-effecting write whose
@@ -269,7 +271,7 @@ func (e *TransportError) Error() string {
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// Is matches ErrUnknownOutcome when the write's outcome is unknown.
+// Is matches [ErrUnknownOutcome] when the write's outcome is unknown.
 func (e *TransportError) Is(target error) bool {
 	return target == ErrUnknownOutcome && e.UnknownOutcome
 }
@@ -318,7 +320,7 @@ func (e *DecodeError) Error() string {
 // Unwrap returns the cause.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// Is matches ErrMalformedResponse, and ErrUnknownOutcome for writes.
+// Is matches [ErrMalformedResponse], and [ErrUnknownOutcome] for writes.
 func (e *DecodeError) Is(target error) bool {
 	return target == ErrMalformedResponse || (target == ErrUnknownOutcome && e.UnknownOutcome)
 }
@@ -339,7 +341,8 @@ func (e *ConfigError) Error() string { return "rxdelivery: " + e.Message }
 // Unwrap returns the cause.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// ErrInvalidParams is matched by every *ValidationError through errors.Is.
+// ErrInvalidParams is matched by every *[ValidationError] through
+// [errors.Is].
 var ErrInvalidParams = errors.New("rxdelivery: invalid params")
 
 // Problem is one rule that a params value breaks.
@@ -381,7 +384,7 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is ErrInvalidParams.
+// Is reports whether target is [ErrInvalidParams].
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalidParams }
 
 // Has reports whether a problem is recorded at path.
@@ -399,11 +402,11 @@ func (e *ValidationError) Has(path string) bool {
 // the interface, by the client-side rate limiter's wait, by the
 // context's deadline or by a hook that did not call next. It is the one
 // shape of "nothing was sent", whatever refused the call: a
-// *TransportError whose cause is a *NotSentError, matched by ErrNotSent.
-// A write that fails this way has a known outcome: not applied. The
-// *TransportError it is the cause of counts the stopped attempt in
-// Attempts; its RequestID is that of an earlier attempt's response, if
-// one came.
+// *[TransportError] whose cause is a *NotSentError, matched by
+// [ErrNotSent]. A write that fails this way has a known outcome: not
+// applied. The *TransportError it is the cause of counts the stopped
+// attempt in Attempts; its RequestID is that of an earlier attempt's
+// response, if one came.
 type NotSentError struct {
 	// Err is what stopped the request: the pause, the end of the rate
 	// limiter's wait, the context's deadline, the error an attempt hook
@@ -419,7 +422,7 @@ type NotSentError struct {
 // Error returns "not sent: " and the cause's text.
 func (e *NotSentError) Error() string { return "not sent: " + causeText(e.Err) }
 
-// Unwrap returns Err, so errors.Is and errors.As see the cause.
+// Unwrap returns Err, so [errors.Is] and [errors.As] see the cause.
 func (e *NotSentError) Unwrap() error { return e.Err }
 
 // Renderings of the error types. Every verb and flag renders an error's
@@ -466,8 +469,9 @@ func causeText(err error) string {
 }
 
 // Format renders e for every verb and flag without Body or Header: %v,
-// %+v and %s give Error, %q quotes it, %x and %X give its hex, and %#v
-// names the fields Error is made of (Body and Header by their size only).
+// %+v and %s give [APIError.Error], %q quotes it, %x and %X give its hex,
+// and %#v names the fields Error is made of (Body and Header by their size
+// only).
 func (e *APIError) Format(f fmt.State, verb rune) {
 	if verb == 'v' && f.Flag('#') {
 		if e == nil {
@@ -482,28 +486,28 @@ func (e *APIError) Format(f fmt.State, verb rune) {
 	formatText(f, verb, e.Error())
 }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text), never the fields of its cause.
+// Format renders e's [TransportError.Error] text for every verb and flag
+// (%#v as the type and that text), never the fields of its cause.
 func (e *TransportError) Format(f fmt.State, verb rune) {
 	formatError(f, verb, "TransportError", e.Error())
 }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text), never the fields of its cause.
+// Format renders e's [DecodeError.Error] text for every verb and flag (%#v
+// as the type and that text), never the fields of its cause.
 func (e *DecodeError) Format(f fmt.State, verb rune) { formatError(f, verb, "DecodeError", e.Error()) }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text), never the fields of its cause.
+// Format renders e's [ConfigError.Error] text for every verb and flag (%#v
+// as the type and that text), never the fields of its cause.
 func (e *ConfigError) Format(f fmt.State, verb rune) { formatError(f, verb, "ConfigError", e.Error()) }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text).
+// Format renders e's [ValidationError.Error] text for every verb and flag
+// (%#v as the type and that text).
 func (e *ValidationError) Format(f fmt.State, verb rune) {
 	formatError(f, verb, "ValidationError", e.Error())
 }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text), never the fields of its cause.
+// Format renders e's [NotSentError.Error] text for every verb and flag (%#v
+// as the type and that text), never the fields of its cause.
 func (e *NotSentError) Format(f fmt.State, verb rune) {
 	formatError(f, verb, "NotSentError", "not sent: "+causeText(e.Err))
 }
@@ -511,10 +515,10 @@ func (e *NotSentError) Format(f fmt.State, verb rune) {
 // ErrNotSent matches every error of a call whose request never left the
 // process because something refused it before sending: a pause a
 // Retry-After set on the interface, the client-side rate limiter, the
-// context's deadline, a hook. Such an error is a *TransportError whose
-// cause is a *NotSentError; a write that fails so was not applied. A 429
-// the platform sent is an *APIError and does not match it.
+// context's deadline, a hook. Such an error is a *[TransportError] whose
+// cause is a *[NotSentError]; a write that fails so was not applied. A 429
+// the platform sent is an *[APIError] and does not match it.
 var ErrNotSent = errors.New("rxdelivery: not sent")
 
-// Is matches ErrNotSent.
+// Is matches [ErrNotSent].
 func (e *NotSentError) Is(target error) bool { return target == ErrNotSent }

@@ -4,7 +4,7 @@ import "encoding/base64"
 
 // Interface names one of the platform's four interfaces. Each has its own
 // base URL and may have its own credentials; the options that are set per
-// interface take one (rxdelivery.Omni is InterfaceOmni, and so on).
+// interface take one (rxdelivery.Omni is [InterfaceOmni], and so on).
 type Interface int
 
 // The platform's interfaces.

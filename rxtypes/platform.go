@@ -22,11 +22,11 @@ import (
 // is entitled to see them (the pharmacist at the counter, in the
 // application that sent the order), never for logs: the SDK never logs
 // it, never puts it in a span, a metric, a transcript or a cassette, and
-// no rendering of an APIError shows it. To keep an accidental
+// no rendering of an [APIError] shows it. To keep an accidental
 // log.Printf("%v", pe) or slog attribute from writing it, PlatformError
 // renders through every fmt verb, and as a slog value, as
-// "[platform's words withheld]": read its fields, or Text, where the
-// person entitled to them will see them.
+// "[platform's words withheld]": read its fields, or [PlatformError.Text],
+// where the person entitled to them will see them.
 type PlatformError struct {
 	// Message is the platform's message, whole.
 	Message string
@@ -42,7 +42,7 @@ type PlatformError struct {
 }
 
 // PlatformDetail is one field-level detail of an error body: the field it
-// is about and what the platform said of it. Like PlatformError, it is
+// is about and what the platform said of it. Like [PlatformError], it is
 // patient data.
 type PlatformDetail struct {
 	// Field is the field or JSON path the detail is about, as the platform
@@ -85,8 +85,8 @@ func (p PlatformError) Text() string {
 }
 
 // Format renders the same withheld text for every verb and flag: a
-// PlatformError is read through its fields or Text, never formatted into
-// a log line by accident.
+// PlatformError is read through its fields or [PlatformError.Text], never
+// formatted into a log line by accident.
 func (p PlatformError) Format(f fmt.State, verb rune) {
 	if verb == 'v' && f.Flag('#') {
 		fmt.Fprint(f, "rxtypes.PlatformError{"+withheld+"}")
@@ -106,11 +106,11 @@ func (d PlatformDetail) LogValue() slog.Value { return slog.StringValue(withheld
 
 // Platform returns what the platform said in this error response, as it
 // said it, decoded from Body by the shape of e.Interface: the entitled
-// reader's view of the error, where Error, Message, Type, Code and ID are
-// the operator's safe one (see APIError). A body that is not JSON gives
-// its text as the Message; an empty body gives the zero PlatformError.
-// Body keeps the first 4 KiB of the response, so a longer message is read
-// as far as that goes.
+// reader's view of the error, where [APIError.Error], Message, Type, Code
+// and ID are the operator's safe one (see APIError). A body that is not
+// JSON gives its text as the Message; an empty body gives the zero
+// [PlatformError]. Body keeps the first 4 KiB of the response, so a longer
+// message is read as far as that goes.
 //
 // It is patient data: show it to the person entitled to it (an Example
 // shows how), never log it.

@@ -41,7 +41,7 @@ var layouts = []string{
 // ParseTime parses s with the layouts the platform is known to use, each
 // of which carries an offset. It reports false when none fits, and for a
 // text without an offset or with a zone name other than GMT or UTC and no
-// numeric offset: time.Parse would read those as UTC.
+// numeric offset: [time.Parse] would read those as UTC.
 func ParseTime(s string) (time.Time, bool) {
 	for _, l := range layouts {
 		t, err := time.Parse(l, s)
@@ -58,7 +58,7 @@ func ParseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// NewTime returns a Time for t, with Raw in RFC 3339 form.
+// NewTime returns a [Time] for t, with Raw in RFC 3339 form.
 func NewTime(t time.Time) Time {
 	return Time{Time: t, Raw: t.Format(time.RFC3339Nano)}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/safetext"
 )
 
-// ErrUnknownStatus matches a *WatchError for a resource whose status is
+// ErrUnknownStatus matches a *[WatchError] for a resource whose status is
 // not one the documents list: a watch cannot tell whether such a status is
 // final, so it ends instead of polling on.
 var ErrUnknownStatus = errors.New("rxdelivery: status not in the documents")
@@ -17,10 +17,10 @@ var ErrUnknownStatus = errors.New("rxdelivery: status not in the documents")
 // orders and requests services) for a reason no single call reports: the
 // resource was read with a status the documents do not list, or it is
 // missing from a get-many response that was asked for it. A resource
-// whose own read responds 404 ends its watch with that *APIError instead.
+// whose own read responds 404 ends its watch with that *[APIError] instead.
 //
-// Its Error string names the operation, the id and the status (as the
-// platform's words are shown: an enum-like word of the platform's
+// Its [WatchError.Error] string names the operation, the id and the status
+// (as the platform's words are shown: an enum-like word of the platform's
 // vocabulary, "[redacted]" otherwise, since a status field may carry
 // anything); no patient data. Status itself is the value read, raw.
 type WatchError struct {
@@ -62,8 +62,8 @@ func (e *WatchError) Error() string {
 // fill logs with it.
 const maxStatusShown = 64
 
-// Is matches ErrUnknownStatus for an unknown status, and ErrNotFound for a
-// resource that is gone.
+// Is matches [ErrUnknownStatus] for an unknown status, and [ErrNotFound]
+// for a resource that is gone.
 func (e *WatchError) Is(target error) bool {
 	if e.Gone {
 		return target == ErrNotFound
@@ -71,6 +71,6 @@ func (e *WatchError) Is(target error) bool {
 	return target == ErrUnknownStatus
 }
 
-// Format renders e's Error text for every verb and flag (%#v as the type
-// and that text), so that no format shows Status raw.
+// Format renders e's [WatchError.Error] text for every verb and flag (%#v
+// as the type and that text), so that no format shows Status raw.
 func (e *WatchError) Format(f fmt.State, verb rune) { formatError(f, verb, "WatchError", e.Error()) }
