@@ -25,8 +25,8 @@ import (
 // BENCHMARKS.md, "Why the create keeps its one-pass encoders".
 
 // AppendJSON appends the create body to b: the bytes encoding/json writes
-// for it through MarshalJSON, in one pass. The transport uses it to encode
-// a create once, straight into a pooled buffer.
+// for it through [CreateParams.MarshalJSON], in one pass. The transport
+// uses it to encode a create once, straight into a pooled buffer.
 func (p CreateParams) AppendJSON(b []byte) ([]byte, error) {
 	o := jsonx.Open(b)
 	o.StringOmitEmpty("service_level", string(p.ServiceLevel))

@@ -10,9 +10,10 @@ import (
 //
 // Responses carry different subsets: the create response has ID, Status,
 // Pickup, Delivery, Return, Cancellation and ETA; the add-prescription
-// response has ID, Status, Pickup, Delivery and Return; Get and GetMany
-// return every field. Shipping orders have Shipping set and Pickup,
-// Delivery and ETA nil; same-day and on-demand orders have Shipping nil.
+// response has ID, Status, Pickup, Delivery and Return; [Service.Get] and
+// [Service.GetMany] return every field. Shipping orders have Shipping set
+// and Pickup, Delivery and ETA nil; same-day and on-demand orders have
+// Shipping nil.
 type Order struct {
 	// ID identifies the order.
 	ID string `json:"id"`
@@ -134,7 +135,7 @@ func (e *listEnvelope) list() ([]Order, bool) {
 // (shipping).
 //
 // The platform creates a same-day order when the service_level field is
-// absent, so ServiceLevelSameday is the empty string and CreateParams
+// absent, so [ServiceLevelSameday] is the empty string and [CreateParams]
 // leaves the field out of the body for it. The documents show no
 // "sameday" value on the wire; Validate refuses any value other than the
 // three constants.
@@ -148,7 +149,7 @@ const (
 	// ServiceLevelOndemand is an on-demand courier delivery.
 	ServiceLevelOndemand ServiceLevel = "ondemand"
 	// ServiceLevelShipping is a shipment by a ground carrier; the order
-	// then needs a Shipping input.
+	// then needs a [ShippingParams] input.
 	ServiceLevelShipping ServiceLevel = "shipping"
 )
 
@@ -209,7 +210,7 @@ const (
 )
 
 // CarrierService is a carrier's service (speed) for a shipping order. Each
-// service belongs to one carrier; see Carrier.
+// service belongs to one carrier; see [CarrierService.Carrier].
 type CarrierService string
 
 // The carrier services of the document.
@@ -246,7 +247,7 @@ const (
 type Signature string
 
 // The signatures of the document. Every carrier supports SignatureNone;
-// see Carrier.SupportsSignature for the others.
+// see [Carrier.SupportsSignature] for the others.
 const (
 	// SignatureNone collects no signature.
 	SignatureNone Signature = "none"
@@ -301,10 +302,10 @@ type DimensionUnit string
 // DimensionUnitInch is the only dimension unit the document allows.
 const DimensionUnitInch DimensionUnit = "inch"
 
-// ETAType says which event an ETA estimates.
+// ETAType says which event an [ETA] estimates.
 type ETAType string
 
-// The ETA types of the document.
+// The [ETA] types of the document.
 const (
 	// ETATypePickup estimates the courier's arrival at the pharmacy.
 	ETATypePickup ETAType = "pickup"

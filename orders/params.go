@@ -9,8 +9,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// CreateParams is the body of Create: one delivery order. Fields marked
-// "sameday" apply to same-day orders (ServiceLevelSameday) only.
+// CreateParams is the body of [Service.Create]: one delivery order. Fields
+// marked "sameday" apply to same-day orders ([ServiceLevelSameday]) only.
 type CreateParams struct {
 	// ServiceLevel is sameday (the zero value, sent as an absent field),
 	// ondemand or shipping.
@@ -23,7 +23,7 @@ type CreateParams struct {
 	// document's example); omitted when nil or zero.
 	ServiceDate *rxtypes.Date `json:"service_date,omitempty"`
 	// Initiator is the source of the request; optional, and when set it
-	// must be InitiatorPharmacy.
+	// must be [InitiatorPharmacy].
 	Initiator Initiator `json:"initiator,omitempty"`
 	// DeliveryFee is the delivery fee to collect. Required for sameday.
 	DeliveryFee *rxtypes.Decimal `json:"delivery_fee,omitempty"`
@@ -114,13 +114,13 @@ type Patient struct {
 }
 
 // Prescription is one prescription of an order; it is also what
-// AddPrescription adds. The add-prescription body carries exactly the
-// fields the document lists for that endpoint: every field but
+// [Service.AddPrescription] adds. The add-prescription body carries exactly
+// the fields the document lists for that endpoint: every field but
 // DateOfService, which the document lists for order creation only and
 // which AddPrescription does not send.
 type Prescription struct {
 	// Number is the prescription number; required, at most 255
-	// characters. RemovePrescription takes it.
+	// characters. [Service.RemovePrescription] takes it.
 	Number string `json:"number"`
 	// NDC is the National Drug Code in 11 digits without hyphens;
 	// required. rxdelivery.NormalizeNDC converts printed forms.
@@ -145,7 +145,7 @@ type Prescription struct {
 	Prescriber Prescriber `json:"prescriber"`
 	// DateOfService is optional free text; a date such as "2024-05-02"
 	// is the expected form. It is a field of order creation only:
-	// AddPrescription does not send it.
+	// [Service.AddPrescription] does not send it.
 	DateOfService string `json:"date_of_service,omitempty"`
 	// Payers are the prescription's payers. Required; an empty list (a
 	// cash prescription has no payer) is sent as [].
@@ -230,7 +230,7 @@ type ShippingParams struct {
 	// CarrierService is required and must be a service of Carrier.
 	CarrierService CarrierService `json:"carrier_service"`
 	// Signature is required and must be one the carrier supports
-	// (SignatureNone always is).
+	// ([SignatureNone] always is).
 	Signature Signature `json:"signature"`
 	// SaturdayDelivery asks for Saturday delivery; only PARCELA 2nd Day
 	// Air and PARCELA Next Day Air offer it. Nil leaves the field out.
@@ -256,7 +256,7 @@ type Weight struct {
 
 // Dimensions is a package size.
 type Dimensions struct {
-	// Unit must be DimensionUnitInch.
+	// Unit must be [DimensionUnitInch].
 	Unit DimensionUnit `json:"unit"`
 	// Length is required when there is no package code.
 	Length rxtypes.Decimal `json:"length"`
@@ -279,7 +279,7 @@ func (p *CreateParams) validate(o validate.Options) error {
 
 // Validate checks the prescription against the rules of the delivery order
 // document, with paths relative to the prescription ("payers[0].bin").
-// AddPrescription runs it before sending.
+// [Service.AddPrescription] runs it before sending.
 func (p *Prescription) Validate() error { return p.validate(validate.Options{}) }
 
 func (p *Prescription) validate(o validate.Options) error {

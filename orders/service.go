@@ -24,7 +24,7 @@ func init() {
 
 // Create creates a delivery order (POST /api/v1/orders) and returns it as
 // the platform responded: ID, Status, Pickup, Delivery, Return,
-// Cancellation and ETA.
+// [Cancellation] and [ETA].
 //
 // p is validated first (unless the client was built WithoutValidation);
 // an invalid p returns a *rxdelivery.ValidationError and nothing is sent.
@@ -34,7 +34,7 @@ func init() {
 // creating it again. The platform has no lookup by reference, so the
 // ExternalReferenceNumber you sent is what your records and the platform's
 // support can match it by; a cancel or prescription change with an unknown
-// outcome can be checked with Get.
+// outcome can be checked with [Service.Get].
 func (s *Service) Create(ctx context.Context, p *CreateParams, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope
 	err := s.b.Execute(ctx, core.Request{Endpoint: core.OrdersCreate,
@@ -93,7 +93,7 @@ func (e *listEnvelope) CheckResponse() error {
 // responded: ID, Status, Pickup, Delivery and Return. The prescription's
 // rules are those of order creation; it is validated first, and the body
 // carries only the fields the document lists for this endpoint (see
-// Prescription). It is a side-effecting write, retried only where the
+// [Prescription]). It is a side-effecting write, retried only where the
 // platform provably did not act.
 func (s *Service) AddPrescription(ctx context.Context, orderID string, p *Prescription, opts ...option.CallOption) (*Order, error) {
 	var env orderEnvelope

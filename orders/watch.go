@@ -13,7 +13,7 @@ import (
 // it again after a wait, yielding it each time its Status changes, until a
 // final status (rxtypes.OrderStatus.Final: delivered, returned_to_pharmacy or
 // cancelled, at every service level: same-day, on-demand and shipping) or
-// the condition of an Until option; the order that ends the watch is
+// the condition of an [Until] option; the order that ends the watch is
 // yielded last.
 //
 //	for o, err := range client.Orders.Watch(ctx, id) {
@@ -23,9 +23,9 @@ import (
 //		fmt.Println(o.Status)
 //	}
 //
-// A watch only reads. Each read is one Get, with the client's rate
-// limiter, retry policy and retry budget, hooks, metadata, log line and
-// span, and with the call options among opts (WithAttemptTimeout,
+// A watch only reads. Each read is one [Service.Get], with the client's
+// rate limiter, retry policy and retry budget, hooks, metadata, log line
+// and span, and with the call options among opts (WithAttemptTimeout,
 // WithMetadata, WithMiddleware, ...). Between reads it waits on the
 // client's Clock (real time unless rxdelivery.WithClock): the wait starts
 // at the poll interval (rxdelivery.DefaultPollInterval, 10s, or
@@ -48,10 +48,11 @@ func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOpti
 	return s.kind().One(ctx, s.b.Clock(), id, opts)
 }
 
-// Wait follows the order id as Watch does and returns it once it reaches
-// a final status (rxtypes.OrderStatus.Final) or the condition of an Until option. On
-// an error it returns the order as last read (nil if none was) with the
-// error Watch would have yielded, such as ctx's when it ends first.
+// Wait follows the order id as [Service.Watch] does and returns it once it
+// reaches a final status (rxtypes.OrderStatus.Final) or the condition of an
+// [Until] option. On an error it returns the order as last read (nil if
+// none was) with the error Watch would have yielded, such as ctx's when it
+// ends first.
 func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Order, error) {
 	return poll.Last(s.Watch(ctx, id, opts...))
 }
@@ -61,33 +62,33 @@ func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOptio
 // the orders still open in batches of rxdelivery.DefaultPollBatchSize (50;
 // WithPollBatchSize), yields each order at its first read and at every
 // change of its Status, as it is seen, and drops from the batches each
-// order that reached a final status (or the Until condition). The watch
+// order that reached a final status (or the [Until] condition). The watch
 // ends when no order is left. Duplicate ids are read once.
 //
-// Rounds wait between them as Watch's reads do: the wait comes back to the
-// interval after a round that saw a change. A batch that fails for a
-// passing reason is read again next round; any other failure is yielded
-// once, with a nil order, and ends the watch, as does the end of ctx. An
-// order the response leaves out is yielded as a *rxdelivery.WatchError
-// (with a nil order) matching rxdelivery.ErrNotFound, and one read with a
-// status the documents do not list with a *rxdelivery.WatchError matching
-// rxdelivery.ErrUnknownStatus; either leaves the batches, and the others
-// go on. An empty ids, or an empty id in it, is refused before anything is
-// sent.
+// Rounds wait between them as [Service.Watch]'s reads do: the wait comes
+// back to the interval after a round that saw a change. A batch that fails
+// for a passing reason is read again next round; any other failure is
+// yielded once, with a nil order, and ends the watch, as does the end of
+// ctx. An order the response leaves out is yielded as a
+// *rxdelivery.WatchError (with a nil order) matching
+// rxdelivery.ErrNotFound, and one read with a status the documents do not
+// list with a *rxdelivery.WatchError matching rxdelivery.ErrUnknownStatus;
+// either leaves the batches, and the others go on. An empty ids, or an
+// empty id in it, is refused before anything is sent.
 func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.WatchOption) iter.Seq2[*Order, error] {
 	return s.kind().Many(ctx, s.b.Clock(), ids, opts)
 }
 
-// Until ends a watch of orders (Watch, WatchMany) or makes Wait return as
-// soon as cond reports true for an order read, even before a final
-// status:
+// Until ends a watch of orders ([Service.Watch], [Service.WatchMany]) or
+// makes [Service.Wait] return as soon as cond reports true for an order
+// read, even before a final status:
 //
 //	o, err := client.Orders.Wait(ctx, id, orders.Until(func(o *orders.Order) bool {
 //		return o.Status == rxtypes.OrderStatusPickedUp
 //	}))
 //
 // The order that meets it is yielded (or returned) as the last one; with
-// WatchMany it leaves the batches.
+// [Service.WatchMany] it leaves the batches.
 func Until(cond func(*Order) bool) option.WatchOption { return option.Until(cond) }
 
 // kind describes orders to the watch engine.

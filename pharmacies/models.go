@@ -18,8 +18,8 @@ type Pharmacy struct {
 	// Preferred reports whether the pharmacy is a preferred partner.
 	Preferred bool `json:"preferred"`
 	// DistanceFromOrigin is the approximate distance to the search origin
-	// in miles, rounded to 0.01. It is set in search results only; Get
-	// leaves it nil.
+	// in miles, rounded to 0.01. It is set in search results only;
+	// [Service.Get] leaves it nil.
 	DistanceFromOrigin *rxtypes.Decimal `json:"distance_from_origin,omitempty"`
 	// PhoneNumber is returned for preferred pharmacies only; "" otherwise.
 	PhoneNumber string `json:"phone_number"`

@@ -12,9 +12,10 @@ import (
 // default is 30.
 const MaxPageSize = 100
 
-// SearchParams are the query parameters of Search and All. Give
-// OriginAddress, PlaceID, or both: each is required unless the other is
-// given, and the document forbids neither alongside the other.
+// SearchParams are the query parameters of [Service.Search] and
+// [Service.All]. Give OriginAddress, PlaceID, or both: each is required
+// unless the other is given, and the document forbids neither alongside the
+// other.
 type SearchParams struct {
 	// OriginAddress is the dropoff street address in postal-service
 	// format, including the ZIP code, without business names or
@@ -52,7 +53,7 @@ func (p *SearchParams) validate(o validate.Options) error {
 	return c.Err()
 }
 
-// DeliveryInfoParams are the inputs of DeliveryInfo. They are sent as
+// DeliveryInfoParams are the inputs of [DeliveryInfo]. They are sent as
 // query parameters, bracket-nested after the document's names:
 // delivery[address][street]=…, POD=…, package=…, saturday[delivery]=true.
 // The document does not show where the inputs go; this is the SDK's

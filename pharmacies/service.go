@@ -92,10 +92,11 @@ func (r *searchResponse) CheckResponse() error {
 // breaking out of the loop fetches no further page. When a page fails
 // (invalid params included) the error is yielded once, with a nil page,
 // and the iteration ends. p is copied; the caller may reuse it. The walk
-// is bounded as All's is: by the total_pages of the first page fetched, at
-// an empty page (which is yielded), and with a *rxdelivery.DecodeError for
-// a page the platform sends with another page's number, or without a
-// number and with the same pharmacies as the page before.
+// is bounded as [Service.All]'s is: by the total_pages of the first page
+// fetched, at an empty page (which is yielded), and with a
+// *rxdelivery.DecodeError for a page the platform sends with another page's
+// number, or without a number and with the same pharmacies as the page
+// before.
 func (s *Service) Pages(ctx context.Context, p *SearchParams, opts ...option.CallOption) iter.Seq2[*SearchPage, error] {
 	return func(yield func(*SearchPage, error) bool) {
 		if p == nil {
@@ -143,13 +144,13 @@ func (s *Service) Pages(ctx context.Context, p *SearchParams, opts ...option.Cal
 //		fmt.Println(ph.Name, ph.DistanceFromOrigin)
 //	}
 //
-// It is Pages with each page's pharmacies yielded one by one: pages are
-// fetched lazily, one at a time, when the loop reaches them; at most one
-// page is held in memory, and breaking out of the loop fetches no further
-// page. When a page fails (invalid params included) the error is yielded
-// once, with a zero Pharmacy, and the iteration ends. p is copied; the
-// caller may reuse it. Use Pages to see the count and the page numbers as
-// the walk goes.
+// It is [Service.Pages] with each page's pharmacies yielded one by one:
+// pages are fetched lazily, one at a time, when the loop reaches them; at
+// most one page is held in memory, and breaking out of the loop fetches no
+// further page. When a page fails (invalid params included) the error is
+// yielded once, with a zero [Pharmacy], and the iteration ends. p is
+// copied; the caller may reuse it. Use Pages to see the count and the page
+// numbers as the walk goes.
 //
 // The walk is bounded by the total_pages of the first page fetched, and
 // ends at an empty page. A page the platform sends with another page's

@@ -6,19 +6,19 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// QuoteParams are the fields of Quote. Version 1 of the interface refuses
-// package codes and signature requirements, so the type has no field for
-// them. Street address, name and phone number are not needed.
+// QuoteParams are the fields of [Service.Quote]. Version 1 of the interface
+// refuses package codes and signature requirements, so the type has no
+// field for them. Street address, name and phone number are not needed.
 type QuoteParams struct {
 	// Pickup is the origin. Its ZIP code is required.
 	Pickup Location `json:"pickup"`
 	// Dropoff is the destination. Its ZIP code is required.
 	Dropoff Location `json:"dropoff"`
-	// Providers filters the quotes by provider: ProviderAll or
-	// ProviderPostal. Optional; the platform's default is all.
+	// Providers filters the quotes by provider: [ProviderAll] or
+	// [ProviderPostal]. Optional; the platform's default is all.
 	Providers []Provider `json:"providers,omitempty"`
 	// ServiceLevel filters the quotes by service key (the wire name is
-	// service_level): ServiceKeyAll or ServiceKeyGround. Optional; the
+	// service_level): [ServiceKeyAll] or [ServiceKeyGround]. Optional; the
 	// platform's default is all.
 	ServiceLevel ServiceKey `json:"service_level,omitempty"`
 	// PackageDimensions are the package's measures, all required: the

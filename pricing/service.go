@@ -9,8 +9,8 @@ import (
 )
 
 // Service asks the pricing interface for delivery quotes. A program gets
-// it as client.Pricing; it is safe for concurrent use, and Quote takes
-// per-call options last (rxdelivery.CallOption).
+// it as client.Pricing; it is safe for concurrent use, and [Service.Quote]
+// takes per-call options last (rxdelivery.CallOption).
 type Service struct {
 	b *core.Backend
 }

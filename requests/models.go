@@ -17,15 +17,16 @@ import (
 // have an item picked up and delivered to a patient, with the order that
 // carries it out once one is associated.
 type Request struct {
-	// ID identifies the request; pass it to Get and Cancel.
+	// ID identifies the request; pass it to [Service.Get] and
+	// [Service.Cancel].
 	ID string `json:"id"`
 	// ExternalReferenceNumber is the caller's own reference, as sent in
-	// CreateParams.
+	// [CreateParams].
 	ExternalReferenceNumber string `json:"external_reference_number"`
 	// CreatedAt is when the request was created.
 	CreatedAt rxtypes.Time `json:"created_at"`
 	// Order is the associated order; nil until one is associated (always
-	// nil in the response to Create).
+	// nil in the response to [Service.Create]).
 	Order *Order `json:"order"`
 	// Status is the request's status; nil for a new request without an
 	// order.
@@ -74,7 +75,7 @@ type Status struct {
 	// Name is the status.
 	Name StatusName `json:"name"`
 	// Detail refines Name; "" when the platform sent null (as it does with
-	// StatusRequestReceived).
+	// [StatusRequestReceived]).
 	Detail StatusDetail `json:"detail"`
 }
 
@@ -118,7 +119,7 @@ func (d *StatusDetail) UnmarshalJSON(b []byte) error { return jsonx.Enum(b, d) }
 // the text and parses what it reliably can:
 //
 //   - Time is set when the whole text is an ISO 8601 timestamp (the forms
-//     rxtypes.ParseTime reads).
+//     [rxtypes.ParseTime] reads).
 //   - Date is set when the text is such a timestamp (its date as written,
 //     in the timestamp's own offset) or begins with an ISO 8601 calendar
 //     date (YYYY-MM-DD) followed by the end of the text, a space or a "T".
@@ -137,7 +138,7 @@ type ETA struct {
 }
 
 // ParseETA reads s as the platform's delivery_eta text. It never fails: it
-// sets what it can parse, as ETA describes.
+// sets what it can parse, as [ETA] describes.
 func ParseETA(s string) ETA {
 	e := ETA{Raw: s}
 	t := strings.TrimSpace(s)
@@ -174,7 +175,7 @@ func (e ETA) MarshalJSON() ([]byte, error) {
 	return json.Marshal(e.Raw)
 }
 
-// UnmarshalJSON reads a JSON string with ParseETA. It never fails: null
+// UnmarshalJSON reads a JSON string with [ParseETA]. It never fails: null
 // leaves e unchanged, and a value that is not a string is kept verbatim in
 // Raw.
 func (e *ETA) UnmarshalJSON(b []byte) error {

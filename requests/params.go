@@ -14,7 +14,7 @@ import (
 // pharmacy (or another pickup location) and deliver to a patient.
 type CreateParams struct {
 	// Identifier is the unique program identifier issued to the caller.
-	// Required; when it is empty, Service.Create sends the client's
+	// Required; when it is empty, [Service.Create] sends the client's
 	// default (rxdelivery.WithProgramID or RXDELIVERY_PROGRAM_ID), if any.
 	Identifier string `json:"identifier"`
 	// ExternalReferenceNumber is the caller's own reference, used to
@@ -42,8 +42,8 @@ type CreateParams struct {
 	// when given, both its contact and its payments are required.
 	Remittance *RemittanceParams `json:"remittance,omitempty"`
 	// TestMeta runs a sandbox scenario. Optional, and accepted only by a
-	// client in sandbox mode: Create refuses it otherwise, whether or not
-	// validation is on.
+	// client in sandbox mode: [Service.Create] refuses it otherwise,
+	// whether or not validation is on.
 	TestMeta *TestMeta `json:"test_meta,omitempty"`
 }
 
@@ -105,7 +105,7 @@ func (a Address) MarshalJSON() ([]byte, error) {
 	return json.Marshal(q)
 }
 
-// ToOrders returns a in the delivery interface's form, rxtypes.Address,
+// ToOrders returns a in the delivery interface's form, [rxtypes.Address],
 // whose first line is named street instead of street1.
 func (a Address) ToOrders() rxtypes.Address {
 	return rxtypes.Address{Street: a.Street1, Street2: a.Street2, City: a.City, State: a.State, Zipcode: a.Zipcode}
@@ -121,8 +121,8 @@ func AddressFromOrders(a rxtypes.Address) Address {
 // takes: a complete street address (Street1, City, State, Zipcode and
 // optionally Street2) or a map provider's place id alone. Fill in one form
 // and leave the other empty; every field is omitted from the body when
-// empty, so each form encodes exactly as documented. NewDropoffAddress and
-// NewDropoffPlace build each form.
+// empty, so each form encodes exactly as documented. [NewDropoffAddress]
+// and [NewDropoffPlace] build each form.
 type DropoffAddress struct {
 	// Street1 is the street line of the full form, at most 255
 	// characters.
@@ -178,8 +178,8 @@ type PatientParams struct {
 	FirstName string `json:"first_name"`
 	// LastName is required, at most 40 characters.
 	LastName string `json:"last_name"`
-	// Gender is optional: one of rxtypes.GenderMale, GenderFemale and
-	// GenderUnspecified.
+	// Gender is optional: one of [rxtypes.GenderMale],
+	// [rxtypes.GenderFemale] and [rxtypes.GenderUnspecified].
 	Gender rxtypes.Gender `json:"gender,omitempty"`
 	// DateOfBirth is required; it must be a real day and not in the
 	// future.
@@ -210,7 +210,7 @@ type Payment struct {
 	// Fee is the amount: required, greater than 0. It goes on the wire
 	// as a JSON number in the canonical form ("5.00").
 	Fee rxtypes.Decimal `json:"fee"`
-	// Kind is what the amount is for: required, one of the PaymentKind
+	// Kind is what the amount is for: required, one of the [PaymentKind]
 	// constants.
 	Kind PaymentKind `json:"kind"`
 }
@@ -265,7 +265,7 @@ const (
 )
 
 // Validate checks p against every rule of the document and returns a
-// *rxtypes.ValidationError listing each problem with its JSON path, or
+// *[rxtypes.ValidationError] listing each problem with its JSON path, or
 // nil. Create runs it before sending unless the client was built with
 // validation off. It does not check the sandbox rule on TestMeta, which
 // depends on the client.

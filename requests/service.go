@@ -33,7 +33,7 @@ func init() {
 // (rxdelivery.WithProgramID) is sent in its place; p is not changed.
 //
 // p is validated first (unless the client was built without validation),
-// and nothing is sent when it is invalid. TestMeta is refused, with an
+// and nothing is sent when it is invalid. [TestMeta] is refused, with an
 // error matching both rxdelivery.ErrSandboxOnly and *ValidationError, when
 // the client is not in sandbox mode, whether or not validation is on.
 //

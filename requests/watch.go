@@ -26,9 +26,9 @@ func (r *Request) Final() bool {
 // Watch returns an iterator that follows the request id to the end of its
 // life: it reads the request (GET /api/v1/requests/{id}), yields it, and
 // reads it again after a wait, yielding it each time its state changes
-// (an order associated, the order's Status, the request's Status name or
-// detail), until it is Final or meets the condition of an Until option;
-// the request that ends the watch is yielded last.
+// (an order associated, the order's status, the request's [Status] name or
+// detail), until it is [Request.Final] or meets the condition of an [Until]
+// option; the request that ends the watch is yielded last.
 //
 //	for r, err := range client.Requests.Watch(ctx, id) {
 //		if err != nil {
@@ -39,9 +39,9 @@ func (r *Request) Final() bool {
 //		}
 //	}
 //
-// A watch only reads. Each read is one Get, with the client's rate
-// limiter, retry policy and retry budget, hooks, metadata, log line and
-// span, and with the call options among opts (WithAttemptTimeout,
+// A watch only reads. Each read is one [Service.Get], with the client's
+// rate limiter, retry policy and retry budget, hooks, metadata, log line
+// and span, and with the call options among opts (WithAttemptTimeout,
 // WithMetadata, WithMiddleware, ...). Between reads it waits on the
 // client's Clock (real time unless rxdelivery.WithClock): the wait starts
 // at the poll interval (rxdelivery.DefaultPollInterval, 10s, or
@@ -65,10 +65,10 @@ func (s *Service) Watch(ctx context.Context, id string, opts ...option.WatchOpti
 	return s.kind().One(ctx, s.b.Clock(), id, opts)
 }
 
-// Wait follows the request id as Watch does and returns it once it is
-// Final or meets the condition of an Until option. On an error it returns
-// the request as last read (nil if none was) with the error Watch would
-// have yielded, such as ctx's when it ends first.
+// Wait follows the request id as [Service.Watch] does and returns it once
+// it is [Request.Final] or meets the condition of an [Until] option. On an
+// error it returns the request as last read (nil if none was) with the
+// error Watch would have yielded, such as ctx's when it ends first.
 func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOption) (*Request, error) {
 	return poll.Last(s.Watch(ctx, id, opts...))
 }
@@ -78,34 +78,35 @@ func (s *Service) Wait(ctx context.Context, id string, opts ...option.WatchOptio
 // reads the requests still open in batches of
 // rxdelivery.DefaultPollBatchSize (50; WithPollBatchSize), yields each
 // request at its first read and at every change of its state, as it is
-// seen, and drops from the batches each request that is Final (or meets
-// the Until condition). The watch ends when no request is left. Duplicate
-// ids are read once.
+// seen, and drops from the batches each request that is [Request.Final] (or
+// meets the [Until] condition). The watch ends when no request is left.
+// Duplicate ids are read once.
 //
-// Rounds wait between them as Watch's reads do: the wait comes back to the
-// interval after a round that saw a change. A batch that fails for a
-// passing reason is read again next round; any other failure is yielded
-// once, with a nil request, and ends the watch, as does the end of ctx. A
-// request the response leaves out is yielded as a *rxdelivery.WatchError
-// (with a nil request) matching rxdelivery.ErrNotFound, and one whose
-// order has a status the documents do not list with a
-// *rxdelivery.WatchError matching rxdelivery.ErrUnknownStatus; either
-// leaves the batches, and the others go on. An empty ids, or an empty id
-// in it, is refused before anything is sent.
+// Rounds wait between them as [Service.Watch]'s reads do: the wait comes
+// back to the interval after a round that saw a change. A batch that fails
+// for a passing reason is read again next round; any other failure is
+// yielded once, with a nil request, and ends the watch, as does the end of
+// ctx. A request the response leaves out is yielded as a
+// *rxdelivery.WatchError (with a nil request) matching
+// rxdelivery.ErrNotFound, and one whose order has a status the documents do
+// not list with a *rxdelivery.WatchError matching
+// rxdelivery.ErrUnknownStatus; either leaves the batches, and the others go
+// on. An empty ids, or an empty id in it, is refused before anything is
+// sent.
 func (s *Service) WatchMany(ctx context.Context, ids []string, opts ...option.WatchOption) iter.Seq2[*Request, error] {
 	return s.kind().Many(ctx, s.b.Clock(), ids, opts)
 }
 
-// Until ends a watch of requests (Watch, WatchMany) or makes Wait return
-// as soon as cond reports true for a request read, even before it is
-// Final:
+// Until ends a watch of requests ([Service.Watch], [Service.WatchMany]) or
+// makes [Service.Wait] return as soon as cond reports true for a request
+// read, even before it is [Request.Final]:
 //
 //	r, err := client.Requests.Wait(ctx, id, requests.Until(func(r *requests.Request) bool {
 //		return r.Order != nil && r.Order.Status == rxtypes.OrderStatusPickedUp
 //	}))
 //
 // The request that meets it is yielded (or returned) as the last one; with
-// WatchMany it leaves the batches.
+// [Service.WatchMany] it leaves the batches.
 func Until(cond func(*Request) bool) option.WatchOption { return option.Until(cond) }
 
 // kind describes requests to the watch engine.

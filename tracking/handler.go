@@ -11,21 +11,21 @@ import (
 	"time"
 )
 
-// ErrBusy is matched (errors.Is) by an error saying that the notification
+// ErrBusy is matched ([errors.Is]) by an error saying that the notification
 // was not handled because another notification of its tracking number is
 // being handled elsewhere: by another replica sharing the marks, or by
 // another handler of this process. The journal module's ErrTrackingBusy
 // (Journal.TrackingHandler) and Once's refusal of a notification another
 // replica is handling match it. When Marks.Advance or the callback
-// returns an error matching ErrBusy, the handler answers 503 Service
-// Unavailable with Retry-After: BusyRetryAfter (in seconds), so the
+// returns an error matching ErrBusy, the handler answers 503 "Service
+// Unavailable" with Retry-After: [BusyRetryAfter] (in seconds), so the
 // platform delivers the notification again, and logs it at info level as
 // busy, not as a failure. A callback may return one too (for example when
 // a lock of its own is held elsewhere), having done nothing.
 var ErrBusy = errors.New("tracking: another notification of this tracking number is being handled")
 
 // BusyRetryAfter is the Retry-After (1 second) of the handler's 503 to a
-// busy notification (ErrBusy). The notification in flight elsewhere holds
+// busy notification ([ErrBusy]). The notification in flight elsewhere holds
 // its tracking number only while its callback runs, usually milliseconds
 // (a write to the application's database); the journal's lease (2 minutes
 // by default) bounds only a replica that died mid-callback. A redelivery
@@ -35,12 +35,12 @@ var ErrBusy = errors.New("tracking: another notification of this tracking number
 // redelivery, so the header is a hint the platform may not follow.
 const BusyRetryAfter = time.Second
 
-// HandlerOption configures NewHandler.
+// HandlerOption configures [NewHandler].
 type HandlerOption func(*Handler)
 
 // WithMaxBodyBytes sets the largest notification body the handler reads
-// (default DefaultMaxBodyBytes, 1 MiB); a larger one gets the response 413. A
-// value of zero or less keeps the default.
+// (default [DefaultMaxBodyBytes], 1 MiB); a larger one gets the
+// response 413. A value of zero or less keeps the default.
 func WithMaxBodyBytes(n int64) HandlerOption {
 	return func(h *Handler) {
 		if n > 0 {
@@ -50,16 +50,16 @@ func WithMaxBodyBytes(n int64) HandlerOption {
 }
 
 // WithErrorLogger logs every refused request (at warning level, with the
-// status and the reason), every busy notification (ErrBusy: at info level,
-// without an error, since nothing failed) and every callback failure (at
-// error level, with the callback's error). It logs the method only: never the path (which
-// may hold a token the listener URL uses as a secret), a query string, a
-// header or a body.
+// status and the reason), every busy notification ([ErrBusy]: at info
+// level, without an error, since nothing failed) and every callback failure
+// (at error level, with the callback's error). It logs the method only:
+// never the path (which may hold a token the listener URL uses as a
+// secret), a query string, a header or a body.
 func WithErrorLogger(l *slog.Logger) HandlerOption {
 	return func(h *Handler) { h.logger = l }
 }
 
-// Handler serves a listener URL; NewHandler makes one.
+// Handler serves a listener URL; [NewHandler] makes one.
 type Handler struct {
 	fn     func(context.Context, *Notification) error
 	limit  int64
@@ -75,34 +75,34 @@ type Handler struct {
 	tokens [][]byte
 }
 
-// NewHandler returns the http.Handler of a listener URL: it parses each
+// NewHandler returns the [http.Handler] of a listener URL: it parses each
 // notification the platform POSTs and hands it to fn, with the request's
 // context.
 //
 // The handler responds:
 //   - 405, with an Allow: POST header, to any method but POST;
-//   - 413 to a body over the size limit (WithMaxBodyBytes);
+//   - 413 to a body over the size limit ([WithMaxBodyBytes]);
 //   - 400 to malformed JSON or a notification missing tracking_number,
 //     timestamp, carrier, status or status_occurred_at, whatever the
 //     Content-Type header says (it is not looked at: a valid notification
 //     is accepted with any);
 //   - 204 No Content when fn returns nil;
-//   - 503 Service Unavailable with Retry-After: 1 (BusyRetryAfter) when
+//   - 503 "Service Unavailable" with Retry-After: 1 ([BusyRetryAfter]) when
 //     another notification of the tracking number is being handled
-//     elsewhere (an error matching ErrBusy, from the marks or from fn), so
-//     the platform delivers it again;
+//     elsewhere (an error matching [ErrBusy], from the marks or from fn),
+//     so the platform delivers it again;
 //   - 500 when fn returns any other error, so the platform may deliver
 //     again.
 //
 // fn is never called for a refused request. The platform may deliver the
-// same notification more than once and out of order: WithOrdering drops
+// same notification more than once and out of order: [WithOrdering] drops
 // (or flags) the stale ones, and the journal module's Once lets each reach
 // fn once across replicas.
 //
 // The platform shows no signature scheme for notifications, so the handler
 // cannot tell the platform from anyone else who knows the URL: make the URL
-// unguessable with NewListenerURL, require its token with WithPathToken,
-// and serve it over https only:
+// unguessable with [NewListenerURL], require its token with
+// [WithPathToken], and serve it over https only:
 //
 //	listenerURL, token, err := tracking.NewListenerURL("https://pharmacy.example/hooks/tracking")
 //	// ... Subscribe with ListenerURL: listenerURL; keep token as a secret.

@@ -96,9 +96,9 @@ type Subscription struct {
 	// UpdatedAt is when the subscription was last updated.
 	UpdatedAt rxtypes.Time `json:"updated_at"`
 
-	// Created is true when Subscribe got the response 201 Created, that is when
-	// the platform reports a new subscription rather than an update. It is
-	// false for any other 2xx response and for GetSubscription. It is not
-	// part of the platform's body.
+	// Created is true when [Service.Subscribe] got the response 201
+	// Created, that is when the platform reports a new subscription rather
+	// than an update. It is false for any other 2xx response and for
+	// [Service.GetSubscription]. It is not part of the platform's body.
 	Created bool `json:"-"`
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
-// DefaultMaxBodyBytes is the largest notification body ParseNotification
-// and NewHandler read unless told otherwise: 1 MiB.
+// DefaultMaxBodyBytes is the largest notification body [ParseNotification]
+// and [NewHandler] read unless told otherwise: 1 MiB.
 const DefaultMaxBodyBytes int64 = 1 << 20
 
 // Notification is the body the platform POSTs to a subscription's listener
@@ -40,9 +40,9 @@ type Notification struct {
 	StatusText string `json:"status_text,omitempty"`
 	// StatusOccurredAt is when the current status occurred. Always present.
 	StatusOccurredAt rxtypes.Time `json:"status_occurred_at"`
-	// Stale is set by an ordering handler (WithOrdering, WithStaleDelivery)
-	// on a notification at or before the latest one processed for its
-	// tracking number; it is never decoded from the body.
+	// Stale is set by an ordering handler ([WithOrdering],
+	// [WithStaleDelivery]) on a notification at or before the latest one
+	// processed for its tracking number; it is never decoded from the body.
 	Stale bool `json:"-"`
 	// TrackingEvents are the shipment's events in chronological order; may
 	// be empty.
@@ -58,7 +58,7 @@ type TrackingEvent struct {
 	StatusOccurredAt rxtypes.Time `json:"status_occurred_at"`
 }
 
-// NotificationError is a notification request that ParseNotification
+// NotificationError is a notification request that [ParseNotification]
 // refused. StatusCode is the status a listener should respond with: 405 for a
 // method other than POST, 413 for a body over the size limit, 400 for a
 // body that is not a JSON notification (malformed JSON or missing required
@@ -75,7 +75,7 @@ type NotificationError struct {
 	// body's fields are the problem; an event's field has its index
 	// (tracking_events[2].status), whatever the Go release.
 	Fields []string
-	// Err is the underlying cause, such as an *http.MaxBytesError or a
+	// Err is the underlying cause, such as an *[http.MaxBytesError] or a
 	// read error; nil when the content is the problem.
 	Err error
 }
@@ -89,9 +89,9 @@ func (e *NotificationError) Error() string {
 func (e *NotificationError) Unwrap() error { return e.Err }
 
 // ParseNotification reads the notification the platform POSTed to a
-// listener URL. It refuses, with a *NotificationError that says which status
-// to respond with, a method other than POST, a body larger than
-// DefaultMaxBodyBytes (wrap r.Body with http.MaxBytesReader for another
+// listener URL. It refuses, with a *[NotificationError] that says which
+// status to respond with, a method other than POST, a body larger than
+// [DefaultMaxBodyBytes] (wrap r.Body with [http.MaxBytesReader] for another
 // limit), a body that is not one JSON object, and a notification without
 // tracking_number, timestamp, carrier, status or status_occurred_at.
 //
@@ -102,7 +102,7 @@ func (e *NotificationError) Unwrap() error { return e.Err }
 //
 // The platform shows no signature scheme for notifications: anyone who
 // knows the listener URL can POST to it. Authenticate the request yourself
-// before trusting it (see NewHandler).
+// before trusting it (see [NewHandler]).
 func ParseNotification(r *http.Request) (*Notification, error) {
 	return parseNotification(r, DefaultMaxBodyBytes)
 }

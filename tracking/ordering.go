@@ -10,7 +10,7 @@ import (
 // handler has processed, so that a notification at or before it is known to
 // be stale: a late or repeated delivery of an older state. A Marks shared
 // by every replica of a listener (a store of the journal module) orders
-// notifications across them; NewMemoryMarks orders those of one process.
+// notifications across them; [NewMemoryMarks] orders those of one process.
 //
 // Implementations must be safe for concurrent use and make each method one
 // atomic conditional write, holding no lock in the process between Advance
@@ -29,7 +29,7 @@ type Marks interface {
 	Retreat(ctx context.Context, trackingNumber string, at, prev time.Time) error
 }
 
-// NewMemoryMarks returns Marks kept in this process's memory: they order
+// NewMemoryMarks returns [Marks] kept in this process's memory: they order
 // the notifications one process receives. Replicas behind a load balancer
 // need shared marks (the journal module's stores).
 func NewMemoryMarks() Marks { return &memoryMarks{m: map[string]time.Time{}} }
@@ -76,9 +76,9 @@ func (m *memoryMarks) Retreat(_ context.Context, n string, at, prev time.Time) e
 // tracking number in increasing status_occurred_at, on marks: a
 // notification at or before the latest one processed is stale. A stale
 // notification is acknowledged (204, so the platform stops sending it)
-// without calling the callback, counted (Handler.Stale) and logged at
+// without calling the callback, counted ([Handler.Stale]) and logged at
 // info level without its tracking number or any other of its values; with
-// WithStaleDelivery it reaches the callback with Notification.Stale set.
+// [WithStaleDelivery] it reaches the callback with Notification.Stale set.
 // The mark moves before the callback runs and moves back when the callback
 // fails, so a notification whose callback failed is processed when the
 // platform delivers it again, and a notification newer than every one
@@ -97,7 +97,7 @@ func WithOrdering(marks Marks) HandlerOption {
 	return func(h *Handler) { h.marks = marks }
 }
 
-// WithStaleDelivery makes an ordering handler (WithOrdering) hand stale
+// WithStaleDelivery makes an ordering handler ([WithOrdering]) hand stale
 // notifications to the callback too, with Notification.Stale set, instead
 // of acknowledging them without it.
 func WithStaleDelivery() HandlerOption {
@@ -105,5 +105,5 @@ func WithStaleDelivery() HandlerOption {
 }
 
 // Stale returns how many stale notifications the handler has acknowledged
-// without calling the callback (WithOrdering).
+// without calling the callback ([WithOrdering]).
 func (h *Handler) Stale() int64 { return h.stale.Load() }

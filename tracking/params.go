@@ -6,7 +6,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/validate"
 )
 
-// SubscribeParams are the fields of Subscribe.
+// SubscribeParams are the fields of [Service.Subscribe].
 type SubscribeParams struct {
 	// TrackingNumber is the POSTAL or PARCELA tracking number to subscribe
 	// to. Required.

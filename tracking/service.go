@@ -24,12 +24,12 @@ func init() {
 // Subscribe creates the subscription of a tracking number, or updates it
 // when the tracking number is already subscribed (POST
 // /tracking/v1/subscriptions). While the subscription is ENABLED the
-// platform POSTs a Notification to p.ListenerURL whenever the tracking
-// status changes; NewHandler serves that URL.
+// platform POSTs a [Notification] to p.ListenerURL whenever the tracking
+// status changes; [NewHandler] serves that URL.
 //
-// Any 2xx response is a success. The returned Subscription's Created field is
-// true when the platform responded 201 Created. A response without a body
-// (204) gives an empty Subscription. Because the call is a
+// Any 2xx response is a success. The returned [Subscription]'s Created
+// field is true when the platform responded 201 Created. A response without
+// a body (204) gives an empty Subscription. Because the call is a
 // create-or-update, it is retried like a read on 429, 5xx and transport
 // failures.
 func (s *Service) Subscribe(ctx context.Context, p *SubscribeParams, opts ...option.CallOption) (*Subscription, error) {
@@ -51,8 +51,8 @@ type subscriptionQuery struct {
 // GetSubscription returns the subscription of trackingNumber (GET
 // /tracking/v1/subscriptions?tracking_number=...). Lookup is by tracking
 // number only. When there is none, the error is an *rxdelivery.APIError
-// with Code CodeNotFound that matches rxdelivery.ErrNotFound through
-// errors.Is.
+// with Code [CodeNotFound] that matches rxdelivery.ErrNotFound through
+// [errors.Is].
 //
 // An empty trackingNumber is refused with a *rxdelivery.ValidationError at
 // path "tracking_number", even when validation is turned off; nothing is

@@ -21,7 +21,7 @@ import (
 // other request gets 404, as if nothing were there: its body is not read
 // and it is not logged. Tokens are compared in constant time and never
 // logged. Empty tokens are ignored; with none left, every request gets 404.
-// NewListenerURL makes a URL with a fresh token.
+// [NewListenerURL] makes a URL with a fresh token.
 func WithPathToken(tokens ...string) HandlerOption {
 	return func(h *Handler) {
 		h.tokens = [][]byte{}
