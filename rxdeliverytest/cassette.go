@@ -24,7 +24,7 @@ import (
 // saying how to record it again.
 const CassetteVersion = 1
 
-// RecordEnv is the environment variable that makes UseCassette record
+// RecordEnv is the environment variable that makes [UseCassette] record
 // instead of replaying: RXDELIVERY_RECORD=1 go test -run TestX ./pkg.
 const RecordEnv = "RXDELIVERY_RECORD"
 

@@ -41,7 +41,7 @@ type CassetteProblem struct {
 	Problem string
 }
 
-// CassetteError is the error of a cassette that fails CheckCassette: each
+// CassetteError is the error of a cassette that fails [CheckCassette]: each
 // value outside what its field allows, by path.
 type CassetteError struct {
 	// Problems lists them in the order of the file (at most 50).
@@ -69,9 +69,9 @@ func (e *CassetteError) Error() string {
 // table does not know holds only a placeholder ("<patient.last_name#1>");
 // an identifier, status, enum, time, amount, count or flag holds a value
 // of its kind's form or a placeholder; a key is a field name or a
-// placeholder; only the headers a Recorder keeps appear, in their forms.
+// placeholder; only the headers a [Recorder] keeps appear, in their forms.
 // It returns an error naming the cassette's version problem (saying how to
-// record it again), or a *CassetteError listing each value outside by its
+// record it again), or a *[CassetteError] listing each value outside by its
 // path, never quoting it; nil when the cassette passes.
 func CheckCassette(data []byte) error {
 	if _, err := parseCassette("", data); err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // ControlPrefix is the reserved path prefix of the control API: the
-// controls of a Server (clock, statuses, pharmacies, quotes, faults, call
+// controls of a [Server] (clock, statuses, pharmacies, quotes, faults, call
 // record) as HTTP endpoints, for tests written in any language against a
 // standalone server. See the package documentation for its endpoints.
 const ControlPrefix = "/_control"

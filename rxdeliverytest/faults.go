@@ -8,8 +8,8 @@ import (
 )
 
 // Operation names one of the platform's endpoints, as the SDK's service
-// method that calls it is named, such as "orders.Create". FailNext and
-// Call use it.
+// method that calls it is named, such as "orders.Create". [Server.FailNext]
+// and [Call] use it.
 type Operation string
 
 // Operations lists every operation, in the order of the documents in api/
@@ -23,9 +23,10 @@ func Operations() []Operation {
 }
 
 // Fault is a failure the simulator answers a call with instead of its
-// normal response. Build one with RateLimited, RateLimitedUntil,
-// Unavailable, ServerError, StatusError, Cut, Drop, Stall, StallFor,
-// Malformed or CommittedThenFailed, and queue it with Server.FailNext.
+// normal response. Build one with [RateLimited], [RateLimitedUntil],
+// [Unavailable], [ServerError], [StatusError], [Cut], [Drop], [Stall],
+// [StallFor], [Malformed] or [CommittedThenFailed], and queue it with
+// [Server.FailNext].
 type Fault struct {
 	f sandbox.Fault
 }
@@ -105,8 +106,8 @@ func CommittedThenFailed() Fault { return Committed(ServerError()) }
 // Committed returns f applied after the call has been carried out: the
 // simulator serves the call normally, keeps the effect, and responses with f
 // in place of the real response (an error status, a cut or dropped
-// connection, a malformed body; StallFor delays the real response). Use it
-// with Cut for a response lost on the wire after the commit.
+// connection, a malformed body; [StallFor] delays the real response). Use
+// it with [Cut] for a response lost on the wire after the commit.
 func Committed(f Fault) Fault {
 	f.f.After = true
 	return f
@@ -115,7 +116,7 @@ func Committed(f Fault) Fault {
 // String names the fault as Call.Fault does, with the kind the control
 // API injects it by (rate_limit, rate_limit_date, unavailable,
 // server_error, status, cut, drop, stall, malformed), after
-// "committed, then " for a Committed fault (CommittedThenFailed is
+// "committed, then " for a [Committed] fault ([CommittedThenFailed] is
 // "committed, then server_error").
 func (f Fault) String() string {
 	name := f.f.Kind.String()
@@ -128,13 +129,13 @@ func (f Fault) String() string {
 	return name
 }
 
-// FailNext makes the next n calls of op (AnyOperation: of any operation)
+// FailNext makes the next n calls of op ([AnyOperation]: of any operation)
 // answer with f instead of their normal response. Faults queue in the order
 // they were added; each call uses the first one that matches. A fault
 // applies before authentication, so a call with wrong credentials fails
 // with f too. Retries by the client are calls: FailNext(op, 2, ...) fails
 // a first attempt and its first retry. A negative n fails every call of op
-// until ClearFaults; zero adds nothing.
+// until [Server.ClearFaults]; zero adds nothing.
 func (s *Server) FailNext(op Operation, n int, f Fault) {
 	if n == 0 || f.f.Kind == 0 {
 		return

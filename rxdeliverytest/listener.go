@@ -67,9 +67,10 @@ func (t *listenerTransport) closeIdle() { t.next.CloseIdleConnections() }
 // simulator calls h directly, as a server would (a POST to the URL's path,
 // r.TLS set), with no certificate, port or goroutine involved. Subscribe a
 // tracking number with this URL; every notification for it then runs h
-// before Track or Advance returns, on the goroutine that called them (so h
-// must not wait for that goroutine). The response h writes is what the
-// simulator sees (any response keeps the subscription enabled).
+// before [Server.Track] or [Server.Advance] returns, on the goroutine that
+// called them (so h must not wait for that goroutine). The response h
+// writes is what the simulator sees (any response keeps the subscription
+// enabled).
 func (s *Server) Listener(h http.Handler) string {
 	if h == nil {
 		panic("rxdeliverytest: Listener needs a non-nil handler")

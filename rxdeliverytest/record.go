@@ -14,8 +14,8 @@ import (
 // header, so no credential is in it; the body is what the client sent,
 // patient data included, as a test needs it.
 type Call struct {
-	// Operation names the endpoint, such as OrdersCreate; AnyOperation ("")
-	// when the path or method matched no endpoint.
+	// Operation names the endpoint, such as [OrdersCreate]; [AnyOperation]
+	// ("") when the path or method matched no endpoint.
 	Operation Operation
 	// Method is the HTTP method.
 	Method string
@@ -25,27 +25,28 @@ type Call struct {
 	// Query is the decoded query string (nil when there was none).
 	Query url.Values
 	// Body is the JSON body decoded into maps, slices, strings, booleans,
-	// nil and json.Number (so 5.00 stays "5.00"); nil when the call had no
-	// body or it was not JSON. DecodeBody decodes it into a type of yours.
+	// nil and [json.Number] (so 5.00 stays "5.00"); nil when the call had
+	// no body or it was not JSON. [Call.DecodeBody] decodes it into a type
+	// of yours.
 	Body map[string]any
 	// Status is the HTTP status answered; 0 when the connection was cut or
 	// dropped before a status was written, or while a stalled response has
 	// not been written yet.
 	Status int
 	// Fault names the injected fault the call was answered with, as
-	// Fault.String writes it ("" when none).
+	// [Fault.String] writes it ("" when none).
 	Fault string
 	// ReceivedAt is the wall-clock time at which the simulator received
-	// the call (its headers read, its body not yet), from time.Now with
+	// the call (its headers read, its body not yet), from [time.Now] with
 	// its monotonic reading, on the manual clock as on the real one. The
 	// gap between two calls' ReceivedAt is the real time the client let
 	// pass between them: the measure of whether it waited out a
 	// Retry-After.
 	ReceivedAt time.Time
-	// SimulatedAt is the simulator's clock (Server.Now) at the same
+	// SimulatedAt is the simulator's clock ([Server.Now]) at the same
 	// moment: the time its scenarios and the timestamps it writes are
-	// measured on. On the manual clock it moves only with Advance, so
-	// calls between two Advances share it.
+	// measured on. On the manual clock it moves only with [Server.Advance],
+	// so calls between two Advances share it.
 	SimulatedAt time.Time
 
 	raw []byte
@@ -61,14 +62,14 @@ func (c Call) DecodeBody(v any) error {
 }
 
 // Calls returns the calls the simulator received, oldest first: the latest
-// DefaultCallRecordLimit of them, or as many as WithCallRecordLimit says
-// (CallCounts counts them all). A call is listed as soon as the simulator has read
-// its request, before any fault delays, withholds or cuts the response, so
-// a call that returned is always in the record, one the client gave up on
-// (a Stall, a timeout) included. Its Status is filled when the response's
-// status is written, before any byte of it reaches the client; it is 0
-// while a stalled response has not been written, and for a connection
-// dropped without one.
+// [DefaultCallRecordLimit] of them, or as many as [WithCallRecordLimit]
+// says ([Server.CallCounts] counts them all). A call is listed as soon as
+// the simulator has read its request, before any fault delays, withholds or
+// cuts the response, so a call that returned is always in the record, one
+// the client gave up on (a [Stall], a timeout) included. Its Status is
+// filled when the response's status is written, before any byte of it
+// reaches the client; it is 0 while a stalled response has not been
+// written, and for a connection dropped without one.
 func (s *Server) Calls() []Call {
 	st := s.sb.Stats()
 	out := make([]Call, 0, len(st.Calls))
@@ -90,10 +91,11 @@ func (s *Server) CallsTo(op Operation) []Call {
 }
 
 // CallCounts returns how many calls the simulator received per operation
-// since it started or since ResetCalls: every call, the ones the record's
-// limit (WithCallRecordLimit) has dropped from Calls included. Calls that
-// matched no endpoint are counted under AnyOperation; an operation never
-// called is absent. The map is the caller's.
+// since it started or since [Server.ResetCalls]: every call, the ones the
+// record's limit ([WithCallRecordLimit]) has dropped from [Server.Calls]
+// included. Calls that matched no endpoint are counted under
+// [AnyOperation]; an operation never called is absent. The map is the
+// caller's.
 func (s *Server) CallCounts() map[Operation]int {
 	counts := s.sb.CallCounts()
 	out := make(map[Operation]int, len(counts))

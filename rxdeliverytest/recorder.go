@@ -98,8 +98,9 @@ func matchRoute(route, path string) ([]string, bool) {
 }
 
 // Recorder records every exchange of the clients it is given to, redacted,
-// for a cassette that tests replay later (see Replay). Give it to a client
-// with ClientOptions; Save writes the cassette.
+// for a cassette that tests replay later (see [Replay]). Give it to a
+// client with [Recorder.ClientOptions]; [Recorder.Save] writes the
+// cassette.
 //
 // What is recorded of each exchange: the operation, the method, the route
 // template and its path values, the query, the request's and the
@@ -130,8 +131,8 @@ type Recorder struct {
 	exchanges []exchange
 }
 
-// NewRecorder returns a Recorder that sends each request through next
-// (http.DefaultTransport when nil) and records the exchange.
+// NewRecorder returns a [Recorder] that sends each request through next
+// ([http.DefaultTransport] when nil) and records the exchange.
 func NewRecorder(next http.RoundTripper) *Recorder {
 	if next == nil {
 		next = http.DefaultTransport
@@ -139,7 +140,7 @@ func NewRecorder(next http.RoundTripper) *Recorder {
 	return &Recorder{next: next, red: newRedactor()}
 }
 
-// Record returns a Recorder for a test, which writes the cassette to path
+// Record returns a [Recorder] for a test, which writes the cassette to path
 // when the test ends (through tb.Cleanup), and fails the test when it
 // cannot. A test that failed leaves the cassette at path as it was. Pass its ClientOptions to the client under test, for instance
 // with Start(t, WithClientOptions(rec.ClientOptions()...)).
@@ -162,7 +163,7 @@ func Record(tb testing.TB, path string) *Recorder {
 // ClientOptions returns the options that make a client's exchanges go
 // through the Recorder: an HTTP client whose transport is the Recorder, and
 // an attempt hook naming each attempt's operation to it. Give them to
-// rxdelivery.NewClient (after any WithHTTPClient of your own, which they
+// [rxdelivery.NewClient] (after any WithHTTPClient of your own, which they
 // replace: use NewRecorder(yourTransport) for that transport).
 func (r *Recorder) ClientOptions() []rxdelivery.Option {
 	return []rxdelivery.Option{

@@ -21,8 +21,8 @@ import (
 )
 
 // Replayer answers a client's requests from a cassette, without network or
-// credentials: an http.RoundTripper that never dials. Each request is
-// redacted as the Recorder redacted the recorded ones, then compared with
+// credentials: an [http.RoundTripper] that never dials. Each request is
+// redacted as the [Recorder] redacted the recorded ones, then compared with
 // the next exchange of its operation not yet replayed (in the order they
 // were recorded, per operation); when they agree, the recorded response is
 // the answer. Because the comparison is of redacted forms, a request that
@@ -31,7 +31,7 @@ import (
 // the shape of the body, or of which fields hold the same value, does not.
 //
 // Replay is strict: a request that matches nothing fails (the call gets a
-// transport error) and, with Replay, fails the test, with a message that
+// transport error) and, with [Replay], fails the test, with a message that
 // names the operation, the first differing JSON path and the kind of
 // difference, and never a value. An exchange left unreplayed when the test
 // ends fails it too. A Replayer is safe for concurrent use.
@@ -52,7 +52,7 @@ type Replayer struct {
 	bound, boundBack map[string]string
 }
 
-// Replay returns a Replayer of the cassette at path for a test. It fails
+// Replay returns a [Replayer] of the cassette at path for a test. It fails
 // the test at once when the cassette cannot be read or is of another
 // version (saying how to record it again), fails it for every request that
 // matches no recorded exchange, and, when the test ends, for the exchanges
@@ -78,10 +78,10 @@ func Replay(tb testing.TB, path string) *Replayer {
 	return p
 }
 
-// NewReplayer returns a Replayer of the cassette at path, for code that
-// has no testing.TB (an Example, a program): Err reports what did not
+// NewReplayer returns a [Replayer] of the cassette at path, for code that
+// has no [testing.TB] (an Example, a program): Err reports what did not
 // match. It fails when the cassette cannot be read or is of another
-// version than CassetteVersion.
+// version than [CassetteVersion].
 func NewReplayer(path string) (*Replayer, error) {
 	c, err := loadCassette(path)
 	if err != nil {
@@ -120,8 +120,9 @@ func (p *Replayer) ClientOptions() []rxdelivery.Option {
 	}
 }
 
-// Client returns a client answering from the cassette (see ClientOptions),
-// with placeholder credentials; every call returns the same client.
+// Client returns a client answering from the cassette (see
+// [Replayer.ClientOptions]), with placeholder credentials; every call
+// returns the same client.
 func (p *Replayer) Client() *rxdelivery.Client {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -136,7 +137,7 @@ func (p *Replayer) Client() *rxdelivery.Client {
 }
 
 // NewClient returns a further client answering from the cassette, built
-// as Client's and then with opts.
+// as [Replayer.Client]'s and then with opts.
 func (p *Replayer) NewClient(opts ...rxdelivery.Option) (*rxdelivery.Client, error) {
 	return p.newClient(opts...)
 }
@@ -214,7 +215,7 @@ func (e *ReplayMismatchError) Error() string {
 }
 
 // RoundTrip answers req from the cassette, or fails with a
-// *ReplayMismatchError.
+// *[ReplayMismatchError].
 func (p *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var reqBody []byte
 	if req.Body != nil && req.Body != http.NoBody {
@@ -498,7 +499,7 @@ func (c *replayClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-// Recording reports whether RecordEnv (RXDELIVERY_RECORD) asks tests to
+// Recording reports whether [RecordEnv] (RXDELIVERY_RECORD) asks tests to
 // record their cassettes again: "1" or "true".
 func Recording() bool {
 	v := strings.ToLower(strings.TrimSpace(os.Getenv(RecordEnv)))
@@ -506,8 +507,8 @@ func Recording() bool {
 }
 
 // UseCassette returns a client for a test that answers from the cassette
-// at path (Replay), or, when Recording, a client that records into it
-// (Record): against the environment the RXDELIVERY_* variables name when
+// at path ([Replay]), or, when [Recording], a client that records into it
+// ([Record]): against the environment the RXDELIVERY_* variables name when
 // RXDELIVERY_OMNI_URL or RXDELIVERY_DELIVERY_URL is set (a staging
 // environment, or rxdelivery sandbox with its env file sourced), else
 // against a simulator started for the test. opts apply to the client in

@@ -16,25 +16,25 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/simclient"
 )
 
-// Default credentials of a Server started without WithCredentials. Any
-// client you build yourself must send them (Server.NewClient does).
+// Default credentials of a [Server] started without [WithCredentials]. Any
+// client you build yourself must send them ([Server.NewClient] does).
 const (
 	DefaultKey    = "rxdeliverytest_key"
 	DefaultSecret = "rxdeliverytest_secret"
 )
 
-// DefaultStart is the time the manual clock of a Server reads when it
-// starts, unless WithStartTime says otherwise. It is fixed so that
+// DefaultStart is the time the manual clock of a [Server] reads when it
+// starts, unless [WithStartTime] says otherwise. It is fixed so that
 // timestamps in a test's output are the same on every run.
 var DefaultStart = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
 
 // DefaultOrderCadence is the time between two automatic status changes of a
 // delivery order (and between two tracking events of a shipping order)
-// unless WithOrderCadence says otherwise. Omni requests follow the
+// unless [WithOrderCadence] says otherwise. Omni requests follow the
 // duration_between of their test_meta instead (30 seconds when unset).
 const DefaultOrderCadence = 30 * time.Second
 
-// Option configures a Server.
+// Option configures a [Server].
 type Option func(*config)
 
 type config struct {
@@ -57,20 +57,20 @@ type config struct {
 }
 
 // WithCredentials sets the API key and secret the simulator accepts on all
-// four interfaces and on its control API (DefaultKey and DefaultSecret
-// otherwise). Server.Client authenticates with them.
+// four interfaces and on its control API ([DefaultKey] and [DefaultSecret]
+// otherwise). [Server.Client] authenticates with them.
 func WithCredentials(key, secret string) Option {
 	return func(c *config) { c.key, c.secret = key, secret }
 }
 
 // WithStartTime sets the time the manual clock reads at start
-// (DefaultStart otherwise). It has no effect with WithRealClock.
+// ([DefaultStart] otherwise). It has no effect with [WithRealClock].
 func WithStartTime(t time.Time) Option {
 	return func(c *config) { c.start = t }
 }
 
 // WithRealClock runs the simulator on real time: scenarios and couriers
-// move by themselves, and Server.Advance still jumps ahead without
+// move by themselves, and [Server.Advance] still jumps ahead without
 // waiting. A call shows every step due when it arrived, so a status is
 // visible from its occurred_at on. Tests rarely want it; standalone servers and demo programs do.
 func WithRealClock() Option {
@@ -79,30 +79,31 @@ func WithRealClock() Option {
 
 // WithOrderCadence sets the time between two automatic status changes of a
 // delivery order and between two tracking events of a shipping order
-// (DefaultOrderCadence otherwise). A negative d turns automatic progression
-// off: orders then move only with SetOrderStatus and Track.
+// ([DefaultOrderCadence] otherwise). A negative d turns automatic
+// progression off: orders then move only with [Server.SetOrderStatus] and
+// [Server.Track].
 func WithOrderCadence(d time.Duration) Option {
 	return func(c *config) { c.cadence = d }
 }
 
 // WithPharmacies replaces the simulator's built-in pharmacies (see
-// BuiltinPharmacies) from the start. Server.SetPharmacies changes them
+// [BuiltinPharmacies]) from the start. [Server.SetPharmacies] changes them
 // later.
 func WithPharmacies(list ...Pharmacy) Option {
 	return func(c *config) { c.pharmacies, c.setPharmacies = list, true }
 }
 
-// WithClientOptions adds options to the client Server.Client returns. They
-// apply after the kit's own (base URLs, sandbox mode, credentials, tiny
-// retry waits), so they may override any of them.
+// WithClientOptions adds options to the client [Server.Client] returns.
+// They apply after the kit's own (base URLs, sandbox mode, credentials,
+// tiny retry waits), so they may override any of them.
 func WithClientOptions(opts ...rxdelivery.Option) Option {
 	return func(c *config) { c.clientOpts = append(c.clientOpts, opts...) }
 }
 
 // WithListenerClient sets the HTTP client the simulator posts tracking
 // notifications with to listener URLs that are not the in-process ones of
-// Server.Listener, such as a real https server started by the test. Without
-// it such notifications use a client with default TLS settings.
+// [Server.Listener], such as a real https server started by the test.
+// Without it such notifications use a client with default TLS settings.
 func WithListenerClient(hc *http.Client) Option {
 	return func(c *config) { c.listenClient = hc }
 }
@@ -121,15 +122,15 @@ func WithCallLog(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
 
-// DefaultCallRecordLimit is the number of calls Server.Calls keeps (the
-// latest) unless WithCallRecordLimit says otherwise.
+// DefaultCallRecordLimit is the number of calls [Server.Calls] keeps (the
+// latest) unless [WithCallRecordLimit] says otherwise.
 const DefaultCallRecordLimit = 10000
 
-// WithCallRecordLimit sets how many calls Server.Calls keeps, the latest
-// ones (DefaultCallRecordLimit otherwise); n below zero keeps every call,
-// for a test that makes more and needs each, and zero is the default. Server.CallCounts counts
-// every call whatever the limit. The limit bounds the record of
-// notifications (Server.Notifications) too.
+// WithCallRecordLimit sets how many calls [Server.Calls] keeps, the latest
+// ones ([DefaultCallRecordLimit] otherwise); n below zero keeps every call,
+// for a test that makes more and needs each, and zero is the default.
+// [Server.CallCounts] counts every call whatever the limit. The limit
+// bounds the record of notifications ([Server.Notifications]) too.
 func WithCallRecordLimit(n int) Option {
 	return func(c *config) { c.callLimit = n }
 }
@@ -159,7 +160,7 @@ type Server struct {
 	realClock bool
 }
 
-// Start starts a Server configured by opts and stops it when the test
+// Start starts a [Server] configured by opts and stops it when the test
 // ends (through tb.Cleanup). It fails the test when the server or its
 // client cannot be set up.
 func Start(tb testing.TB, opts ...Option) *Server {
@@ -172,9 +173,9 @@ func Start(tb testing.TB, opts ...Option) *Server {
 	return s
 }
 
-// NewServer starts a Server configured by opts, for code that has no
-// testing.TB (an Example function, a program). Call Close when done. It
-// panics when the server or its client cannot be set up.
+// NewServer starts a [Server] configured by opts, for code that has no
+// [testing.TB] (an Example function, a program). Call [Server.Close] when
+// done. It panics when the server or its client cannot be set up.
 func NewServer(opts ...Option) *Server {
 	s, err := newServer(opts)
 	if err != nil {
@@ -260,15 +261,14 @@ func (s *Server) Close() {
 
 // Client returns the client pointed at the simulator: sandbox mode, the
 // server's credentials on all four interfaces, retry waits of a few
-// milliseconds, watches that wait on PollClock, then the options of
-// WithClientOptions. Every call returns
-// the same client.
+// milliseconds, watches that wait on [Server.PollClock], then the options
+// of [WithClientOptions]. Every call returns the same client.
 func (s *Server) Client() *rxdelivery.Client { return s.client }
 
 // NewClient returns a further client pointed at the simulator, built as
-// Client's was and then with opts (for instance to test with other retry
-// settings or another logger). Close the server, or call the client's
-// CloseIdleConnections, when done.
+// [Server.Client]'s was and then with opts (for instance to test with other
+// retry settings or another logger). Close the server, or call the client's
+// [rxdelivery.Client.CloseIdleConnections], when done.
 func (s *Server) NewClient(opts ...rxdelivery.Option) (*rxdelivery.Client, error) {
 	base := append(simclient.Options(s.URL()), rxdelivery.WithClock(s.PollClock()))
 	all := append(append(base, s.clientOps...), opts...)
@@ -297,7 +297,7 @@ func (s *Server) PricingURL() string { return s.ts.URL + sandbox.Pricing.Prefix(
 func (s *Server) Credentials() (key, secret string) { return s.key, s.secret }
 
 // EnvLines returns the RXDELIVERY_* lines (NAME=value) that point
-// rxdelivery.NewClientFromEnv, or a program in another language, at the
+// [rxdelivery.NewClientFromEnv], or a program in another language, at the
 // simulator. With secrets false the key and secret lines are left out.
 func (s *Server) EnvLines(secrets bool) []string {
 	lines := []string{}

@@ -10,12 +10,12 @@ import (
 )
 
 // SetOrderStatus puts delivery order id in status, one of the order
-// statuses of the documents (rxtypes.OrderStatusNew ... rxtypes.OrderStatusCancelled),
-// at the simulator's current time, filling the occurrence data the status
-// implies (pickup, delivery, return, cancellation). It stops the order's
-// automatic progression, so the order stays in status until the test moves
-// it again. It emits no tracking event (see Track). It returns an error for
-// an unknown order or status.
+// statuses of the documents ([rxtypes.OrderStatusNew] ...
+// [rxtypes.OrderStatusCancelled]), at the simulator's current time, filling
+// the occurrence data the status implies (pickup, delivery, return,
+// cancellation). It stops the order's automatic progression, so the order
+// stays in status until the test moves it again. It emits no tracking event
+// (see [Server.Track]). It returns an error for an unknown order or status.
 func (s *Server) SetOrderStatus(id string, status rxtypes.OrderStatus) error {
 	return s.sb.SetOrderStatus(id, string(status))
 }
@@ -29,15 +29,15 @@ func (s *Server) OrderStatus(id string) (rxtypes.OrderStatus, bool) {
 
 // TrackingNumber returns the tracking number of shipping order id, and
 // whether the order exists and is a shipping order. Subscribe it (with a
-// Listener URL) to receive the order's tracking notifications.
+// [Server.Listener] URL) to receive the order's tracking notifications.
 func (s *Server) TrackingNumber(orderID string) (string, bool) {
 	return s.sb.OrderTrackingNumber(orderID)
 }
 
 // SetRequestOrderStatus puts the order of omni request id in status, one
-// of the order statuses of the documents (rxtypes.OrderStatusNew ...
-// rxtypes.OrderStatusCancelled), creating the order (and the request status
-// request_received) when the request has none yet, and stops the
+// of the order statuses of the documents ([rxtypes.OrderStatusNew] ...
+// [rxtypes.OrderStatusCancelled]), creating the order (and the request
+// status request_received) when the request has none yet, and stops the
 // request's scenario. It returns an error for an unknown request or
 // status.
 func (s *Server) SetRequestOrderStatus(id string, status rxtypes.OrderStatus) error {
@@ -61,13 +61,13 @@ func (s *Server) RequestOrderStatus(id string) (rxtypes.OrderStatus, bool) {
 }
 
 // Track records a new tracking status (such as
-// tracking.TrackingMovingThroughNetwork, or any category text) for trackingNumber at the simulator's current time
-// and, when the number has an ENABLED subscription, posts the notification
-// of document 002 to its listener URL before returning. Any number may be
-// used, subscribed or not, a shipping order's or not. A shipping order's
-// number moves the order as its own progression does: Accepted to
-// picked_up, Delivered to delivered, never back and never out of a final
-// status.
+// [tracking.TrackingMovingThroughNetwork], or any category text) for
+// trackingNumber at the simulator's current time and, when the number has
+// an ENABLED subscription, posts the notification of document 002 to its
+// listener URL before returning. Any number may be used, subscribed or not,
+// a shipping order's or not. A shipping order's number moves the order as
+// its own progression does: Accepted to picked_up, Delivered to delivered,
+// never back and never out of a final status.
 func (s *Server) Track(trackingNumber string, status tracking.TrackingStatus) {
 	s.sb.EmitTracking(trackingNumber, string(status))
 }
@@ -106,7 +106,7 @@ type Pharmacy struct {
 	Street1, Street2, City, State, Zipcode string
 }
 
-// BuiltinPharmacies returns the twelve pharmacies a Server knows unless
+// BuiltinPharmacies returns the twelve pharmacies a [Server] knows unless
 // told otherwise: NCPDP 5550001 to 5550012 (5550001, 5550004 and 5550008
 // preferred), in New York and New Jersey, NPIs with valid check digits.
 func BuiltinPharmacies() []Pharmacy {
@@ -168,8 +168,8 @@ type OrderState struct {
 
 // Orders returns every delivery order the simulator holds, in creation
 // order. A test uses it to check what really exists, for instance that a
-// create whose response was lost (CommittedThenFailed) created exactly one
-// order and that the code under test did not create a second.
+// create whose response was lost ([CommittedThenFailed]) created exactly
+// one order and that the code under test did not create a second.
 func (s *Server) Orders() []OrderState {
 	list := s.sb.Orders()
 	out := make([]OrderState, len(list))

@@ -8,9 +8,10 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/internal/simclient"
 )
 
-// DefaultProgramID is the omni program identifier that Server.ClientOptions
-// gives a client (rxdelivery.WithProgramID), so that a program can create
-// omni requests against the simulator, which accepts any identifier.
+// DefaultProgramID is the omni program identifier that
+// [Server.ClientOptions] gives a client ([rxdelivery.WithProgramID]), so
+// that a program can create omni requests against the simulator, which
+// accepts any identifier.
 const DefaultProgramID = "rxdeliverytest_program"
 
 // platformVars are the environment variables that make
@@ -32,10 +33,10 @@ var platformVars = []string{
 // no setup. When any variable that names a platform is set (the key or
 // secret, a base URL, or an interface's own key or secret), it starts
 // nothing and returns nil: build the client with
-// rxdelivery.NewClientFromEnv as usual, and it will report what the
-// environment lacks. Otherwise it starts a Server on the real clock
-// (WithRealClock, then opts) and returns it; give its ClientOptions to
-// rxdelivery.NewClientFromEnv, and Close it when the program ends:
+// [rxdelivery.NewClientFromEnv] as usual, and it will report what the
+// environment lacks. Otherwise it starts a [Server] on the real clock
+// ([WithRealClock], then opts) and returns it; give its ClientOptions to
+// rxdelivery.NewClientFromEnv, and [Server.Close] it when the program ends:
 //
 //	sim, err := rxdeliverytest.StartIfUnconfigured()
 //	if err != nil {
@@ -48,7 +49,7 @@ var platformVars = []string{
 //	}
 //	client, err := rxdelivery.NewClientFromEnv(opts...)
 //
-// Unlike Start, it returns an error rather than failing a test or
+// Unlike [Start], it returns an error rather than failing a test or
 // panicking when the server cannot be set up.
 func StartIfUnconfigured(opts ...Option) (*Server, error) {
 	for _, name := range platformVars {
@@ -61,11 +62,11 @@ func StartIfUnconfigured(opts ...Option) (*Server, error) {
 
 // ClientOptions returns the options that point a client built by a
 // program at the simulator: the four base URLs, the server's credentials
-// for each interface, sandbox mode, DefaultProgramID and watches that wait
-// on PollClock, then the options
-// of WithClientOptions. Given to rxdelivery.NewClientFromEnv, they apply
-// after the environment and override it; given to rxdelivery.NewClient,
-// the key and secret arguments may be empty. Unlike Client and NewClient,
+// for each interface, sandbox mode, [DefaultProgramID] and watches that
+// wait on [Server.PollClock], then the options of [WithClientOptions].
+// Given to [rxdelivery.NewClientFromEnv], they apply after the environment
+// and override it; given to [rxdelivery.NewClient], the key and secret
+// arguments may be empty. Unlike [Server.Client] and [Server.NewClient],
 // they keep the SDK's own retry waits, as a program's client would have;
 // add options after them to change anything.
 func (s *Server) ClientOptions() []rxdelivery.Option {
