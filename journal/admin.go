@@ -8,7 +8,7 @@ import (
 )
 
 // Get returns the claim under k (without its Token), with an ended lease
-// reported as unknown. It returns an error matching ErrNoClaim when k has
+// reported as unknown. It returns an error matching [ErrNoClaim] when k has
 // no claim.
 func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 	c, err := j.store.Get(ctx, k)
@@ -24,7 +24,7 @@ func (j *Journal) Get(ctx context.Context, k Key) (Claim, error) {
 // (without their Tokens): creates that failed after they may have reached
 // the platform, and in-flight claims whose lease has ended (stored as
 // unknown on the way). Each needs an operator: find out on the platform
-// whether the create happened, then Resolve or Free it.
+// whether the create happened, then [Journal.Resolve] or [Journal.Free] it.
 func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
 	inFlight, err := j.store.List(ctx, StateInFlight, -1)
 	if err != nil {
@@ -47,9 +47,10 @@ func (j *Journal) Unknown(ctx context.Context, limit int) ([]Claim, error) {
 //
 // It does not check id against the platform: an id mistyped, or of
 // another patient's order, is recorded all the same, and later creates
-// of k return that resource. Prefer Orders.Resolve and Requests.Resolve,
-// which read the resource and record it only when it carries k's
-// reference; Orders.Unresolve and Requests.Unresolve undo a wrong record.
+// of k return that resource. Prefer [Orders.Resolve] and
+// [Requests.Resolve], which read the resource and record it only when it
+// carries k's reference; [Orders.Unresolve] and [Requests.Unresolve] undo a
+// wrong record.
 func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 	if id == "" {
 		return errorf(k, "journal: resolving %s: an id is required (use Free when nothing was created)", k)
@@ -69,8 +70,8 @@ func (j *Journal) Resolve(ctx context.Context, k Key, id string) error {
 
 // Free removes the unknown claim k, for an operator who found that its
 // create did not happen: the next create of k is sent. It refuses a claim
-// that is in flight with a live lease (an error matching ErrNoMatch and
-// ErrInFlight), created (ErrNoMatch), or absent (ErrNoClaim).
+// that is in flight with a live lease (an error matching [ErrNoMatch] and
+// [ErrInFlight]), created (ErrNoMatch), or absent ([ErrNoClaim]).
 func (j *Journal) Free(ctx context.Context, k Key) error {
 	c, err := j.unknownClaim(ctx, k)
 	if err != nil {

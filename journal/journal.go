@@ -15,7 +15,7 @@ import (
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
 )
 
-// Defaults of a Journal.
+// Defaults of a [Journal].
 const (
 	// DefaultLease is how long a claim stays in flight before it counts as
 	// unknown; a create is given at most this long.
@@ -37,39 +37,41 @@ const (
 )
 
 // Errors of the journal. Every refusal of an already-claimed reference
-// matches ErrClaimed and rxdelivery.ErrUnknownOutcome, and is a
-// *ClaimedError carrying the claim.
+// matches ErrClaimed and [rxdelivery.ErrUnknownOutcome], and is a
+// *[ClaimedError] carrying the claim.
 var (
 	// ErrClaimed matches a create that was not sent because its reference
 	// is already claimed by a create in flight or of unknown outcome.
 	ErrClaimed = errors.New("journal: reference already claimed")
 	// ErrNoReference matches a create without an external reference
 	// number: the journal has nothing to key it by, so nothing is sent.
-	// The create's error is a *rxdelivery.ValidationError too (path
+	// The create's error is a *[rxdelivery.ValidationError] too (path
 	// external_reference_number): invalid params.
 	ErrNoReference = errors.New("journal: the create has no external reference number")
 	// ErrNotRecorded matches a create that succeeded but whose id the
 	// journal could not record (the store failed, or an operator settled
 	// the claim while the call ran). The created resource is returned with
-	// it: record its id by hand (Orders.Resolve, Requests.Resolve) if the
-	// claim is unknown.
+	// it: record its id by hand ([Orders.Resolve], [Requests.Resolve]) if
+	// the claim is unknown.
 	ErrNotRecorded = errors.New("journal: created, but the id was not recorded")
 	// ErrInFlight matches a refusal because the claim is in flight: a
-	// create holds it with a live lease. The *ClaimedError of a create
-	// refused so matches it, and so does a Resolve, Free or Unresolve of
-	// such a claim. Nothing is to be settled: retry once the lease has
-	// ended (Claim.LeaseUntil), when the claim is created or unknown.
+	// create holds it with a live lease. The *[ClaimedError] of a create
+	// refused so matches it, and so does a Resolve ([Journal.Resolve],
+	// [Orders.Resolve], [Requests.Resolve]), [Journal.Free] or Unresolve
+	// ([Orders.Unresolve], [Requests.Unresolve]) of such a claim. Nothing
+	// is to be settled: retry once the lease has ended (Claim.LeaseUntil),
+	// when the claim is created or unknown.
 	ErrInFlight = errors.New("journal: the claim is in flight")
 )
 
 // ClaimedError is the refusal to send a create whose reference is already
-// claimed. It matches ErrClaimed and rxdelivery.ErrUnknownOutcome: the
+// claimed. It matches [ErrClaimed] and [rxdelivery.ErrUnknownOutcome]: the
 // create may exist on the platform. When the claim is in flight (another
-// create holds it with a live lease) it matches ErrInFlight too: that
+// create holds it with a live lease) it matches [ErrInFlight] too: that
 // create may still succeed, so retry after Claim.LeaseUntil rather than
 // settle anything.
 type ClaimedError struct {
-	// Claim is the stored claim (without its Token): its State says
+	// Claim is the stored claim (without its Token): its [State] says
 	// whether it is in flight (another holder is sending it now) or
 	// unknown (an operator must resolve it), and Holder, ClaimedAt,
 	// LeaseUntil and Note what the journal knows.
@@ -96,8 +98,8 @@ func (e *ClaimedError) Error() string {
 	return s
 }
 
-// Is matches ErrClaimed and rxdelivery.ErrUnknownOutcome, and ErrInFlight
-// when the claim is in flight.
+// Is matches [ErrClaimed] and [rxdelivery.ErrUnknownOutcome], and
+// [ErrInFlight] when the claim is in flight.
 func (e *ClaimedError) Is(target error) bool {
 	return target == ErrClaimed || target == rxdelivery.ErrUnknownOutcome ||
 		(target == ErrInFlight && e.Claim.State == StateInFlight)
@@ -105,8 +107,8 @@ func (e *ClaimedError) Is(target error) bool {
 
 // Journal makes the creates of omni requests and delivery orders happen at
 // most once per external reference number, across retries, restarts and
-// replicas that share its Store, and tells which of them may have happened
-// without a response. It is safe for concurrent use.
+// replicas that share its [Store], and tells which of them may have
+// happened without a response. It is safe for concurrent use.
 type Journal struct {
 	store  Store
 	lease  time.Duration
@@ -117,10 +119,10 @@ type Journal struct {
 	logReferences bool
 }
 
-// Option configures New.
+// Option configures [New].
 type Option func(*Journal)
 
-// WithLease sets how long a claim stays in flight (default DefaultLease).
+// WithLease sets how long a claim stays in flight (default [DefaultLease]).
 // The create is given at most this long (its context ends then), so a
 // claim whose lease ended belongs to a holder that died or stalled, and
 // is reported unknown. Values of zero or less keep the default.
@@ -142,9 +144,9 @@ func WithHolder(name string) Option {
 	}
 }
 
-// WithClock sets this process's clock (default time.Now), for tests. It
+// WithClock sets this process's clock (default [time.Now]), for tests. It
 // stamps the times a claim records when it changes, and the leases of a
-// store kept in this process (MemoryStore). A store shared by processes
+// store kept in this process ([MemoryStore]). A store shared by processes
 // stamps and judges leases on its own clock, one for every replica:
 // pgstore on the PostgreSQL server's, sqlitestore on its host's. So
 // replicas whose clocks disagree never judge each other's leases: a claim
@@ -158,7 +160,7 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
-// New returns a Journal that keeps its claims in store.
+// New returns a [Journal] that keeps its claims in store.
 func New(store Store, opts ...Option) *Journal {
 	host, err := os.Hostname()
 	if err != nil || host == "" {

@@ -10,19 +10,19 @@ import (
 // a response proving nothing was created or a failed callback (Info),
 // creates refused because their key is claimed (Info), outcomes become
 // unknown, leases that ended and takeovers (Warn), store failures and
-// creates not recorded (Error), and an operator's Resolve, Free and Prune
-// (Info). Each line carries the interface and this process's holder, and
-// the event's own facts: the claim's holder and state, the created id, the
-// cause of an unknown outcome (the SDK's error, which names method, path
-// and status and never a request's values) or the store's error with the
-// reference removed. No line carries patient data, a callback's error or
-// the reference (see WithReferencesInLogs). A nil l logs nothing (the
-// default).
+// creates not recorded (Error), and an operator's [Journal.Resolve],
+// [Journal.Free] and [Journal.Prune] (Info). Each line carries the
+// interface and this process's holder, and the event's own facts: the
+// claim's holder and state, the created id, the cause of an unknown
+// outcome (the SDK's error, which names method, path and status and never
+// a request's values) or the store's error with the reference removed. No
+// line carries patient data, a callback's error or the reference (see
+// [WithReferencesInLogs]). A nil l logs nothing (the default).
 func WithLogger(l *slog.Logger) Option {
 	return func(j *Journal) { j.logger = l }
 }
 
-// WithReferencesInLogs adds to each line WithLogger writes the key's
+// WithReferencesInLogs adds to each line [WithLogger] writes the key's
 // reference, as the separate attribute "reference" (never in the
 // message), for an operator who needs to find a claim from its line. The
 // reference is the caller's external_reference_number, often a medical

@@ -12,7 +12,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
-// Mark is the ordering state a MarkStore keeps for one tracking number:
+// Mark is the ordering state a [MarkStore] keeps for one tracking number:
 // the latest status_occurred_at moved to, and, while a handler works on
 // the notification of that instant, the lease it holds on it.
 type Mark struct {
@@ -24,26 +24,26 @@ type Mark struct {
 	Prev time.Time
 	// Token identifies the handler working on the notification at At; it
 	// is empty once that notification is handled, and for marks kept
-	// without leases (Journal.Marks).
+	// without leases ([Journal.Marks]).
 	Token string
 	// LeaseUntil is when the lease of Token ends: past it, the handler
 	// counts as dead and the notification at At may be handled elsewhere.
 	LeaseUntil time.Time
 }
 
-// MarkStore is a Store that also keeps tracking notification marks, so
+// MarkStore is a [Store] that also keeps tracking notification marks, so
 // that the notifications of each tracking number are handled in order
-// across every process sharing it. MemoryStore, pgstore.Store and
+// across every process sharing it. [MemoryStore], pgstore.Store and
 // sqlitestore.Store implement it. Each method is one atomic conditional
 // change of one tracking number's mark; no lock is held in the process.
 // The storetest package checks an implementation (RunMarks).
 //
 // Leases are stamped and judged on the store's clock, as claims' are (see
-// Store): a mark moved with a token gets the lease it was given,
+// [Store]): a mark moved with a token gets the lease it was given,
 // next.LeaseUntil - now, from the store's now, and a lease has ended when
 // its LeaseUntil is at or before the store's now. A store shared by
 // processes uses a clock they all share (the database server's); a store
-// in one process (MemoryStore) may use the caller's, now and the times
+// in one process ([MemoryStore]) may use the caller's, now and the times
 // given.
 type MarkStore interface {
 	Store
@@ -61,7 +61,7 @@ type MarkStore interface {
 	// without leases); otherwise it changes nothing and returns nil.
 	RetreatMark(ctx context.Context, trackingNumber string, at, prev time.Time, token string) error
 	// ReleaseMark ends the lease token on the mark of trackingNumber: its
-	// notification is handled. It returns an error matching ErrNoMatch
+	// notification is handled. It returns an error matching [ErrNoMatch]
 	// when the mark no longer holds that lease.
 	ReleaseMark(ctx context.Context, trackingNumber, token string) error
 	// DeleteMarks removes the marks before cutoff that hold no running
@@ -80,8 +80,8 @@ func (j *Journal) markStore(caller string) MarkStore {
 	return ms
 }
 
-// Marks returns tracking.Marks kept in the journal's store, for
-// tracking.WithOrdering: the notifications of each tracking number are
+// Marks returns [tracking.Marks] kept in the journal's store, for
+// [tracking.WithOrdering]: the notifications of each tracking number are
 // ordered across every process sharing the store, and the mark moves in
 // one atomic conditional write per notification (an upsert that moves it
 // only forward), moving back in one conditional update when the callback
@@ -90,12 +90,13 @@ func (j *Journal) markStore(caller string) MarkStore {
 // These marks hold no lease, so across processes two notifications of one
 // tracking number may run their callbacks at the same time, and a process
 // that dies while its callback runs leaves the mark moved: the platform's
-// redelivery of that notification is then stale. TrackingHandler orders
-// the callbacks across processes and hands such a notification to the
-// next delivery; prefer it when several processes serve the listener URL.
+// redelivery of that notification is then stale. [Journal.TrackingHandler]
+// orders the callbacks across processes and hands such a notification to
+// the next delivery; prefer it when several processes serve the listener
+// URL.
 //
 // Status times are compared at microsecond precision. Marks panics when
-// the store is not a MarkStore (every store of this module is).
+// the store is not a [MarkStore] (every store of this module is).
 func (j *Journal) Marks() tracking.Marks {
 	return &plainMarks{s: j.markStore("Marks"), now: j.now}
 }
@@ -128,21 +129,22 @@ func (m *plainMarks) Retreat(ctx context.Context, tn string, at, prev time.Time)
 }
 
 // TrackingHandler returns the tracking listener handler of fn
-// (tracking.NewHandler with opts) that hands each notification to fn once
-// and in order across every process sharing the journal's store: Once and
-// tracking.WithOrdering in one.
+// ([tracking.NewHandler] with opts) that hands each notification to fn once
+// and in order across every process sharing the journal's store:
+// [Journal.Once] and [tracking.WithOrdering] in one.
 //
 // One conditional write to the store both orders a notification and
 // claims it: it moves the tracking number's mark to the notification's
 // status_occurred_at and takes a lease on it (the journal's lease,
-// WithLease), only when the mark is before it and no other notification
+// [WithLease]), only when the mark is before it and no other notification
 // of the tracking number is being handled. The handler then answers:
 //   - 204 without calling fn to a notification at or before the mark once
-//     that one is handled (stale, or already handled: Handler.Stale counts
-//     both, and WithStaleDelivery hands them to fn with Notification.Stale
-//     set);
-//   - 503 with Retry-After (ErrTrackingBusy, which matches
-//     tracking.ErrBusy) while another notification of the tracking number
+//     that one is handled (stale, or already handled:
+//     [tracking.Handler.Stale] counts both, and
+//     [tracking.WithStaleDelivery] hands them to fn with
+//     Notification.Stale set);
+//   - 503 with Retry-After ([ErrTrackingBusy], which matches
+//     [tracking.ErrBusy]) while another notification of the tracking number
 //     is being handled, so the platform delivers it again later;
 //   - after fn: 204 when fn returns nil (the lease ends: a second write),
 //     500 when it fails (the mark moves back, so the redelivery is
@@ -151,18 +153,18 @@ func (m *plainMarks) Retreat(ctx context.Context, tn string, at, prev time.Time)
 // So the callbacks of a tracking number run one at a time across
 // processes, those that succeed in increasing status_occurred_at (after a
 // failed call, an older notification may reach fn before the failed one's
-// redelivery: see tracking.WithOrdering), each notification reaches fn at
+// redelivery: see [tracking.WithOrdering]), each notification reaches fn at
 // most once when fn succeeds, and a notification newer than every
 // one before it is never lost: when a process dies while fn runs, the
 // next delivery after the lease ends takes the notification over (fn may
-// then see it twice, as with Once). fn is given at most the lease. A
-// notification whose status_occurred_at does not parse is not ordered; it
-// goes through Once.
+// then see it twice, as with [Journal.Once]). fn is given at most the
+// lease. A notification whose status_occurred_at does not parse is not
+// ordered; it goes through Once.
 //
 // Status times are compared at microsecond precision. Do not share the
-// store's marks between TrackingHandler and Marks. TrackingHandler panics
-// when fn is nil or the store is not a MarkStore (every store of this
-// module is).
+// store's marks between TrackingHandler and [Journal.Marks].
+// TrackingHandler panics when fn is nil or the store is not a [MarkStore]
+// (every store of this module is).
 func (j *Journal) TrackingHandler(fn func(context.Context, *tracking.Notification) error, opts ...tracking.HandlerOption) *tracking.Handler {
 	if fn == nil {
 		panic("journal: TrackingHandler needs a non-nil callback")
@@ -304,13 +306,14 @@ func (m *leasedMarks) wrap(fn func(context.Context, *tracking.Notification) erro
 	}
 }
 
-// PruneMarks removes the tracking marks (Marks, TrackingHandler) whose
-// status_occurred_at is before cutoff, and returns how many it removed.
-// The store keeps one mark per tracking number until pruned; prune those
-// older than any notification you can still receive, since a notification
-// of a pruned tracking number is no longer known to be stale. A mark whose
-// notification is being handled is kept. PruneMarks panics when the store is
-// not a MarkStore (every store of this module is).
+// PruneMarks removes the tracking marks ([Journal.Marks],
+// [Journal.TrackingHandler]) whose status_occurred_at is before cutoff, and
+// returns how many it removed. The store keeps one mark per tracking number
+// until pruned; prune those older than any notification you can still
+// receive, since a notification of a pruned tracking number is no longer
+// known to be stale. A mark whose notification is being handled is kept.
+// PruneMarks panics when the store is not a [MarkStore] (every store of
+// this module is).
 func (j *Journal) PruneMarks(ctx context.Context, cutoff time.Time) (int, error) {
 	n, err := j.markStore("PruneMarks").DeleteMarks(ctx, storeTime(cutoff), storeTime(j.now()))
 	if err != nil {
@@ -320,7 +323,7 @@ func (j *Journal) PruneMarks(ctx context.Context, cutoff time.Time) (int, error)
 }
 
 // AdvanceMark moves the mark of trackingNumber to next under the
-// conditions of MarkStore.
+// conditions of [MarkStore].
 func (s *MemoryStore) AdvanceMark(ctx context.Context, trackingNumber string, next Mark, now time.Time) (bool, Mark, error) {
 	if err := ctx.Err(); err != nil {
 		return false, Mark{}, err

@@ -8,10 +8,10 @@ import (
 	"sync"
 )
 
-// MemoryStore is a Store in process memory, for tests and for programs
+// MemoryStore is a [Store] in process memory, for tests and for programs
 // whose creates need no protection across a restart. Its claims are lost
 // when the process ends. Its clock is its callers' (the journal's, see
-// WithClock): it keeps the times it is given. It is safe for concurrent
+// [WithClock]): it keeps the times it is given. It is safe for concurrent
 // use.
 type MemoryStore struct {
 	mu     sync.Mutex
@@ -19,7 +19,7 @@ type MemoryStore struct {
 	marks  map[string]Mark // tracking notification marks (marks.go)
 }
 
-// NewMemoryStore returns an empty MemoryStore.
+// NewMemoryStore returns an empty [MemoryStore].
 func NewMemoryStore() *MemoryStore { return &MemoryStore{claims: map[Key]Claim{}} }
 
 // Insert stores c unless its key has a claim.

@@ -27,8 +27,8 @@ const withheld = ":reference"
 // Reference field when code needs it).
 func (k Key) String() string { return k.Interface + "/" + withheld }
 
-// Format renders k as String does for every verb and flag (%v, %+v, %#v,
-// %q, %s, %x...), so that no format prints the reference.
+// Format renders k as [Key.String] does for every verb and flag (%v, %+v,
+// %#v, %q, %s, %x...), so that no format prints the reference.
 func (k Key) Format(f fmt.State, verb rune) {
 	switch {
 	case verb == 'v' && f.Flag('#'):

@@ -16,21 +16,21 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/requests"
 )
 
-// ErrMismatch matches the refusal of Orders.Resolve and Requests.Resolve
-// to record an id whose order or request, as the platform reads it, does
-// not carry the claim's external reference number: recording it would
-// hand that resource to every later create of the reference, and leave
-// the create the reference stands for undone. The error is a
-// *MismatchError saying what was found.
+// ErrMismatch matches the refusal of [Orders.Resolve] and
+// [Requests.Resolve] to record an id whose order or request, as the
+// platform reads it, does not carry the claim's external reference number:
+// recording it would hand that resource to every later create of the
+// reference, and leave the create the reference stands for undone. The
+// error is a *[MismatchError] saying what was found.
 var ErrMismatch = errors.New("journal: the resource's external reference number differs from the claim's")
 
 // MismatchError is the refusal to record an id for a claim because the
 // platform's order or request of that id carries another external
-// reference number (or none). It matches ErrMismatch. It says what was
+// reference number (or none). It matches [ErrMismatch]. It says what was
 // found without quoting either reference: both are patient data.
 type MismatchError struct {
-	// Interface is the claim's interface (InterfaceDelivery or
-	// InterfaceOmni).
+	// Interface is the claim's interface ([InterfaceDelivery] or
+	// [InterfaceOmni]).
 	Interface string
 	// ID is the id that was read on the platform.
 	ID string
@@ -51,7 +51,7 @@ func (e *MismatchError) Error() string {
 		noun, shown(e.ID), shown(status), e.Interface, noun)
 }
 
-// Is matches ErrMismatch.
+// Is matches [ErrMismatch].
 func (e *MismatchError) Is(target error) bool { return target == ErrMismatch }
 
 // nounOf names the resource a create on iface makes.
@@ -166,24 +166,24 @@ func inFlight(c Claim) error {
 // caller's reference as its create sent it (the omni document's Request
 // likewise); the comparison is exact.
 //
-// It records nothing, and returns a *MismatchError (matching ErrMismatch)
-// saying what it read, when the order's external reference number is not
-// reference; an error matching rxdelivery.ErrNotFound when there is no
-// order id; and an error matching ErrNoMatch when the claim is not
-// unknown (ErrInFlight too when another create holds it). It returns the
-// order read. opts apply to that read.
+// It records nothing, and returns a *[MismatchError] (matching
+// [ErrMismatch]) saying what it read, when the order's external reference
+// number is not reference; an error matching [rxdelivery.ErrNotFound] when
+// there is no order id; and an error matching [ErrNoMatch] when the claim
+// is not unknown ([ErrInFlight] too when another create holds it). It
+// returns the order read. opts apply to that read.
 func (o *Orders) Resolve(ctx context.Context, reference, id string, opts ...option.CallOption) (*orders.Order, error) {
 	return o.c.resolve(ctx, reference, id, opts)
 }
 
 // Unresolve undoes the record that the claim of reference was created as
 // the order id, returning the claim to unknown: the journal sends nothing
-// for reference until an operator resolves it again (Resolve) or frees it
-// (Journal.Free). It is for an id recorded by mistake.
+// for reference until an operator resolves it again ([Orders.Resolve]) or
+// frees it ([Journal.Free]). It is for an id recorded by mistake.
 //
-// It refuses, with an error matching ErrNoMatch, unless the claim is
-// created as id and either an operator recorded it (Resolve,
-// Journal.Resolve) or the platform shows that id does not carry reference
+// It refuses, with an error matching [ErrNoMatch], unless the claim is
+// created as id and either an operator recorded it ([Orders.Resolve],
+// [Journal.Resolve]) or the platform shows that id does not carry reference
 // (no such order, or one with another external reference number): an id
 // its own create recorded and the platform confirms is never undone.
 // opts apply to the read.
@@ -193,7 +193,7 @@ func (o *Orders) Unresolve(ctx context.Context, reference, id string, opts ...op
 
 // Resolve records that the unknown claim of reference was created as the
 // omni request id, after reading that request on the platform, as
-// Orders.Resolve does for orders: it refuses with a *MismatchError when
+// [Orders.Resolve] does for orders: it refuses with a *[MismatchError] when
 // the request's external reference number is not reference.
 func (r *Requests) Resolve(ctx context.Context, reference, id string, opts ...option.CallOption) (*requests.Request, error) {
 	return r.c.resolve(ctx, reference, id, opts)
@@ -201,7 +201,7 @@ func (r *Requests) Resolve(ctx context.Context, reference, id string, opts ...op
 
 // Unresolve undoes the record that the claim of reference was created as
 // the omni request id, returning the claim to unknown, under the
-// conditions of Orders.Unresolve.
+// conditions of [Orders.Unresolve].
 func (r *Requests) Unresolve(ctx context.Context, reference, id string, opts ...option.CallOption) error {
 	return r.c.unresolve(ctx, reference, id, opts)
 }

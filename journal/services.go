@@ -8,8 +8,8 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/requests"
 )
 
-// RequestsAPI is what Requests needs of an omni requests service:
-// *requests.Service (client.Requests) has it.
+// RequestsAPI is what [Requests] needs of an omni requests service:
+// *[requests.Service] (client.Requests) has it.
 type RequestsAPI interface {
 	// Create creates an omni request, as [requests.Service.Create] does.
 	Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error)
@@ -18,8 +18,8 @@ type RequestsAPI interface {
 	Get(ctx context.Context, id string, opts ...option.CallOption) (*requests.Request, error)
 }
 
-// OrdersAPI is what Orders needs of a delivery orders service:
-// *orders.Service (client.Orders) has it.
+// OrdersAPI is what [Orders] needs of a delivery orders service:
+// *[orders.Service] (client.Orders) has it.
 type OrdersAPI interface {
 	// Create creates a delivery order, as [orders.Service.Create] does.
 	Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error)
@@ -59,8 +59,8 @@ func (c *creates[P, V]) create(ctx context.Context, p *P, opts []option.CallOpti
 		c.id)
 }
 
-// Requests creates omni requests through a Journal. Get one from
-// Journal.Requests; it is safe for concurrent use.
+// Requests creates omni requests through a [Journal]. Get one from
+// [Journal.Requests]; it is safe for concurrent use.
 type Requests struct {
 	c creates[requests.CreateParams, requests.Request]
 }
@@ -90,19 +90,19 @@ func (j *Journal) Requests(api RequestsAPI) *Requests {
 //   - a later call for a reference recorded as created sends nothing and
 //     returns the request as Get reads it now;
 //   - a call for a reference in flight elsewhere or of unknown outcome
-//     sends nothing and returns a *ClaimedError (matching ErrClaimed and
-//     rxdelivery.ErrUnknownOutcome).
+//     sends nothing and returns a *[ClaimedError] (matching [ErrClaimed]
+//     and rxdelivery.ErrUnknownOutcome).
 //
 // A p without an external reference number is refused before anything is
 // sent, with a *rxdelivery.ValidationError (path external_reference_number)
-// that matches ErrNoReference. opts apply to the create, and to the get that reads
-// a recorded request back.
+// that matches [ErrNoReference]. opts apply to the create, and to the get
+// that reads a recorded request back.
 func (r *Requests) Create(ctx context.Context, p *requests.CreateParams, opts ...option.CallOption) (*requests.Request, error) {
 	return r.c.create(ctx, p, opts)
 }
 
-// Orders creates delivery orders through a Journal. Get one from
-// Journal.Orders; it is safe for concurrent use.
+// Orders creates delivery orders through a [Journal]. Get one from
+// [Journal.Orders]; it is safe for concurrent use.
 type Orders struct {
 	c creates[orders.CreateParams, orders.Order]
 }
@@ -118,10 +118,11 @@ func (j *Journal) Orders(api OrdersAPI) *Orders {
 
 // Create creates the delivery order p at most once per
 // p.ExternalReferenceNumber across every process that shares the journal's
-// store, as Requests.Create does for omni requests. The external reference
-// number is optional for the platform but required here: without one the
-// create is refused as Requests.Create refuses it, and nothing is sent. opts apply to
-// the create, and to the get that reads a recorded order back.
+// store, as [Requests.Create] does for omni requests. The external
+// reference number is optional for the platform but required here: without
+// one the create is refused as Requests.Create refuses it, and nothing is
+// sent. opts apply to the create, and to the get that reads a recorded
+// order back.
 func (o *Orders) Create(ctx context.Context, p *orders.CreateParams, opts ...option.CallOption) (*orders.Order, error) {
 	return o.c.create(ctx, p, opts)
 }

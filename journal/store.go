@@ -14,19 +14,19 @@ type Key struct {
 	Interface string
 	// Reference is the caller's external_reference_number (for a tracking
 	// notification, its tracking number, status and status time). It is
-	// for code only: String, Format, the Claim holding it and every error
-	// of the journal leave it out.
+	// for code only: [Key.String], [Key.Format], the [Claim] holding it and
+	// every error of the journal leave it out.
 	Reference string
 }
 
-// The interfaces of a Key.
+// The interfaces of a [Key].
 const (
 	// InterfaceOmni is the Key.Interface of omni request creates.
 	InterfaceOmni = "omni"
 	// InterfaceDelivery is the Key.Interface of delivery order creates.
 	InterfaceDelivery = "delivery"
 	// InterfaceTracking is the Key.Interface of tracking notifications
-	// handled through Journal.Once.
+	// handled through [Journal.Once].
 	InterfaceTracking = "tracking"
 )
 
@@ -35,7 +35,7 @@ type State string
 
 // The states of a claim. A claim never goes back to being absent on its own:
 // only its holder (on a response proving nothing was created) or an operator
-// (Journal.Free) removes it.
+// ([Journal.Free]) removes it.
 const (
 	// StateInFlight is a claim whose holder is sending the create now, or
 	// was until its lease ended. A claim in flight whose lease has ended is
@@ -48,7 +48,7 @@ const (
 	// StateUnknown is a claim whose create may or may not have taken effect:
 	// it failed after it may have reached the platform, or its holder's
 	// lease ended before it settled. Only an operator moves it on, with
-	// Orders.Resolve, Requests.Resolve or Journal.Free.
+	// [Orders.Resolve], [Requests.Resolve] or [Journal.Free].
 	StateUnknown State = "unknown"
 )
 
@@ -61,9 +61,9 @@ type Claim struct {
 	// in-flight claim. It is random and never shown in errors.
 	Token string
 	// Holder names the process that claimed the key (host and process id,
-	// or the name given with WithHolder), for the operator.
+	// or the name given with [WithHolder]), for the operator.
 	Holder string
-	// ID is the created resource's id once State is StateCreated (empty
+	// ID is the created resource's id once State is [StateCreated] (empty
 	// for tracking notifications).
 	ID string
 	// Note says why a claim is unknown (the failed call's error, which
@@ -74,7 +74,7 @@ type Claim struct {
 	ClaimedAt time.Time
 	// LeaseUntil is when an in-flight claim's lease ends: past it, on the
 	// store's clock, the claim is unknown. ClaimedAt and LeaseUntil of an
-	// in-flight claim are stamped by the store (see Store).
+	// in-flight claim are stamped by the store (see [Store]).
 	LeaseUntil time.Time
 	// UpdatedAt is when the claim last changed, on the clock of the store
 	// (a claim taken) or of the process that changed it (a claim settled).
@@ -83,7 +83,7 @@ type Claim struct {
 
 // Expired reports whether c is in flight with a lease that ended at or
 // before now. The journal does not use it to decide: it asks its store,
-// which judges leases on its own clock (see Store).
+// which judges leases on its own clock (see [Store]).
 func (c *Claim) Expired(now time.Time) bool {
 	return c.State == StateInFlight && !c.LeaseUntil.After(now)
 }
@@ -100,13 +100,14 @@ type Match struct {
 	Token string
 	// LeaseEndedBy, when not zero, asks for a stored claim whose lease has
 	// ended: whose LeaseUntil is at or before the store's clock. It is the
-	// caller's clock, which a store kept in one process (MemoryStore) uses
-	// as its own; a store shared by processes reads its own clock instead.
+	// caller's clock, which a store kept in one process ([MemoryStore])
+	// uses as its own; a store shared by processes reads its own clock
+	// instead.
 	LeaseEndedBy time.Time
 }
 
 // Matches reports whether c satisfies m, with m.LeaseEndedBy as the clock.
-// Stores that keep claims in Go values (such as MemoryStore) use it; SQL
+// Stores that keep claims in Go values (such as [MemoryStore]) use it; SQL
 // stores express the same condition in their WHERE clause, on their clock.
 func (m *Match) Matches(c *Claim) bool {
 	return c.Key == m.Key && c.State == m.State &&
@@ -115,7 +116,7 @@ func (m *Match) Matches(c *Claim) bool {
 }
 
 // Store keeps claims durably. Every method is atomic on its own: that, and
-// one claim per Key, is all the journal needs for correctness, so a store
+// one claim per [Key], is all the journal needs for correctness, so a store
 // shared by several processes (PostgreSQL, or SQLite on one host) makes
 // their creates exactly once without any lock in the processes.
 //
@@ -124,7 +125,7 @@ func (m *Match) Matches(c *Claim) bool {
 // judge a live claim of another replica ended. An Insert, or an Update,
 // of an in-flight claim c stores it with ClaimedAt and UpdatedAt set to
 // the store's now and LeaseUntil to that plus the lease it was given,
-// c.LeaseUntil - c.ClaimedAt; a Match's LeaseEndedBy is judged on the
+// c.LeaseUntil - c.ClaimedAt; a [Match]'s LeaseEndedBy is judged on the
 // same clock. Claims in other states keep the times given. A store shared
 // by processes uses a clock they all share (the database server's); a
 // store in one process may use the caller's, the times in c and m.
@@ -136,24 +137,25 @@ type Store interface {
 	// stamps, when it inserted it) and whether it inserted c.
 	Insert(ctx context.Context, c Claim) (stored Claim, inserted bool, err error)
 	// Get returns the claim stored under k, or an error matching
-	// ErrNoClaim.
+	// [ErrNoClaim].
 	Get(ctx context.Context, k Key) (Claim, error)
 	// Update replaces the stored claim that satisfies m with c (c.Key is
-	// m.Key). It returns an error matching ErrNoMatch when no stored claim
-	// satisfies m.
+	// m.Key). It returns an error matching [ErrNoMatch] when no stored
+	// claim satisfies m.
 	Update(ctx context.Context, m Match, c Claim) error
 	// Delete removes the stored claim that satisfies m, or returns an error
-	// matching ErrNoMatch.
+	// matching [ErrNoMatch].
 	Delete(ctx context.Context, m Match) error
 	// List returns up to limit claims in state s, oldest ClaimedAt first.
 	List(ctx context.Context, s State, limit int) ([]Claim, error)
 }
 
-// Errors a Store returns.
+// Errors a [Store] returns.
 var (
-	// ErrNoClaim matches Get (and Journal.Get) on a key that has no claim.
+	// ErrNoClaim matches Get (and [Journal.Get]) on a key that has no
+	// claim.
 	ErrNoClaim = errors.New("journal: no claim under this key")
-	// ErrNoMatch matches an Update or Delete whose Match no stored claim
+	// ErrNoMatch matches an Update or Delete whose [Match] no stored claim
 	// satisfies: the claim changed since it was read.
 	ErrNoMatch = errors.New("journal: the claim is not in the expected state")
 )

@@ -10,11 +10,11 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/tracking"
 )
 
-// ErrTrackingBusy is the response of a Journal.TrackingHandler to a
+// ErrTrackingBusy is the response of a [Journal.TrackingHandler] to a
 // notification whose tracking number has a notification being handled by
 // another process (or by this one through another handler). It matches
-// tracking.ErrBusy, so the handler answers 503 with a Retry-After
-// (tracking.BusyRetryAfter) and logs it at info level: the platform
+// [tracking.ErrBusy], so the handler answers 503 with a Retry-After
+// ([tracking.BusyRetryAfter]) and logs it at info level: the platform
 // delivers the notification again once that one is done.
 var ErrTrackingBusy error = &trackingBusyError{}
 
@@ -36,9 +36,9 @@ func (e *busyNotificationError) Error() string        { return e.claimed.Error()
 func (e *busyNotificationError) Unwrap() error        { return e.claimed }
 func (e *busyNotificationError) Is(target error) bool { return target == tracking.ErrBusy }
 
-// NotificationKey is the key under which Once records a notification: its
-// tracking number, status and status time (the instant in RFC 3339 UTC
-// when it parsed, else the text as sent), each quoted.
+// NotificationKey is the key under which [Journal.Once] records a
+// notification: its tracking number, status and status time (the instant in
+// RFC 3339 UTC when it parsed, else the text as sent), each quoted.
 func NotificationKey(n *tracking.Notification) Key {
 	at := n.StatusOccurredAt.Raw
 	if n.StatusOccurredAt.Valid() {
@@ -48,16 +48,16 @@ func NotificationKey(n *tracking.Notification) Key {
 		Reference: strconv.Quote(n.TrackingNumber) + " " + strconv.Quote(string(n.Status)) + " " + strconv.Quote(at)}
 }
 
-// Once wraps fn, a tracking.NewHandler callback, so that a notification
+// Once wraps fn, a [tracking.NewHandler] callback, so that a notification
 // reaches fn once per (tracking number, status, status_occurred_at) across
 // every process sharing the journal's store, however often the platform
 // delivers it:
 //   - a notification already handled (fn returned nil for its key) is
 //     acknowledged without calling fn;
 //   - while another process runs fn for the key, Once returns an error
-//     that is a *ClaimedError (errors.As) and matches tracking.ErrBusy, so
-//     the handler responds 503 with a Retry-After and the platform
-//     delivers again later;
+//     that is a *[ClaimedError] ([errors.As]) and matches
+//     [tracking.ErrBusy], so the handler responds 503 with a Retry-After
+//     and the platform delivers again later;
 //   - when fn fails, the key is released, so the next delivery calls fn
 //     again.
 //

@@ -96,14 +96,14 @@ const (
 	KeyErrorType = attribute.Key("error.type")
 )
 
-// Outcomes recorded in KeyOutcome.
+// Outcomes recorded in [KeyOutcome].
 const (
 	OutcomeOK      = "ok"
 	OutcomeFailed  = "failed"
 	OutcomeUnknown = "unknown"
 )
 
-// Config sets where New sends its spans and metrics.
+// Config sets where [New] sends its spans and metrics.
 type Config func(*config)
 
 type config struct {
@@ -130,7 +130,7 @@ func WithPropagators(p propagation.TextMapPropagator) Config {
 }
 
 // New returns the option that traces and measures calls: give it to
-// rxdelivery.NewClient for every call, or to one call.
+// [rxdelivery.NewClient] for every call, or to one call.
 func New(cfgs ...Config) rxdelivery.CallOption {
 	c := config{}
 	for _, f := range cfgs {

@@ -89,13 +89,13 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/journal/internal/sqlstore"
 )
 
-// Store is a journal.Store in a PostgreSQL database. It is safe for
+// Store is a [journal.Store] in a PostgreSQL database. It is safe for
 // concurrent use by any number of processes.
 //
-// It is a journal.MarkStore too: it keeps tracking notification marks
-// (journal.Journal.Marks and journal.Journal.TrackingHandler) in the table
-// rxdelivery_journal_marks, created with the journal's table, one row per
-// tracking number. Each mark method changes a mark in one conditional
+// It is a [journal.MarkStore] too: it keeps tracking notification marks
+// ([journal.Journal.Marks] and [journal.Journal.TrackingHandler]) in the
+// table rxdelivery_journal_marks, created with the journal's table, one row
+// per tracking number. Each mark method changes a mark in one conditional
 // statement, which stamps and judges leases as the claims' are (see Leases
 // and clocks); DeleteMarks does not use its now.
 type Store struct {
@@ -104,7 +104,7 @@ type Store struct {
 
 var _ journal.MarkStore = (*Store)(nil)
 
-// Option configures Open and New.
+// Option configures [Open] and [New].
 type Option func(*options)
 
 type options struct {
@@ -112,19 +112,19 @@ type options struct {
 	logger     *slog.Logger
 }
 
-// AllowAsyncReplication lets Open and New use a primary whose attached
+// AllowAsyncReplication lets [Open] and [New] use a primary whose attached
 // standbys are all asynchronous, accepting that a failover to one of them
 // may lose claims (and so create an order twice). See the package
 // documentation.
 func AllowAsyncReplication() Option { return func(o *options) { o.allowAsync = true } }
 
-// WithLogger warns through l, once at Open, of a replication that exactly
-// once cannot rely on (when AllowAsyncReplication lets Open go on), and
+// WithLogger warns through l, once at [Open], of a replication that exactly
+// once cannot rely on (when [AllowAsyncReplication] lets Open go on), and
 // says at Info level when a synchronous standby is still attaching. The
 // lines name counts of standbys, never a host or a key.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
-// ErrAsyncReplication matches Open's refusal of a primary whose commits
+// ErrAsyncReplication matches [Open]'s refusal of a primary whose commits
 // do not wait for an attached standby, so that a failover may lose
 // claims: synchronous_standby_names empty (this error itself),
 // synchronous_commit local or off, or no attached standby named by
@@ -136,7 +136,7 @@ var ErrAsyncReplication = errors.New(asyncOnly + risk + " (set synchronous_stand
 // documentation) and creates the journal's table when missing. Its
 // statements use pgx's "exec" query mode unless dsn sets
 // default_query_exec_mode, so that it works through a transaction-mode
-// pooler. Close the Store when done.
+// pooler. Close the [Store] when done.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -192,10 +192,10 @@ func parseError(err error) error {
 // (which is not safe to run concurrently in PostgreSQL).
 const schemaLock = 0x72786a6f75726e // "rxjourn"
 
-// New returns a Store on db, a PostgreSQL database opened with the "pgx"
+// New returns a [Store] on db, a PostgreSQL database opened with the "pgx"
 // driver, checking its replication and creating the journal's table when
 // missing. Closing the Store closes db. Behind a transaction-mode pooler,
-// open db with pgx's exec or simple-protocol query mode (as Open does).
+// open db with pgx's exec or simple-protocol query mode (as [Open] does).
 func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	var o options
 	for _, f := range opts {

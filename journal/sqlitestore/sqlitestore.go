@@ -45,13 +45,13 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
-// Store is a journal.Store in an SQLite database. It is safe for
+// Store is a [journal.Store] in an SQLite database. It is safe for
 // concurrent use, and several processes may share its file.
 //
-// It is a journal.MarkStore too: it keeps tracking notification marks
-// (journal.Journal.Marks and journal.Journal.TrackingHandler) in the table
-// rxdelivery_journal_marks, created with the journal's table, one row per
-// tracking number. Each mark method changes a mark in one conditional
+// It is a [journal.MarkStore] too: it keeps tracking notification marks
+// ([journal.Journal.Marks] and [journal.Journal.TrackingHandler]) in the
+// table rxdelivery_journal_marks, created with the journal's table, one row
+// per tracking number. Each mark method changes a mark in one conditional
 // statement, which stamps and judges leases as the claims' are (see Leases
 // and clocks); DeleteMarks does not use its now.
 type Store struct {
@@ -65,7 +65,7 @@ var _ journal.MarkStore = (*Store)(nil)
 const busyTimeout = 30 * time.Second
 
 // Open opens (creating when missing) the SQLite database at path and the
-// journal's table in it. Close the Store when done.
+// journal's table in it. Close the [Store] when done.
 func Open(path string) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
@@ -84,7 +84,7 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// New returns a Store on db, an SQLite database opened with the "sqlite"
+// New returns a [Store] on db, an SQLite database opened with the "sqlite"
 // driver, creating the journal's table when missing. Give db a busy
 // timeout (the _pragma=busy_timeout(ms) parameter) when several
 // connections or processes share the file. Closing the Store closes db.

@@ -14,7 +14,7 @@ import (
 	"github.com/rxdelivery/rxdelivery-go/journal"
 )
 
-// RunMarks runs the subtests of the marks' contract (journal.MarkStore),
+// RunMarks runs the subtests of the marks' contract ([journal.MarkStore]),
 // each on a store from newStore, which must hold no marks:
 //
 //	func TestMarks(t *testing.T) {
