@@ -12,10 +12,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The package pages on pkg.go.dev are the SDK's first guide: the checks
@@ -29,6 +32,7 @@ type docPackage struct {
 	pkg      *doc.Package
 	examples []*doc.Example // every Example function of the directory's test files
 	fset     *token.FileSet
+	imports  map[string]map[string]string // file name -> name the file uses a package by -> its import path
 }
 
 // publicDocPackages parses every package of every module under root
@@ -118,6 +122,7 @@ func parseDocPackage(t *testing.T, dir, importPath string) (docPackage, bool) {
 	}
 	fset := token.NewFileSet()
 	var files, tests []*ast.File
+	imports := map[string]map[string]string{}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 			continue
@@ -133,6 +138,7 @@ func parseDocPackage(t *testing.T, dir, importPath string) (docPackage, bool) {
 			tests = append(tests, f)
 		} else {
 			files = append(files, f)
+			imports[fset.Position(f.Package).Filename] = fileImports(f)
 		}
 	}
 	if len(files) == 0 {
@@ -152,7 +158,32 @@ func parseDocPackage(t *testing.T, dir, importPath string) (docPackage, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return docPackage{pkg: pkg, examples: doc.Examples(tests...), fset: fset}, true
+	return docPackage{pkg: pkg, examples: doc.Examples(tests...), fset: fset, imports: imports}, true
+}
+
+// fileImports returns the packages a file imports by the name the file
+// uses each by: the name the import gives, else its path's last element
+// (the one before a major version suffix such as v5). Blank and dot
+// imports give no name.
+func fileImports(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, spec := range f.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path.Base(p)
+		if v := strings.TrimPrefix(name, "v"); v != name && v != "" && strings.Trim(v, "0123456789") == "" {
+			name = path.Base(path.Dir(p))
+		}
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if name != "_" && name != "." {
+			out[name] = p
+		}
+	}
+	return out
 }
 
 // ignoredByDefaultBuild reports whether a file's build constraint leaves
@@ -610,5 +641,544 @@ func ExampleThing_Run() {}
 		if typ.Name == "Alias" && hasForeignLink(p.pkg, typ.Doc) {
 			t.Error("an alias doc without a link counted as linked")
 		}
+	}
+}
+
+// A declDoc is one comment of an exported declaration: its doc comment,
+// or the comment of one of its constants, fields or interface methods.
+type declDoc struct {
+	pos  token.Pos // the declaration's
+	name string    // what it documents: Client, Client.Do, Client.Transport
+	own  []string  // the names it documents, which it need not link
+	recv string    // the type whose methods it may name bare, or ""
+	text string
+}
+
+// declDocs returns the comments of the exported declarations of p:
+// constants, variables, functions, types, methods, and the comments of
+// the exported fields of structs and the methods of interfaces.
+func declDocs(p *doc.Package) []declDoc {
+	var out []declDoc
+	values := func(vs []*doc.Value) {
+		for _, v := range vs {
+			out = append(out, declDoc{pos: v.Decl.Pos(), name: v.Names[0], own: v.Names, text: v.Doc})
+			for _, spec := range v.Decl.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if !vs.Names[0].IsExported() {
+					continue
+				}
+				for _, cg := range []*ast.CommentGroup{vs.Doc, vs.Comment} {
+					if cg != nil {
+						out = append(out, declDoc{pos: vs.Pos(), name: vs.Names[0].Name, own: v.Names, text: cg.Text()})
+					}
+				}
+			}
+		}
+	}
+	funcs := func(recv string, fs []*doc.Func) {
+		for _, f := range fs {
+			d := declDoc{pos: f.Decl.Pos(), name: f.Name, own: []string{f.Name}, text: f.Doc}
+			if recv != "" {
+				d.name, d.recv = recv+"."+f.Name, recv
+				d.own = append(d.own, d.name, recv)
+			}
+			out = append(out, d)
+		}
+	}
+	values(p.Consts)
+	values(p.Vars)
+	funcs("", p.Funcs)
+	for _, t := range p.Types {
+		out = append(out, declDoc{pos: t.Decl.Pos(), name: t.Name, own: []string{t.Name}, recv: t.Name, text: t.Doc})
+		values(t.Consts)
+		values(t.Vars)
+		funcs("", t.Funcs)
+		funcs(t.Name, t.Methods)
+		for _, spec := range t.Decl.Specs {
+			ts, ok := spec.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != t.Name {
+				continue
+			}
+			var fields *ast.FieldList
+			switch typ := ts.Type.(type) {
+			case *ast.StructType:
+				fields = typ.Fields
+			case *ast.InterfaceType:
+				fields = typ.Methods
+			}
+			if fields == nil {
+				continue
+			}
+			for _, fld := range fields.List {
+				var name string
+				switch {
+				case len(fld.Names) > 0:
+					name = fld.Names[0].Name
+				case embeddedName(fld.Type) != "":
+					name = embeddedName(fld.Type)
+				}
+				if !token.IsExported(name) {
+					continue
+				}
+				for _, cg := range []*ast.CommentGroup{fld.Doc, fld.Comment} {
+					if cg != nil {
+						out = append(out, declDoc{pos: fld.Pos(), name: t.Name + "." + name, own: []string{name, t.Name + "." + name, t.Name}, recv: t.Name, text: cg.Text()})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// embeddedName is the name of an embedded field's type: T, *T, pkg.T.
+func embeddedName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.StarExpr:
+		return embeddedName(e.X)
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.IndexExpr:
+		return embeddedName(e.X)
+	case *ast.IndexListExpr:
+		return embeddedName(e.X)
+	}
+	return ""
+}
+
+// A plainMention is a name a comment writes in plain text where a doc
+// link could stand.
+type plainMention struct {
+	link string         // the doc link that names it: Client, Client.Do, rxtypes.Money
+	text []comment.Text // the paragraph it is in
+	i    int            // the comment.Plain of text it is in
+	at   int            // where in that Plain it starts
+	word string         // as written: Do for Client.Do in a method of Client
+}
+
+// excerpt is the mention in its paragraph's words.
+func (m plainMention) excerpt() string {
+	s := string(m.text[m.i].(comment.Plain))
+	from, to := max(0, m.at-30), min(len(s), m.at+len(m.word)+30)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	return strings.Join(strings.Fields(s[from:to]), " ")
+}
+
+// typeFields returns the exported fields of the struct type named
+// typeName in p, or the methods of the interface type so named; an
+// embedded type is left out, its name being the type's.
+func typeFields(p *doc.Package, typeName string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range p.Types {
+		if t.Name != typeName {
+			continue
+		}
+		for _, spec := range t.Decl.Specs {
+			ts, ok := spec.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != t.Name {
+				continue
+			}
+			var fields *ast.FieldList
+			switch typ := ts.Type.(type) {
+			case *ast.StructType:
+				fields = typ.Fields
+			case *ast.InterfaceType:
+				fields = typ.Methods
+			}
+			if fields == nil {
+				continue
+			}
+			for _, f := range fields.List {
+				for _, n := range f.Names {
+					if n.IsExported() {
+						out[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// soleMethods returns the methods of p that name nothing else in it,
+// each with its type: a method of one type only that is no
+// package-level name and no field of a struct (or method of an
+// interface) of p.
+func soleMethods(p *doc.Package) map[string]string {
+	count := map[string]int{}
+	out := map[string]string{}
+	for _, t := range p.Types {
+		for _, m := range t.Methods {
+			count[m.Name]++
+			out[m.Name] = t.Name
+		}
+		for f := range typeFields(p, t.Name) {
+			count[f] += 2
+		}
+	}
+	names := exportedNames(p)
+	for m, n := range count {
+		if n != 1 || names[m] {
+			delete(out, m)
+		}
+	}
+	return out
+}
+
+// inCall reports whether a word between before and after is code
+// written inline: a call (the word followed by its arguments) or inside
+// the parentheses of one.
+func inCall(before, after string) bool {
+	if strings.HasPrefix(after, "(") {
+		return true
+	}
+	depth := 0
+	for i := len(before) - 1; i >= 0; i-- {
+		switch before[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i == 0 {
+				return false
+			}
+			r, _ := utf8.DecodeLastRuneInString(before[:i])
+			return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
+		}
+	}
+	return false
+}
+
+// mentionWord is a word of plain text that may name an identifier:
+// letters, digits and underscores, dotted (Client.Do, rxtypes.Money).
+var mentionWord = regexp.MustCompile(`[\pL_][\pL\pN_]*(?:\.[\pL_][\pL\pN_]*)*`)
+
+// stdOnly parses doc links with no package of its own: a link to a
+// package resolves only when it is a one-element path of the standard
+// library ([io.Reader]).
+var stdOnly = &comment.Parser{}
+
+// plainMentions returns the names that d writes in plain text where
+// TestDeclarationCommentsLinkNames wants a doc link: names of p, of a
+// package the comment's file imports (imports, as fileImports gives
+// them) or of a one-element standard library package. pkgs holds the
+// public packages of the repository by import path, whose names a
+// qualified mention must name. Only links that resolve in p are asked
+// for.
+func plainMentions(p *doc.Package, pkgs map[string]*doc.Package, imports map[string]string, d declDoc) []plainMention {
+	own := map[string]bool{}
+	for _, n := range d.own {
+		own[n] = true
+	}
+	parser := p.Parser()
+	// resolve returns the doc link [link] is in d, or nil when it
+	// renders as plain text or links another package than importPath.
+	resolve := func(link, importPath string) *comment.DocLink {
+		para, ok := parser.Parse("[" + link + "]").Content[0].(*comment.Paragraph)
+		if !ok || len(para.Text) != 1 {
+			return nil
+		}
+		l, ok := para.Text[0].(*comment.DocLink)
+		if !ok || l.ImportPath != importPath {
+			return nil
+		}
+		return l
+	}
+	fields := typeFields(p, d.recv)
+	methodOf := soleMethods(p)
+	exported := map[*doc.Package]map[string]bool{}
+	// names reports whether q (pkgs' package, or p) has the package-level
+	// name n, or the method n.m.
+	names := func(q *doc.Package, n, m string) bool {
+		if m == "" {
+			if exported[q] == nil {
+				exported[q] = exportedNames(q)
+			}
+			return exported[q][n]
+		}
+		for _, t := range q.Types {
+			if t.Name == n {
+				for _, f := range t.Methods {
+					if f.Name == m {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	// classify returns the doc link a word's first n dotted elements
+	// would be written as and the package it links to ("" for p), or ""
+	// when the word names nothing a link may name.
+	classify := func(w string) (link, importPath string, n int) {
+		parts := strings.Split(w, ".")
+		switch {
+		case len(parts) == 1 && d.recv != "" && fields[w]:
+			return "", "", 0 // a field of the type, not linked
+		case len(parts) == 1 && d.recv != "" && names(p, d.recv, w):
+			if strings.ToUpper(w) == w {
+				return "", "", 0 // an abbreviation such as URL
+			}
+			return d.recv + "." + w, "", 1
+		case len(parts) == 1 && names(p, w, ""):
+			return w, "", 1
+		case len(parts) == 1 && methodOf[w] != "" && strings.ToUpper(w) != w:
+			return methodOf[w] + "." + w, "", 1
+		case len(parts) == 1:
+			return "", "", 0
+		case names(p, parts[0], parts[1]):
+			return parts[0] + "." + parts[1], "", 2
+		}
+		pkgName, rest := parts[0], parts[1:]
+		target := imports[pkgName]
+		switch {
+		case pkgName == p.Name:
+			target = p.ImportPath
+		case target == "":
+			if _, ok := stdOnly.Parse("[" + w + "]").Content[0].(*comment.Paragraph).Text[0].(*comment.DocLink); !ok {
+				return "", "", 0
+			}
+			target = pkgName
+		}
+		q := pkgs[target]
+		if target == p.ImportPath {
+			q = p
+		}
+		switch {
+		case q != nil && len(rest) > 1 && names(q, rest[0], rest[1]):
+			rest = rest[:2]
+		case q != nil && names(q, rest[0], ""):
+			rest = rest[:1]
+		case q != nil:
+			return "", "", 0
+		case strings.Contains(strings.SplitN(target, "/", 2)[0], ".") || !token.IsExported(rest[0]):
+			return "", "", 0 // outside the repository and the standard library, or unexported
+		default:
+			rest = rest[:1] // of the standard library: a method is not told from a field
+		}
+		link = pkgName + "." + strings.Join(rest, ".")
+		if target == p.ImportPath {
+			target = ""
+		}
+		return link, target, 1 + len(rest)
+	}
+	var out []plainMention
+	paragraph := func(text []comment.Text) {
+		seen := map[string]bool{}
+		var before strings.Builder // the paragraph so far
+		for i, t := range text {
+			switch t := t.(type) {
+			case *comment.DocLink:
+				seen[linkName(t)] = true
+				before.WriteString("[]")
+			case *comment.Link:
+				before.WriteString("link")
+			case comment.Plain:
+				s := string(t)
+				for _, loc := range mentionWord.FindAllStringIndex(s, -1) {
+					w := s[loc[0]:loc[1]]
+					if loc[0] > 0 && strings.ContainsRune("-/_'\"`", rune(s[loc[0]-1])) || loc[1] < len(s) && strings.ContainsRune("-/_\"`", rune(s[loc[1]])) {
+						continue // part of a compound, a path or a quoted string
+					}
+					if inCall(before.String()+s[:loc[0]], s[loc[1]:]) {
+						continue // code written inline: NewHandler(fn, WithPathToken(token))
+					}
+					link, importPath, n := classify(w)
+					if link == "" {
+						continue
+					}
+					l := resolve(link, importPath)
+					if l == nil || own[linkName(l)] {
+						continue
+					}
+					key := linkName(l)
+					if seen[key] {
+						continue
+					}
+					prev := strings.TrimSpace(before.String() + s[:loc[0]])
+					if !strings.Contains(w, ".") && !codeLike(w) && (prev == "" || strings.ContainsAny(prev[len(prev)-1:], ".?!")) {
+						continue // a plain word opening a sentence
+					}
+					seen[key] = true
+					word := strings.Join(strings.Split(w, ".")[:n], ".")
+					out = append(out, plainMention{link: link, text: text, i: i, at: loc[0], word: word})
+				}
+				before.WriteString(s)
+			}
+		}
+	}
+	for _, b := range parser.Parse(d.text).Content {
+		switch b := b.(type) {
+		case *comment.Paragraph:
+			paragraph(b.Text)
+		case *comment.List:
+			for _, item := range b.Items {
+				for _, ib := range item.Content {
+					if para, ok := ib.(*comment.Paragraph); ok {
+						paragraph(para.Text)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestDeclarationCommentsLinkNames checks the comments of the exported
+// declarations of every public package (not a command's): each name of
+// an identifier they write in plain text is a doc link, so that pkgsite
+// and go doc link it. The comments are the doc comments of constants,
+// variables, functions, types and methods, and the comments of exported
+// struct fields, interface methods and the constants of a group; code
+// blocks and links are not read. A name is
+//
+//   - a package-level identifier of the package (NewClient);
+//   - Type.Method, a method go/doc lists for a type of the package;
+//   - in the comments of a type, of its methods and of its fields, a
+//     method of that type named bare (Do in Client's, for [Client.Do]);
+//   - elsewhere, a method named bare that no other type of the package
+//     has and that names nothing else in it (Create in the comments of
+//     orders.CreateParams, for [Service.Create]);
+//   - pkg.Name or pkg.Type.Method of a package the comment's file
+//     imports, or of a one-element standard library path such as time,
+//     which a link resolves without an import ([time.Duration]): of a
+//     repository's package only a name it has, of the standard library
+//     the Name of pkg.Name.
+//
+// These need no link:
+//
+//   - the names the comment documents (Client in Client's), and the
+//     type in the comments of its methods and fields;
+//   - a name mentioned again in a paragraph that already linked or
+//     mentioned it: only its first mention in the paragraph links;
+//   - a word with no upper case letter after its first, opening a
+//     sentence (after ".", "?" or "!", or first in the paragraph), which
+//     may be the English word (Open, Store);
+//   - a word joined to another by a hyphen, slash, underscore or quote
+//     (X-Request-ID, "Client"), and code written inline: a call
+//     (Platform().Message) and what is between its parentheses;
+//   - in the comments of a type, its methods and fields, a word naming
+//     one of its fields (the field, not a type of the same name);
+//   - a method named bare in capitals only, which reads as the
+//     abbreviation (URL);
+//   - a field or an interface method (Type.Field): go/doc links
+//     [Type.Field] only from Go 1.26, and go doc of an older Go (the root
+//     module supports 1.23) shows the brackets.
+func TestDeclarationCommentsLinkNames(t *testing.T) {
+	t.Parallel()
+	dps := publicDocPackages(t, ".")
+	if len(dps) < 12 {
+		t.Fatalf("the walk found %d packages, want every public package of every module", len(dps))
+	}
+	pkgs := map[string]*doc.Package{}
+	for _, dp := range dps {
+		pkgs[dp.pkg.ImportPath] = dp.pkg
+	}
+	for _, dp := range dps {
+		if dp.pkg.Name == "main" {
+			continue
+		}
+		t.Run(dp.dir, func(t *testing.T) {
+			for _, d := range declDocs(dp.pkg) {
+				pos := dp.fset.Position(d.pos)
+				for _, m := range plainMentions(dp.pkg, pkgs, dp.imports[pos.Filename], d) {
+					t.Errorf("%s:%d: %s's comment names %s without a doc link [%s]: %q",
+						filepath.ToSlash(pos.Filename), pos.Line, d.name, m.word, m.link, m.excerpt())
+				}
+			}
+		})
+	}
+}
+
+// TestDeclarationCommentsLinkNamesCheckCatches runs the check of
+// TestDeclarationCommentsLinkNames on a package whose comments name
+// identifiers in each way it reports, and in each way it lets be.
+func TestDeclarationCommentsLinkNamesCheckCatches(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `// Package demo makes a [Thing].
+package demo
+
+import (
+	"net/http"
+	"time"
+)
+
+// Thing is a thing. NewThing makes one, and Thing.Run runs it: Run
+// takes its Size, a Thing.Size, and Thing's URL, its own URL. NewThing
+// again needs no link in this paragraph, nor "Thing" or X-Thing-Name.
+//
+// NewThing needs one again in another paragraph; [Open] is linked, so
+// Open after it is not.
+//
+//	t := NewThing(time.Second) // code
+type Thing struct {
+	// Size is a size, an int as time.Duration is; see Open.
+	Size int
+}
+
+// Run runs t. Open opens it, and a Thing made by NewThing(time.Minute)
+// is read with an http.Client, a strings.Builder and a json.Number.
+func (t Thing) Run() {}
+
+// URL returns the thing's URL.
+func (Thing) URL() string { return "" }
+
+// Stop stops t.
+func (Thing) Stop() {}
+
+// NewThing returns a Thing that lasts d; Run starts it, and Stop ends it.
+func NewThing(d time.Duration) Thing { return Thing{} }
+
+// Gadget is another thing; Stop stops it as it stops a Thing.
+type Gadget struct{}
+
+// Stop stops g.
+func (Gadget) Stop() {}
+
+// Open opens things, as Thing.URL says.
+func Open(c *http.Client) {}
+`
+	if err := os.WriteFile(filepath.Join(dir, "demo.go"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dp, ok := parseDocPackage(t, dir, "example.com/demo")
+	if !ok {
+		t.Fatal("no package parsed")
+	}
+	var got []string
+	for _, d := range declDocs(dp.pkg) {
+		imports := dp.imports[dp.fset.Position(d.pos).Filename]
+		for _, m := range plainMentions(dp.pkg, nil, imports, d) {
+			got = append(got, d.name+": "+m.word+" ["+m.link+"]")
+		}
+	}
+	want := []string{
+		"Gadget: Stop [Gadget.Stop]",
+		"Gadget: Thing [Thing]",
+		"NewThing: Run [Thing.Run]",
+		"NewThing: Thing [Thing]",
+		"Open: Thing.URL [Thing.URL]",
+		"Thing.Run: http.Client [http.Client]",
+		"Thing.Run: strings.Builder [strings.Builder]",
+		"Thing.Size: Open [Open]",
+		"Thing.Size: time.Duration [time.Duration]",
+		"Thing: NewThing [NewThing]",
+		"Thing: NewThing [NewThing]",
+		"Thing: Thing.Run [Thing.Run]",
+	}
+	sort.Strings(got)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plain mentions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
