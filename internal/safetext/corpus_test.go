@@ -30,7 +30,6 @@ func TestCorpus(t *testing.T) {
 		lost []string
 	}
 	var worst []result
-	lowerReadLeaks := 0
 	for plantCase, name := range []string{"as written", "lower case", "upper case"} {
 		msgs := testutil.Corpus(t, plantCase)
 		if len(msgs) < 250 {
@@ -48,13 +47,6 @@ func TestCorpus(t *testing.T) {
 				out := f.Text(m.Message)
 				s := testutil.Survivors(out, m)
 				if len(s) == 0 {
-					continue
-				}
-				if plantCase == 1 && i == 0 {
-					// A name in lower case on a read that did not send it,
-					// with no capital, cue or neighbour to tell it from the
-					// word: the measured residual risk (SECURITY.md).
-					lowerReadLeaks++
 					continue
 				}
 				leaks++
@@ -83,10 +75,6 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: %.1f%% of the messages keep every key word; at least 95%% must", name, 100*share)
 		}
 	}
-	t.Logf("names planted in lower case on reads that did not send them: %d of %d messages kept one", lowerReadLeaks, len(testutil.Corpus(t, 1)))
-	if lowerReadLeaks > maxLowerReadLeaks {
-		t.Errorf("%d messages kept a lower-case name on a read; the documented bound is %d", lowerReadLeaks, maxLowerReadLeaks)
-	}
 	sort.SliceStable(worst, func(i, j int) bool { return len(worst[i].lost) > len(worst[j].lost) })
 	var b strings.Builder
 	for i, r := range worst {
@@ -98,11 +86,6 @@ func TestCorpus(t *testing.T) {
 	}
 	t.Logf("the messages that lose the most:%s", b.String())
 }
-
-// maxLowerReadLeaks bounds the residual risk SECURITY.md states: names
-// written in lower case, on a read that did not send them, in a place
-// where nothing tells them from the ordinary word.
-const maxLowerReadLeaks = 16
 
 // scrubPlants shows out with each planted value that survived replaced by
 // its placeholder, so a failure prints no planted value.

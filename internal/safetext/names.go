@@ -56,6 +56,56 @@ func (t *text) plainNext(k int) bool {
 	return nouns[n.lower] && n.flags == 0
 }
 
+// roles are the platform's words for the people and places a delivery
+// passes through, whose possessive is written without a determiner in
+// terse messages ("driver's license", "carrier's cutoff passed").
+var roles = set("driver", "courier", "carrier", "pharmacist", "pharmacy", "dispatcher", "rider", "sender",
+	"shipper", "payer", "prescriber", "agent", "operator", "store", "branch", "clinic", "provider", "partner",
+	"merchant", "customer", "recipient", "patient", "member", "signer", "handler")
+
+// idioms are the fixed phrases of a preposition and a word that is also
+// a name ("in progress", "on hold"): the word is the phrase's.
+var idioms = set("in progress", "in transit", "in stock", "in person", "in full", "in time", "in store",
+	"in review", "in force", "in bulk", "in range", "in line", "in place", "at risk", "at home", "at cost",
+	"at rest", "on hold", "on time", "on file", "on call", "on site", "on route", "by hand", "by law",
+	"by mail", "by post", "by courier", "by phone", "for review", "for pickup", "for now", "to date",
+	"with care", "of age", "from stock")
+
+// modals are the modal verbs, some of which are names (will, may).
+var modals = set("will", "may", "might", "must", "can", "could", "shall", "should", "would")
+
+// finite are the finite forms of verbs that never follow a modal.
+var finite = set("is", "was", "are", "were", "has", "had", "does", "did", "isn", "wasn", "hasn", "doesn", "didn",
+	"needs", "wants", "lives", "says")
+
+// objectPrepositions are the prepositions whose object is a noun, never a
+// verb: a modal after one is a name.
+var objectPrepositions = set("to", "for", "by", "from", "with", "of", "at", "near")
+
+// participle reports whether w (lower case) is a past participle of the
+// language ("skipped", "refused").
+func participle(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ed") && lex().english(w)
+}
+
+// canBeVerb reports whether w (lower case) is a verb by the language's
+// list: its past or its present participle is a word ("price": priced,
+// pricing; "king": neither).
+func canBeVerb(w string) bool {
+	l := lex()
+	if l.english(w+"ed") || l.english(w+"ing") {
+		return true
+	}
+	if n := len(w); n > 2 {
+		if w[n-1] == 'e' && (l.english(w+"d") || l.english(w[:n-1]+"ing")) {
+			return true
+		}
+		c := w[n-1:]
+		return l.english(w+c+"ed") || l.english(w+c+"ing")
+	}
+	return false
+}
+
 // placeCues are the words after which a name is a place's.
 var placeCues = set("to", "in", "at", "from", "near", "match", "origin", "destination", "city", "town", "outside")
 
@@ -120,11 +170,21 @@ func (t *text) isName(k int) bool {
 		(fl&firstName != 0 || !nouns[w.lower] || prepositions[prev]) {
 		return true
 	}
+	// A fixed phrase of a preposition and the word ("in progress").
+	if !shaped && idioms[prev+" "+w.lower] && t.joined(k-1, k) && !w.quoted {
+		return false
+	}
 	// At the start of a quoted or bracketed value ("reference_id
 	// \"Street-0418\""), or the value of a patient's field
 	// ("patient.last_name long").
-	if fl.personal() && !fn && (w.start > 0 && strings.ContainsRune("\"'“‘(", t.rs[w.start-1]) && (shaped || !domain(w.lower)) ||
+	if fl.personal() && !fn && (w.start > 0 && strings.ContainsRune("\"'“‘(", t.rs[w.start-1]) && (shaped || !domain(w.lower)) && !(fl&firstName == 0 && t.inPhrase(k)) ||
 		t.afterPatientField(k) && !verbs[w.lower]) {
+		return true
+	}
+	// Inside quotes, a value the platform echoes: a name there is
+	// anyone's, whatever words stand around it ("note \"ring twice,
+	// hope answers\"").
+	if fl.personal() && w.quoted && !t.quotedEnum(k) {
 		return true
 	}
 	// After a word that introduces a person, where a name ends: written
@@ -135,8 +195,26 @@ func (t *text) isName(k int) bool {
 	}
 	// A person's word after a preposition, where a name ends: before a
 	// verb, a clause's end or a possessive ("order for hill is out").
+	// After "to", a word that can be a verb is the infinitive's ("to
+	// page"); one that cannot ("to king") is the preposition's object.
+	infinitive := prev == "to" && canBeVerb(w.lower)
+	// A noun of the platform's, bare after a preposition and before a
+	// participle, is the subject of a clause, and a person ("request for
+	// price skipped"); with a determiner or a noun after it, the word.
+	if !fn && fl&(surname|firstName) != 0 && nouns[w.lower] && !shaped && t.joined(k-1, k) && objectPrepositions[prev] &&
+		t.joined(k, k+1) && participle(next) && !nouns[next] {
+		return true
+	}
 	if !fn && fl.personal() && t.joined(k-1, k) && prepositions[prev] && !nouns[w.lower] &&
-		(prev != "to" && !t.plainNext(k) || verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) || next == "s" && t.possessiveS(k+1)) {
+		(!infinitive && !t.plainNext(k) || verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) || next == "s" && t.possessiveS(k+1)) {
+		return true
+	}
+	// A modal where no modal can be: after a preposition ("delivered to
+	// may"), or before another modal or a verb's finite form ("will is
+	// not authorised", "may must meet").
+	if fn && modals[w.lower] && fl.personal() &&
+		(t.joined(k-1, k) && objectPrepositions[prev] && !t.toks[min(k+1, len(t.toks)-1)].digits ||
+			t.joined(k, k+1) && (modals[next] || finite[next])) {
 		return true
 	}
 	// Next to a name, written alike.
@@ -144,7 +222,8 @@ func (t *text) isName(k int) bool {
 		!(fn && t.plain(k+1)) && !(verbs[w.lower] && !shaped) {
 		return true
 	}
-	if t.joined(k, k+1) && t.nameLike(k+1) && t.alike(k, k+1) && fl&(firstName|surname) != 0 && (shaped || !fn) &&
+	if t.joined(k, k+1) && t.nameLike(k+1) && (t.alike(k, k+1) || w.title && start && t.toks[k+1].name) &&
+		fl&(firstName|surname) != 0 && (shaped || !fn) &&
 		!(personObjects[w.lower] && !shaped) {
 		return true
 	}
@@ -157,8 +236,11 @@ func (t *text) isName(k int) bool {
 			return true
 		}
 	}
-	if fl&(surname|rareSurname) != 0 && t.joined(k-1, k) && t.alike(k-1, k) && t.toks[k-1].flags&firstName != 0 &&
-		!t.toks[k-1].decided && !fn && !verbs[w.lower] {
+	// A sentence's capital says nothing: a first name that starts one may
+	// stand before a surname in lower case ("Frank hill (caregiver)").
+	startCap := t.toks[max(k-1, 0)].title && !shaped && t.sentenceStart(k-1)
+	if fl&(surname|rareSurname) != 0 && t.joined(k-1, k) && (t.alike(k-1, k) || startCap && t.bracketAfter(k)) &&
+		t.toks[k-1].flags&firstName != 0 && !t.toks[k-1].decided && !fn && !verbs[w.lower] {
 		before := t.sentenceStart(k-1) || personCues[prev2] || prepositions[prev2]
 		if before || verbs[next] && t.joined(k, k+1) || !functionWords[prev] && t.boundaryAfter(k) {
 			return true
@@ -184,14 +266,16 @@ func (t *text) isName(k int) bool {
 		(placeCues[prev] && (t.boundaryAfter(k) || verbs[next]) || k > 0 && t.toks[k-1].decided && !t.toks[k-1].keep && anyTrue(t.deny[t.toks[k-1].start:t.toks[k-1].end])) {
 		return true
 	}
-	// A possessive with no determiner before it.
+	// A possessive with no determiner before it: a thing takes one ("the
+	// street's"), a person does not; a role may go without ("driver's
+	// license", "carrier's cutoff").
 	if k+1 < len(t.toks) && t.toks[k+1].lower == "s" && t.possessiveS(k+1) && !determiners[prev] &&
-		(shaped || start || fl&firstName != 0 || !nouns[w.lower]) && fl&(firstName|surname|rareSurname) != 0 &&
+		(!roles[w.lower] || fl&firstName != 0 || shaped && !start) && fl&(firstName|surname|rareSurname) != 0 &&
 		!(w.title && t.plain(k+2) && t.toks[k+2].title && fl&firstName == 0) {
 		return true
 	}
 	// The subject of a sentence.
-	if start && (shaped || !domain(w.lower)) && fl.personal() && (verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) && !t.sentenceEnd(k) ||
+	if start && (shaped || !domain(w.lower) || !nouns[w.lower] && modals[next]) && fl.personal() && (verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) && !t.sentenceEnd(k) ||
 		fn && next != "" && t.toks[k+1].flags.personal()) && (fl&firstName != 0 || !nouns[w.lower]) && !(fn && !verbs[next]) {
 		return true
 	}
@@ -200,6 +284,14 @@ func (t *text) isName(k int) bool {
 		return true
 	}
 	return false
+}
+
+// quotedEnum reports whether toks[k] is alone in its quotes and a word
+// of the platform's vocabulary ("got 'Mobile'" as an enum's value).
+func (t *text) quotedEnum(k int) bool {
+	alone := (k == 0 || !t.toks[k-1].quoted || !t.joined(k-1, k) && !t.joinedBy(k-1, k, "-")) &&
+		(k+1 >= len(t.toks) || !t.toks[k+1].quoted || !t.joined(k, k+1) && !t.joinedBy(k, k+1, "-"))
+	return alone && domain(t.toks[k].lower)
 }
 
 // afterPatientField reports whether toks[k] follows the name of a
@@ -263,8 +355,12 @@ func (t *text) plain(k int) bool {
 // inPhrase reports whether toks[k] stands in a capitalised phrase of
 // ordinary words: a neighbour written like it is a plain word.
 func (t *text) inPhrase(k int) bool {
-	for _, n := range [...]int{k - 1, k + 1} {
-		if n >= 0 && n < len(t.toks) && (n < k && t.joined(n, k) || n > k && t.joined(k, n)) && t.alike(n, k) && t.toks[k].title &&
+	after := k + 1
+	if after < len(t.toks) && t.possessiveS(after) {
+		after++ // "Driver's License"
+	}
+	for _, n := range [...]int{k - 1, after} {
+		if n >= 0 && n < len(t.toks) && (n < k && t.joined(n, k) || n > k && t.joined(n-1, n)) && t.alike(n, k) && t.toks[k].title &&
 			t.plain(n) && !(n < k && t.sentenceStart(n) && !t.toks[n].upper) {
 			return true
 		}
@@ -328,6 +424,13 @@ func (t *text) sentenceEnd(k int) bool {
 		}
 	}
 	return true
+}
+
+// bracketAfter reports whether an opening bracket follows toks[k]: a
+// name's gloss ("Frank hill (caregiver)").
+func (t *text) bracketAfter(k int) bool {
+	rest := strings.TrimLeft(string(t.rs[t.toks[k].end:min(t.toks[k].end+3, len(t.rs))]), " ")
+	return strings.HasPrefix(rest, "(")
 }
 
 // boundaryAfter reports whether toks[k] ends a sentence or a clause: the

@@ -36,6 +36,7 @@ type word struct {
 	keep       bool
 	decided    bool
 	name       bool // judged a person's or a place's name
+	quoted     bool // inside quotes: a value echoed, not the platform's sentence
 }
 
 // Text returns the safe text of s, one of the platform's strings: its
@@ -118,6 +119,35 @@ func (t *text) tokenize() {
 		i = j
 	}
 	t.caps = long > 0 && (upper*10 >= long*7 || (upper+title)*100 >= long*85 && long >= 3)
+	t.markQuoted()
+}
+
+// markQuoted marks the words inside quotes. A double quote opens or
+// closes; a single one opens where no letter or digit is before it and
+// closes where none is after it, so that an apostrophe ("Driver's",
+// "can't") does neither.
+func (t *text) markQuoted() {
+	var open rune
+	in := make([]bool, len(t.rs))
+	for i, r := range t.rs {
+		before := i > 0 && isWord(t.rs[i-1])
+		after := i+1 < len(t.rs) && isWord(t.rs[i+1])
+		switch {
+		case open == 0 && (r == '"' || r == '“'):
+			open = '"'
+		case open == '"' && (r == '"' || r == '”'):
+			open = 0
+		case open == 0 && (r == '\'' || r == '‘') && !before && after:
+			open = '\''
+		case open == '\'' && (r == '\'' || r == '’') && !after:
+			open = 0
+		default:
+			in[i] = open != 0
+		}
+	}
+	for k := range t.toks {
+		t.toks[k].quoted = in[t.toks[k].start]
+	}
 }
 
 // caseOf tells whether rs is in title case (an upper-case letter, then
