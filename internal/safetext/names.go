@@ -43,7 +43,8 @@ var signedVerbs = set("signed", "received", "collected", "accepted", "countersig
 
 // prepositions introduce a person or a place as readily as a thing.
 var prepositions = set("to", "for", "by", "from", "with", "and", "of", "at", "in", "near", "call", "ask", "tell",
-	"notify", "contact")
+	"notify", "contact", "above", "below", "over", "under", "via", "into", "onto", "through", "across", "around",
+	"toward", "towards", "beyond", "within", "behind", "along", "past", "outside", "inside", "between", "beside")
 
 // plainNext reports whether the word after toks[k] makes it an ordinary
 // word's modifier or object rather than a name: a noun of the platform's
@@ -76,7 +77,8 @@ var modals = set("will", "may", "might", "must", "can", "could", "shall", "shoul
 
 // finite are the finite forms of verbs that never follow a modal.
 var finite = set("is", "was", "are", "were", "has", "had", "does", "did", "isn", "wasn", "hasn", "doesn", "didn",
-	"needs", "wants", "lives", "says")
+	"needs", "wants", "lives", "says", "takes", "gets", "goes", "lies", "remains", "requires", "shows", "closes",
+	"opens")
 
 // objectPrepositions are the prepositions whose object is a noun, never a
 // verb: a modal after one is a name.
@@ -107,11 +109,14 @@ func canBeVerb(w string) bool {
 }
 
 // placeCues are the words after which a name is a place's.
-var placeCues = set("to", "in", "at", "from", "near", "match", "origin", "destination", "city", "town", "outside")
+var placeCues = set("to", "in", "at", "from", "near", "match", "origin", "destination", "city", "town", "outside",
+	"above", "below", "via", "into", "through", "across", "around", "beyond", "past", "toward", "towards")
 
 // personObjects are the verbs whose object is a person.
 var personObjects = set("call", "phone", "text", "email", "ask", "tell", "notify", "contact", "page", "meet",
-	"thank", "inform", "remind", "visit")
+	"thank", "inform", "remind", "visit", "reach", "try", "retry", "find", "locate", "serve", "see", "help",
+	"identify", "verify", "greet", "wake", "reached", "tried", "found", "located", "served", "helped",
+	"identified", "verified")
 
 // verbs are the words that follow a name that is the subject of a
 // sentence.
@@ -119,6 +124,25 @@ var verbs = set("could", "cannot", "can", "couldn", "is", "isn", "was", "wasn", 
 	"didn", "does", "doesn", "will", "won", "may", "must", "should", "would", "refused", "declined", "signed",
 	"asked", "requested", "wants", "said", "called", "cancelled", "canceled", "moved", "rejected", "needs",
 	"lives", "collected", "picked", "not", "born", "held", "left", "signed", "received", "needs", "wants")
+
+// adverbs are the words that stand between a sentence's subject and its
+// verb ("Amber already opened the box").
+var adverbs = set("already", "still", "never", "just", "also", "then", "now", "again", "previously", "recently",
+	"reportedly", "apparently", "only", "since")
+
+// finiteAfter reports whether the words after toks[k] are a verb's finite
+// form, maybe after an adverb ("could", "already opened", "still has").
+func (t *text) finiteAfter(k int) bool {
+	next := t.wordAt(k + 1)
+	if !t.joined(k, k+1) {
+		return false
+	}
+	if verbs[next] || finite[next] {
+		return true
+	}
+	after := t.wordAt(k + 2)
+	return adverbs[next] && t.joined(k+1, k+2) && (verbs[after] || finite[after] || participle(after))
+}
 
 // determiners make the word after them a thing, not a name.
 var determiners = set("the", "a", "an", "this", "that", "these", "those", "your", "our", "their", "its", "his",
@@ -158,6 +182,9 @@ func (t *text) judgeNames() {
 // name, is used as one here.
 func (t *text) isName(k int) bool {
 	w := t.toks[k]
+	if finite[w.lower] && !w.quoted {
+		return false // a verb's finite form ("reading takes"), not the town of Takes
+	}
 	fl := w.flags
 	start := t.sentenceStart(k)
 	prev, prev2, next := t.wordAt(k-1), t.wordAt(k-2), t.wordAt(k+1)
@@ -189,7 +216,7 @@ func (t *text) isName(k int) bool {
 	}
 	// After a word that introduces a person, where a name ends: written
 	// as one, or before a verb, a clause's end, a possessive or a name.
-	if !fn && fl.personal() && t.joined(k-1, k) && (personCues[prev] || prev == "by" && signedVerbs[prev2]) &&
+	if !fn && fl.personal() && t.joined(k-1, k) && (personCues[prev] && !t.abbreviation(k-1) || prev == "by" && signedVerbs[prev2]) &&
 		(shaped || verbs[next] || t.boundaryAfter(k) || next == "s" || t.toks[k+1].flags.personal() || !verbs[w.lower] && !nouns[w.lower]) {
 		return true
 	}
@@ -214,7 +241,8 @@ func (t *text) isName(k int) bool {
 	// not authorised", "may must meet").
 	if fn && modals[w.lower] && fl.personal() &&
 		(t.joined(k-1, k) && objectPrepositions[prev] && !t.toks[min(k+1, len(t.toks)-1)].digits ||
-			t.joined(k, k+1) && (modals[next] || finite[next])) {
+			t.joined(k, k+1) && (modals[next] || finite[next]) ||
+			t.comma(k-1, k) && t.toks[k-1].name && t.toks[k-1].flags&(surname|rareSurname) != 0 && t.boundaryAfter(k)) {
 		return true
 	}
 	// Next to a name, written alike.
@@ -261,9 +289,12 @@ func (t *text) isName(k int) bool {
 		return true
 	}
 	// A town after a word that introduces a place, or after an address
-	// removed ("12 elm st, independence").
-	if fl&place != 0 && !fn && !nouns[w.lower] && t.joined(k-1, k) &&
-		(placeCues[prev] && (t.boundaryAfter(k) || verbs[next]) || k > 0 && t.toks[k-1].decided && !t.toks[k-1].keep && anyTrue(t.deny[t.toks[k-1].start:t.toks[k-1].end])) {
+	// removed ("12 elm st, independence"); a word of the platform's too
+	// when a verb follows it, whose subject it cannot be ("roads above
+	// reading are closed").
+	if fl&place != 0 && !fn && t.joined(k-1, k) &&
+		(!nouns[w.lower] && (placeCues[prev] && (t.boundaryAfter(k) || verbs[next]) || k > 0 && t.toks[k-1].decided && !t.toks[k-1].keep && anyTrue(t.deny[t.toks[k-1].start:t.toks[k-1].end])) ||
+			placeCues[prev] && t.joined(k, k+1) && (next == "are" || next == "were" || finite[next])) {
 		return true
 	}
 	// A possessive with no determiner before it: a thing takes one ("the
@@ -275,7 +306,7 @@ func (t *text) isName(k int) bool {
 		return true
 	}
 	// The subject of a sentence.
-	if start && (shaped || !domain(w.lower) || !nouns[w.lower] && modals[next]) && fl.personal() && (verbs[next] && t.joined(k, k+1) || t.boundaryAfter(k) && !t.sentenceEnd(k) ||
+	if start && (shaped || !domain(w.lower) || !nouns[w.lower] && modals[next]) && fl.personal() && (t.finiteAfter(k) || t.boundaryAfter(k) && !t.sentenceEnd(k) ||
 		fn && next != "" && t.toks[k+1].flags.personal()) && (fl&firstName != 0 || !nouns[w.lower]) && !(fn && !verbs[next]) {
 		return true
 	}
@@ -401,6 +432,8 @@ func (t *text) nameLike(k int) bool {
 func (t *text) sentenceStart(k int) bool {
 	for i := t.toks[k].start - 1; i >= 0; i-- {
 		switch r := t.rs[i]; {
+		case (r == '-' || r == '–' || r == '—') && i > 0 && t.rs[i-1] == ' ' && i+1 < len(t.rs) && t.rs[i+1] == ' ':
+			return true // a dash between spaces starts a clause
 		case r == ' ' || strings.ContainsRune("([{<-–—*", r):
 		case strings.ContainsRune(".!?:;", r):
 			return true
@@ -426,6 +459,17 @@ func (t *text) sentenceEnd(k int) bool {
 	return true
 }
 
+// honorifics are the person cues that are also abbreviations in
+// capitals ("MX record", "DR site", "MS Word").
+var honorifics = set("mr", "mrs", "ms", "mx", "dr", "miss")
+
+// abbreviation reports whether toks[k], an honorific, is written in
+// capitals in a text whose capitals say something: an abbreviation,
+// introducing no one.
+func (t *text) abbreviation(k int) bool {
+	return honorifics[t.toks[k].lower] && t.toks[k].upper && !t.caps
+}
+
 // bracketAfter reports whether an opening bracket follows toks[k]: a
 // name's gloss ("Frank hill (caregiver)").
 func (t *text) bracketAfter(k int) bool {
@@ -439,8 +483,10 @@ func (t *text) boundaryAfter(k int) bool {
 	for i := t.toks[k].end; i < len(t.rs); i++ {
 		switch r := t.rs[i]; {
 		case r == ' ':
-		case strings.ContainsRune(".!?:;,)]}\"”", r):
+		case strings.ContainsRune(".!?:;,()[]{}\"”–—", r):
 			return true
+		case r == '-' && i > t.toks[k].end && i+1 < len(t.rs) && t.rs[i+1] == ' ':
+			return true // a spaced hyphen, a dash
 		default:
 			return false
 		}

@@ -46,6 +46,27 @@ func TestNamesByContext(t *testing.T) {
 
 		{"a sentence's subject before a modal", "short may still receive the parcel", "[redacted] may still receive the parcel"},
 		{"a noun before a modal", "price may change before pickup", "price may change before pickup"},
+
+		{"a subject, an adverb and a verb", "Amber already opened the cooler box", "[redacted] already opened the cooler box"},
+		{"a noun, an adverb and a noun", "Amber already visible on the label", "Amber already visible on the label"},
+		{"a clause after a dash", "CANNOT CANCEL - FIELDS ALREADY RECEIVED PARCEL", "CANNOT CANCEL - [redacted] ALREADY RECEIVED PARCEL"},
+
+		{"capitalised after a preposition of place", "Hill roads above Reading are closed", "Hill roads above [redacted] are closed"},
+		{"a place's word before a verb", "shipping to reading takes 3 business days", "shipping to [redacted] takes 3 business days"},
+		{"a place's word before a noun", "shipping to reading rooms", "shipping to reading rooms"},
+		{"a town before a bracket", "webhook for the parcel to independence (HTTP 403 from carrier)", "webhook for the parcel to [redacted] (HTTP 403 from carrier)"},
+
+		{"a verb whose object is a person", "expected to reach rose 1 day late", "expected to reach [redacted] 1 day late"},
+		{"a verb whose object is a thing", "expected to reach the depot 1 day late", "expected to reach the depot 1 day late"},
+		{"a modal after a name and a comma", "Skipped Short, may: request re-routed", "Skipped [redacted]: request re-routed"},
+		{"a modal after a comma", "Pickup is delayed, may: retry later", "Pickup is delayed, may: retry later"},
+
+		{"an honorific in capitals is an abbreviation", "recipient.email failed domain validation (no MX record)", "recipient.email failed domain validation (no [redacted] record)"},
+		{"an honorific", "Parcel for Mx Page is held", "Parcel for [redacted] is held"},
+
+		{"a word made by a prefix", "card left, redelivery tomorrow; rebook if misrouted", "card left, redelivery tomorrow; rebook if misrouted"},
+		{"a word made by a suffix", "sort=price is not a sortable field", "sort=price is not a sortable field"},
+		{"a surname with a prefix's letters", "Recipient Resnick could not be reached", "Recipient [redacted] could not be reached"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, read.Text(c.in), c.rule)

@@ -57,8 +57,16 @@ var plantValues = map[string][]string{
 // platform sends in capitals gets them in capitals whatever the case.
 func Corpus(t testing.TB, plantCase int) []CorpusMessage {
 	t.Helper()
+	return CorpusFile(t, "corpus.jsonl", plantCase)
+}
+
+// CorpusFile is Corpus for another file of internal/safetext/testdata in
+// the same form, such as heldout.jsonl: messages written without sight of
+// the filter, measured but never tuned for.
+func CorpusFile(t testing.TB, name string, plantCase int) []CorpusMessage {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "safetext", "testdata", "corpus.jsonl"))
+	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "safetext", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +86,7 @@ func Corpus(t testing.TB, plantCase int) []CorpusMessage {
 			Upper   bool     `json:"upper"`
 		}
 		if err := json.Unmarshal(s.Bytes(), &l); err != nil {
-			t.Fatalf("corpus line %d: %v", n, err)
+			t.Fatalf("%s line %d: %v", name, n, err)
 		}
 		m := CorpusMessage{Line: n, Op: l.Op, Status: l.Status, Type: l.Type, Template: l.Message, Keys: l.Keys}
 		var b strings.Builder
@@ -94,7 +102,7 @@ func Corpus(t testing.TB, plantCase int) []CorpusMessage {
 			kind := rest[i+1 : j]
 			values := plantValues[kind]
 			if values == nil {
-				t.Fatalf("corpus line %d: unknown placeholder {%s}", n, kind)
+				t.Fatalf("%s line %d: unknown placeholder {%s}", name, n, kind)
 			}
 			v := values[(n*7+slot*3)%len(values)]
 			switch {
