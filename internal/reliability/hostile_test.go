@@ -365,8 +365,11 @@ func TestAttemptTimeouts(t *testing.T) {
 		}},
 		{"Transport.ResponseHeaderTimeout", headerTimeout},
 	}
+	// The subtests wait on stalled servers, not on the CPU: they run
+	// side by side.
 	for _, su := range setups {
 		t.Run(su.name, func(t *testing.T) {
+			t.Parallel()
 			var s *server
 			s = newServer(t, stalled(&s))
 			c := newClient(t, s, append(su.opts(), rxdelivery.WithRetryMax(2))...)
@@ -399,6 +402,7 @@ func TestAttemptTimeouts(t *testing.T) {
 	}
 
 	t.Run("body stalls", func(t *testing.T) {
+		t.Parallel()
 		var s *server
 		s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 			drainRequest(r)
@@ -418,6 +422,7 @@ func TestAttemptTimeouts(t *testing.T) {
 	})
 
 	t.Run("caller's deadline", func(t *testing.T) {
+		t.Parallel()
 		var s *server
 		s = newServer(t, stalled(&s))
 		c := newClient(t, s, rxdelivery.WithAttemptTimeout(time.Hour))
