@@ -348,17 +348,19 @@ func TestAttemptTimeouts(t *testing.T) {
 	const attempt = 500 * time.Millisecond
 	type setup struct {
 		name string
-		opts func() []rxdelivery.Option
+		opts func(t *testing.T) []rxdelivery.Option // transports close when the subtest t ends
 	}
-	headerTimeout := func() []rxdelivery.Option {
+	headerTimeout := func(t *testing.T) []rxdelivery.Option {
 		tr := core.NewPooledTransport()
 		tr.ResponseHeaderTimeout = attempt
 		t.Cleanup(tr.CloseIdleConnections)
 		return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(0), rxdelivery.WithHTTPClient(&http.Client{Transport: tr})}
 	}
 	setups := []setup{
-		{"WithAttemptTimeout", func() []rxdelivery.Option { return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(attempt)} }},
-		{"http.Client.Timeout", func() []rxdelivery.Option {
+		{"WithAttemptTimeout", func(*testing.T) []rxdelivery.Option {
+			return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(attempt)}
+		}},
+		{"http.Client.Timeout", func(t *testing.T) []rxdelivery.Option {
 			tr := core.NewPooledTransport()
 			t.Cleanup(tr.CloseIdleConnections)
 			return []rxdelivery.Option{rxdelivery.WithAttemptTimeout(0), rxdelivery.WithHTTPClient(&http.Client{Transport: tr, Timeout: attempt})}
@@ -372,7 +374,7 @@ func TestAttemptTimeouts(t *testing.T) {
 			t.Parallel()
 			var s *server
 			s = newServer(t, stalled(&s))
-			c := newClient(t, s, append(su.opts(), rxdelivery.WithRetryMax(2))...)
+			c := newClient(t, s, append(su.opts(t), rxdelivery.WithRetryMax(2))...)
 			ctx := context.Background()
 
 			var md rxdelivery.Metadata
