@@ -237,7 +237,7 @@ func TestCallAttemptTimeout(t *testing.T) {
 	// again and succeeds.
 	s.stall.Store(1)
 	var md rxdelivery.Metadata
-	_, err := c.Orders.Get(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(200*time.Millisecond), rxdelivery.WithMetadata(&md))
+	_, err := c.Orders.Get(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(500*time.Millisecond), rxdelivery.WithMetadata(&md))
 	require.NoError(t, err)
 	assert.Equal(t, 2, md.Attempts)
 
@@ -254,7 +254,7 @@ func TestCallAttemptTimeout(t *testing.T) {
 	// not sent again.
 	s.stall.Store(1)
 	s.hits.Store(0)
-	err = c.Orders.Cancel(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(100*time.Millisecond), rxdelivery.WithMetadata(&md))
+	err = c.Orders.Cancel(context.Background(), "ord_1", rxdelivery.WithAttemptTimeout(500*time.Millisecond), rxdelivery.WithMetadata(&md))
 	require.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
 	assert.EqualValues(t, 1, s.hits.Load())
 	assert.False(t, md.OutcomeKnown)

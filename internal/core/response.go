@@ -195,7 +195,7 @@ func (c *call) apiError(resp *http.Response, data []byte) error {
 // left: the context ended during a wait between attempts, the last attempt
 // never got a connection, or the failure is one that proves nothing was
 // sent (neverSent).
-func (c *call) transportError(err error) error {
+func (c *call) transportError(err error) *rxtypes.TransportError {
 	unknown := c.outcomeUnknown(0, false, err)
 	return &rxtypes.TransportError{Method: c.method(), Path: c.shown, Err: redact(stripURL(err), c.scrubber()), UnknownOutcome: unknown}
 }
@@ -203,7 +203,7 @@ func (c *call) transportError(err error) error {
 // decodeError is the *DecodeError of a 2xx response whose body could not
 // be used; cut marks a body that ended early. For a write the outcome is
 // unknown: the platform accepted it, but its response is lost.
-func (c *call) decodeError(status int, err error, cut bool) error {
+func (c *call) decodeError(status int, err error, cut bool) *rxtypes.DecodeError {
 	return &rxtypes.DecodeError{StatusCode: status, Method: c.method(), Path: c.shown,
 		Err: redact(stripURL(err), c.scrubber()), Incomplete: cut, UnknownOutcome: c.outcomeUnknown(status, false, err)}
 }
@@ -221,9 +221,13 @@ func (c *call) failed(ctx context.Context, resp *http.Response, err error) error
 		if c.set.Response != nil {
 			c.extras().raw = option.RawResponse{StatusCode: c.status, Header: c.header, Truncated: true}
 		}
-		return c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
+		de := c.decodeError(c.status, asAttemptTimeout(ctx, cut.err), true)
+		de.Err = ended(ctx, de.Err, c.scrubber())
+		return de
 	}
-	return c.transportError(asAttemptTimeout(ctx, err))
+	te := c.transportError(asAttemptTimeout(ctx, err))
+	te.Err = ended(ctx, te.Err, c.scrubber())
+	return te
 }
 
 // IsUnknownOutcome reports whether err is a write's failure whose outcome

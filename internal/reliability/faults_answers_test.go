@@ -162,9 +162,14 @@ func TestBackoffEndsWithTheContext(t *testing.T) {
 	}
 
 	t.Run("backoff ended by the deadline", func(t *testing.T) {
-		c, s := newMocked(t, refuse, rxdelivery.WithRetryWaitMax(time.Hour), rxdelivery.WithRetryWaitMin(time.Hour))
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel()
+		// The deadline falls 100ms after the refusal was answered, so it
+		// ends the wait however slow the machine.
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		c, s := newMocked(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+			refuse(w, r, n)
+			time.AfterFunc(100*time.Millisecond, func() { cancel(context.DeadlineExceeded) })
+		}, rxdelivery.WithRetryWaitMax(time.Hour), rxdelivery.WithRetryWaitMin(time.Hour))
 		start := time.Now()
 		_, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
 		assert.Less(t, time.Since(start), bound)

@@ -114,22 +114,61 @@ func TestWaitsEndWithTheContext(t *testing.T) {
 			w.(http.Flusher).Flush()
 			s.wait(r)
 		})
-		c := newClient(t, s)
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		_, err := c.Orders.Get(ctx, "ord_1")
-		assert.Less(t, time.Since(start), bound)
-		decodeError(t, err, http.MethodGet, getPath)
-		assert.ErrorIs(t, err, context.DeadlineExceeded)
-
-		ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		defer cancel2()
-		_, err = c.Orders.Create(ctx2, createParams(t, "ref-1"))
-		decodeError(t, err, http.MethodPost, createPath)
-		assert.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "the order was accepted; its answer was lost")
+		// The deadline starts when the answer's headers are in the client's
+		// hands, so it always falls in the body, however slow the machine.
+		tr := &headersThen{next: http.DefaultTransport.(*http.Transport).Clone()}
+		t.Cleanup(tr.next.CloseIdleConnections)
+		c := newClient(t, s, rxdelivery.WithHTTPClient(&http.Client{Transport: tr}))
+		for _, write := range []bool{false, true} {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			tr.arm(func() { time.AfterFunc(100*time.Millisecond, func() { cancel(context.DeadlineExceeded) }) })
+			start := time.Now()
+			var err error
+			method, path := http.MethodGet, getPath
+			if write {
+				method, path = http.MethodPost, createPath
+				_, err = c.Orders.Create(ctx, createParams(t, "ref-1"))
+			} else {
+				_, err = c.Orders.Get(ctx, "ord_1")
+			}
+			cancel(nil)
+			assert.Less(t, time.Since(start), bound)
+			decodeError(t, err, method, path)
+			assert.ErrorIs(t, err, context.DeadlineExceeded, "the call's context ended the read (its cause)")
+			if write {
+				assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome, "the order was accepted; its answer was lost")
+			}
+		}
 	})
+}
+
+// headersThen is a transport that calls the function armed before a call
+// once that call's answer has its headers.
+type headersThen struct {
+	next *http.Transport
+	mu   sync.Mutex
+	then func()
+}
+
+// arm sets the function the next answer's headers call.
+func (h *headersThen) arm(f func()) {
+	h.mu.Lock()
+	h.then = f
+	h.mu.Unlock()
+}
+
+func (h *headersThen) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := h.next.RoundTrip(r)
+	if err == nil {
+		h.mu.Lock()
+		f := h.then
+		h.then = nil
+		h.mu.Unlock()
+		if f != nil {
+			f()
+		}
+	}
+	return resp, err
 }
 
 func TestCutConnections(t *testing.T) {
@@ -320,4 +359,76 @@ func TestPoolWaitEndsWithTheContext(t *testing.T) {
 
 	release()
 	wg.Wait()
+}
+
+// TestTheCallersCauseIsKept: a call ended by a context cancelled with a
+// cause (context.WithCancelCause) matches both context.Canceled and the
+// cause, wherever the call stood: before its first attempt, waiting
+// between attempts, in flight, or reading the body. The cause's text is
+// shown through the same filter as every cause.
+func TestTheCallersCauseIsKept(t *testing.T) {
+	t.Parallel()
+	errShift := errors.New("shift over for patient Jane Roe")
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		require.Error(t, err)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.ErrorIs(t, err, errShift)
+		assert.NotContains(t, err.Error(), "Roe")
+		assert.Contains(t, err.Error(), "context canceled")
+	}
+	// stand is where the server holds the call; it cancels the call's
+	// context once the call is there.
+	stands := map[string]func(s *server, cancel func()) handlerFunc{
+		"between attempts": func(s *server, cancel func()) handlerFunc {
+			return func(w http.ResponseWriter, r *http.Request, _ int64) {
+				drainRequest(r)
+				writeJSON(w, http.StatusServiceUnavailable, `{"error":{"message":"down"}}`)
+				time.AfterFunc(50*time.Millisecond, cancel)
+			}
+		},
+		"in flight": func(s *server, cancel func()) handlerFunc {
+			return func(w http.ResponseWriter, r *http.Request, _ int64) {
+				drainRequest(r)
+				cancel()
+				s.wait(r)
+			}
+		},
+		"in the body": func(s *server, cancel func()) handlerFunc {
+			return func(w http.ResponseWriter, r *http.Request, _ int64) {
+				drainRequest(r)
+				w.Header().Set("Content-Length", "1000")
+				w.WriteHeader(http.StatusOK)
+				_, _ = io.WriteString(w, `{"order":{"id":"ord_1",`)
+				w.(http.Flusher).Flush()
+				time.AfterFunc(50*time.Millisecond, cancel)
+				s.wait(r)
+			}
+		},
+	}
+	for name, stand := range stands {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var s *server
+			s = newServer(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+				stand(s, func() { cancel(errShift) })(w, r, n)
+			})
+			c := newClient(t, s, rxdelivery.WithRetryWaitMin(time.Hour), rxdelivery.WithRetryWaitMax(time.Hour))
+			_, err := c.Orders.Get(ctx, "ord_1")
+			check(t, err)
+		})
+	}
+	t.Run("before the first attempt", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) { writeJSON(w, http.StatusOK, `{}`) })
+		c := newClient(t, s)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(errShift)
+		_, err := c.Orders.Create(ctx, createParams(t, "ref-1"))
+		check(t, err)
+		assert.ErrorIs(t, err, rxdelivery.ErrNotSent)
+		assert.Zero(t, s.attempts.Load())
+	})
 }
