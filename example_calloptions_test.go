@@ -185,8 +185,8 @@ func ExampleWithWriteGrace() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The platform takes 2 s to respond to the next create.
-	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(2*time.Second)))
+	// The platform takes 300 ms to respond to the next create.
+	srv.FailNext(rxdeliverytest.OrdersCreate, 1, rxdeliverytest.Committed(rxdeliverytest.StallFor(300*time.Millisecond)))
 
 	ctx, stop := context.WithCancel(context.Background()) // signal.NotifyContext in a service
 	go func() {

@@ -1,4 +1,4 @@
-package option
+package option_test
 
 import (
 	"errors"
@@ -11,29 +11,31 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/rxdelivery/rxdelivery-go/rxtypes"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // applied is what opts set, and their refusal.
 type applied struct {
-	Settings
+	option.Settings
 	Err error
 }
 
-func apply(opts ...CallOption) applied {
-	s, err := Resolve(&Settings{}, append(opts, CallOption{}))
+func apply(opts ...option.CallOption) applied {
+	s, err := option.Resolve(&option.Settings{}, append(opts, option.CallOption{}))
 	return applied{s, err}
 }
 
 func TestJoinAppliesInOrder(t *testing.T) {
 	t.Parallel()
-	s := apply(Join(WithRetryMax(2), WithHeader("X-A", "1"), CallOption{}, WithRetryMax(5), WithHeader("x-a", "2")))
+	s := apply(option.Join(option.WithRetryMax(2), option.WithHeader("X-A", "1"), option.CallOption{}, option.WithRetryMax(5), option.WithHeader("x-a", "2")))
 	if s.RetryMax == nil || *s.RetryMax != 5 {
 		t.Errorf("retry: %+v", s)
 	}
 	if got := s.Header.Get("X-A"); got != "2" {
 		t.Errorf("header: %q", got)
 	}
-	for name, o := range map[string]CallOption{"WithRetryMax": WithRetryMax(-1), "WithAttemptTimeout": WithAttemptTimeout(-1), "WithWriteGrace": WithWriteGrace(-time.Second)} {
+	for name, o := range map[string]option.CallOption{"WithRetryMax": option.WithRetryMax(-1), "WithAttemptTimeout": option.WithAttemptTimeout(-1), "WithWriteGrace": option.WithWriteGrace(-time.Second)} {
 		s := apply(o)
 		var ce *rxtypes.ConfigError
 		if !errors.As(s.Err, &ce) || !strings.HasPrefix(ce.Message, name+": ") || s.RetryMax != nil || s.AttemptTimeout != nil || s.WriteGrace != nil {
@@ -44,28 +46,28 @@ func TestJoinAppliesInOrder(t *testing.T) {
 
 func TestWithHeaderKeepsTheSDKsHeaders(t *testing.T) {
 	t.Parallel()
-	s := apply(WithHeader("Authorization", "x"), WithHeader("content-type", "x"), WithHeader("X-Ok", "v"))
+	s := apply(option.WithHeader("Authorization", "x"), option.WithHeader("content-type", "x"), option.WithHeader("X-Ok", "v"))
 	if len(s.Header) != 1 || s.Header.Get("X-Ok") != "v" || s.Err != nil {
 		t.Errorf("headers: %v, err %v", s.Header, s.Err)
 	}
 	for _, bad := range [][2]string{{"X-Bad", "a\nb"}, {"Bad Name", "v"}, {"", "v"}, {"X-Nul", "a\x00"}} {
-		if s := apply(WithHeader(bad[0], bad[1])); s.Err == nil || len(s.Header) != 0 {
+		if s := apply(option.WithHeader(bad[0], bad[1])); s.Err == nil || len(s.Header) != 0 {
 			t.Errorf("%q: want a refusal, got %v / %v", bad, s.Err, s.Header)
 		}
 	}
-	if s := apply(WithHeader("X-Tab", "a\tb")); s.Err != nil {
+	if s := apply(option.WithHeader("X-Tab", "a\tb")); s.Err != nil {
 		t.Errorf("a tab is allowed: %v", s.Err)
 	}
 }
 
 func TestMetadataIsCallOnly(t *testing.T) {
 	t.Parallel()
-	var md Metadata
-	s := apply(WithMetadata(&md))
+	var md option.Metadata
+	s := apply(option.WithMetadata(&md))
 	if s.Err != nil || s.Metadata != &md {
 		t.Fatalf("%+v", s)
 	}
-	_, err := ClientDefaults([]CallOption{WithRetryMax(1), WithMetadata(&md)})
+	_, err := option.ClientDefaults([]option.CallOption{option.WithRetryMax(1), option.WithMetadata(&md)})
 	var ce *rxtypes.ConfigError
 	if !errors.As(err, &ce) || !strings.HasPrefix(ce.Message, "WithMetadata applies to one call") {
 		t.Fatalf("a client refuses WithMetadata: %v", err)
@@ -74,17 +76,17 @@ func TestMetadataIsCallOnly(t *testing.T) {
 
 func TestClassAndErrorKind(t *testing.T) {
 	t.Parallel()
-	if Safe.String() != "safe" || Write.String() != "write" {
-		t.Error(Safe, Write)
+	if option.Safe.String() != "safe" || option.Write.String() != "write" {
+		t.Error(option.Safe, option.Write)
 	}
-	if ErrorKind(nil) != "" {
+	if option.ErrorKind(nil) != "" {
 		t.Error("nil has no kind")
 	}
 	wrapped := fmt.Errorf("x: %w", rxtypes.ErrUnknownOutcome)
-	if ErrorKind(wrapped) != "unknown_outcome" {
-		t.Error(ErrorKind(wrapped))
+	if option.ErrorKind(wrapped) != "unknown_outcome" {
+		t.Error(option.ErrorKind(wrapped))
 	}
-	if ErrorKind(errors.New("patient Jane Doe")) != "error" {
+	if option.ErrorKind(errors.New("patient Jane Doe")) != "error" {
 		t.Error("an unknown error is named by kind, not message")
 	}
 }
@@ -93,12 +95,12 @@ func TestClassAndErrorKind(t *testing.T) {
 func TestSetHeaderRefusals(t *testing.T) {
 	t.Parallel()
 	h := http.Header{}
-	a := NewAttempt(Operation{}, 1, h)
+	a := option.NewAttempt(option.Operation{}, 1, h)
 	assert.True(t, a.SetHeader("x-trace", "t"))
 	assert.False(t, a.SetHeader("X-Trace", "t\r\nX-Injected: 1"))
 	assert.False(t, a.SetHeader("X Trace", "t"))
 	assert.False(t, a.SetHeader("content-type", "text/plain"))
 	assert.False(t, a.SetHeader("upgrade", "h2c"))
 	assert.Equal(t, http.Header{"X-Trace": {"t"}}, h)
-	assert.False(t, NewAttempt(Operation{}, 1, nil).SetHeader("X-Trace", "t"), "no request to set it on")
+	assert.False(t, option.NewAttempt(option.Operation{}, 1, nil).SetHeader("X-Trace", "t"), "no request to set it on")
 }

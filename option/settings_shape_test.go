@@ -1,8 +1,10 @@
-package option
+package option_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/rxdelivery/rxdelivery-go/option"
 )
 
 // TestSettingsHoldOnlySettings: every exported field of Settings is a
@@ -14,7 +16,7 @@ func TestSettingsHoldOnlySettings(t *testing.T) {
 	t.Parallel()
 	settings := map[string]bool{"RetryMax": true, "AttemptTimeout": true, "WriteGrace": true, "Transcript": true,
 		"Header": true, "Metadata": true, "Response": true, "Middleware": true, "CallMiddleware": true}
-	typ := reflect.TypeOf(Settings{})
+	typ := reflect.TypeOf(option.Settings{})
 	for i := 0; i < typ.NumField(); i++ {
 		if f := typ.Field(i); f.IsExported() && !settings[f.Name] {
 			t.Errorf("Settings.%s is not a setting of a call", f.Name)

@@ -234,26 +234,21 @@ func unableToCancel(ctx context.Context, c *rxdelivery.Client, programID string,
 	return nil
 }
 
-// waitPastCancellable polls the request until its order is neither new
-// nor submitted to a courier.
+// waitPastCancellable follows the request with Requests.Watch until its
+// order is neither new nor submitted to a courier. The watch reads it
+// every pollEvery and follows the platform's Retry-After and the client's
+// rate limits between reads.
 func waitPastCancellable(ctx context.Context, c *rxdelivery.Client, id string, out io.Writer) error {
-	ticker := time.NewTicker(pollEvery)
-	defer ticker.Stop()
-	for {
-		req, err := c.Requests.Get(ctx, id)
+	for req, err := range c.Requests.Watch(ctx, id, rxdelivery.WithPollInterval(pollEvery), rxdelivery.WithMaxPollInterval(pollEvery)) {
 		if err != nil {
-			return fmt.Errorf("getting request %s: %w", id, err)
+			return fmt.Errorf("waiting for request %s: %w", id, err)
 		}
 		if o := req.Order; o != nil && o.Status != rxtypes.OrderStatusNew && o.Status != rxtypes.OrderStatusSubmittedToCourier {
 			fmt.Fprintf(out, "order %s is %s\n", o.ID, o.Status)
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for request %s: %w", id, ctx.Err())
-		case <-ticker.C:
-		}
 	}
+	return fmt.Errorf("waiting for request %s: the watch ended before the courier picked it up", id)
 }
 
 // rateLimited asks for a quote. When the platform responds 429 with a

@@ -141,12 +141,15 @@ func offline(t *testing.T) {
 }
 
 // simulator starts, for the test, the simulator start starts when no
-// platform is configured (real clock, one second between the steps of an
-// order, then opts), and returns it with a client built as start builds
-// one.
+// platform is configured (one second between the steps of an order, then
+// opts), on the simulator's own clock instead of real time: the client's
+// waits move that clock (Server.PollClock), so the program runs through
+// its steps at once. It returns the simulator with a client built as
+// start builds one. TestStartRunsOfflineWithNoSetup runs the program as a
+// newcomer does, in real time.
 func simulator(t *testing.T, opts ...rxdeliverytest.Option) (*rxdeliverytest.Server, *rxdelivery.Client) {
 	t.Helper()
-	sim := rxdeliverytest.Start(t, append([]rxdeliverytest.Option{rxdeliverytest.WithRealClock(), rxdeliverytest.WithOrderCadence(time.Second)}, opts...)...)
+	sim := rxdeliverytest.Start(t, append([]rxdeliverytest.Option{rxdeliverytest.WithOrderCadence(time.Second)}, opts...)...)
 	key, secret := sim.Credentials()
 	client, err := rxdelivery.NewClient(key, secret, append(sim.ClientOptions(), rxdelivery.WithUserAgent(userAgent))...)
 	if err != nil {

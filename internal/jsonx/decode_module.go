@@ -9,9 +9,9 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// decoderName names the decoder this build runs on, for the tests and the
+// DecoderName names the decoder this build runs on, for the tests and the
 // benchmarks.
-const decoderName = "github.com/go-json-experiment/json"
+const DecoderName = "github.com/go-json-experiment/json"
 
 // v1 are the options that make the v2 decoder read values as encoding/json
 // does: case-insensitive names, duplicate names allowed (the last wins),
@@ -32,11 +32,13 @@ func decodeSafe(data []byte, v any) (err error) {
 			err = errPanicked
 		}
 	}()
-	return decode(data, v)
+	return Decode(data, v)
 }
 
-// decode is the v2 decoder alone, with encoding/json's semantics.
-func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
+// Decode is the v2 decoder alone, with encoding/json's semantics and
+// without the encoding/json pass that reports a failure: for the
+// differential tests and the benchmarks.
+func Decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v, v1) }
 
 // semanticError is the v2 decoder's error about a value (see semantic).
 type semanticError = jsonv2.SemanticError

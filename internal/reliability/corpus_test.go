@@ -16,13 +16,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rxdelivery "github.com/rxdelivery/rxdelivery-go"
+	"github.com/rxdelivery/rxdelivery-go/internal/corpus"
 	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
 var memberName = regexp.MustCompile(`"[a-z0-9_]+":`)
 
 // TestCorpusThroughEveryRendering serves every message of the privacy
-// filter's corpus (testutil.Corpus: wordings the documents do not use,
+// filter's corpus (corpus.Corpus: wordings the documents do not use,
 // patient values planted as written and in capitals) as the error body of
 // its operation's call, in the shape of its interface. No planted value
 // survives in Error(), any fmt verb of any link of the Unwrap chain, slog
@@ -33,7 +34,7 @@ func TestCorpusThroughEveryRendering(t *testing.T) {
 	t.Parallel()
 	var logs lockedBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	var current atomic.Pointer[testutil.CorpusMessage]
+	var current atomic.Pointer[corpus.CorpusMessage]
 	c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)
 		m := current.Load()
@@ -50,7 +51,7 @@ func TestCorpusThroughEveryRendering(t *testing.T) {
 	}
 	messages, survived := 0, 0
 	for _, plantCase := range []int{0, 2} {
-		for _, m := range testutil.Corpus(t, plantCase) {
+		for _, m := range corpus.Corpus(t, plantCase) {
 			row, ok := rows[m.Op]
 			require.True(t, ok, "corpus line %d: no endpoint %s", m.Line, m.Op)
 			current.Store(&m)
@@ -65,7 +66,7 @@ func TestCorpusThroughEveryRendering(t *testing.T) {
 			// names ("street"), not what the platform said.
 			outs["transcript"] = memberName.ReplaceAllString(transcript.String(), " ")
 			for place, out := range outs {
-				if s := testutil.Survivors(out, m); len(s) > 0 {
+				if s := corpus.Survivors(out, m); len(s) > 0 {
 					survived++
 					t.Errorf("corpus line %d (%s): %s holds planted %q", m.Line, m.Op, place, s)
 				}

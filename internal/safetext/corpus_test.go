@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rxdelivery/rxdelivery-go/internal/corpus"
 	"github.com/rxdelivery/rxdelivery-go/internal/safetext"
-	"github.com/rxdelivery/rxdelivery-go/internal/testutil"
 )
 
 // corpusNow is the present the corpus is judged at: its messages speak of
@@ -17,7 +17,7 @@ var corpusNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // TestCorpus measures the filter on messages written for the tests, in
 // wordings the platform's documents do not use, with patient values
-// planted in every case and position (testutil.Corpus): no planted value
+// planted in every case and position (corpus.Corpus): no planted value
 // survives, whether the call sent it (the second line knows it) or not (a
 // read whose answer names someone), and at least 95% of the messages keep
 // every key word an operator needs. The 20 messages that lose the most are
@@ -77,14 +77,14 @@ type corpusResult struct {
 func measureCorpus(t *testing.T, file string) []corpusResult {
 	t.Helper()
 	type worstMessage struct {
-		m    testutil.CorpusMessage
+		m    corpus.CorpusMessage
 		out  string
 		lost []string
 	}
 	var worst []worstMessage
 	var results []corpusResult
 	for plantCase, name := range []string{"as written", "lower case", "upper case"} {
-		msgs := testutil.CorpusFile(t, file, plantCase)
+		msgs := corpus.CorpusFile(t, file, plantCase)
 		r := corpusResult{name: name, msgs: len(msgs)}
 		for _, m := range msgs {
 			var sent []string
@@ -95,7 +95,7 @@ func measureCorpus(t *testing.T, file string) []corpusResult {
 			write := safetext.New(safetext.Sent{Patient: sent, Now: corpusNow})
 			for i, f := range []*safetext.Filter{read, write} {
 				out := f.Text(m.Message)
-				s := testutil.Survivors(out, m)
+				s := corpus.Survivors(out, m)
 				if len(s) == 0 {
 					continue
 				}
@@ -103,7 +103,7 @@ func measureCorpus(t *testing.T, file string) []corpusResult {
 				t.Logf("%s line %d (%s, %s): planted %q survived: %q", file, m.Line, name, []string{"read", "write"}[i], s, scrubPlants(out, m))
 			}
 			out := read.Text(m.Message)
-			kept, lost := testutil.KeysKept(out, m)
+			kept, lost := corpus.KeysKept(out, m)
 			r.keys += len(kept)
 			r.allKeys += len(m.Keys)
 			if len(lost) == 0 {
@@ -137,7 +137,7 @@ func measureCorpus(t *testing.T, file string) []corpusResult {
 
 // scrubPlants shows out with each planted value that survived replaced by
 // its placeholder, so a failure prints no planted value.
-func scrubPlants(out string, m testutil.CorpusMessage) string {
+func scrubPlants(out string, m corpus.CorpusMessage) string {
 	for _, p := range m.Plants {
 		out = strings.ReplaceAll(out, p.Value, "{"+p.Kind+"}")
 	}
