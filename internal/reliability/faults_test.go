@@ -420,6 +420,23 @@ func TestTheCallersCauseIsKept(t *testing.T) {
 			check(t, err)
 		})
 	}
+	t.Run("a write in flight, past its grace", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		var s *server
+		s = newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
+			drainRequest(r)
+			cancel(errShift)
+			s.wait(r)
+		})
+		c := newClient(t, s, rxdelivery.WithWriteGrace(100*time.Millisecond))
+		var md rxdelivery.Metadata
+		_, err := c.Orders.Create(ctx, createParams(t, "ref-1"), rxdelivery.WithMetadata(&md))
+		check(t, err)
+		assert.ErrorIs(t, err, rxdelivery.ErrUnknownOutcome)
+		assert.True(t, md.GraceUsed, "the write went on for its grace")
+	})
 	t.Run("before the first attempt", func(t *testing.T) {
 		t.Parallel()
 		s := newServer(t, func(w http.ResponseWriter, r *http.Request, _ int64) { writeJSON(w, http.StatusOK, `{}`) })
