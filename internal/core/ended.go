@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"errors"
+
+	"github.com/rxdelivery/rxdelivery-go/rxtypes"
 )
 
 // ended is the error of a call its context ended: ctx.Err(), and with it
@@ -37,3 +39,9 @@ type endedError struct {
 
 func (e *endedError) Error() string   { return e.err.Error() + " (" + e.also.Error() + ")" }
 func (e *endedError) Unwrap() []error { return []error{e.err, e.also} }
+
+// notSent is the error of a call refused before anything was sent, for
+// cause: a call hook that did not let it go, or a context that had ended.
+func (c *call) notSent(cause error) *rxtypes.TransportError {
+	return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: cause}}
+}

@@ -174,7 +174,7 @@ func (c *call) hooked(ctx context.Context) error {
 	op := c.operation()
 	res := f(ctx, &op)
 	if !called {
-		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: orHookRefused(res.Err)}}
+		return c.notSent(orHookRefused(res.Err))
 	}
 	return c.hookResult(err, res.Err)
 }
@@ -207,7 +207,7 @@ func (c *call) hookResult(err, hookErr error) error {
 // decoded into the request's Out and checked.
 func (c *call) exchange(ctx context.Context) error {
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ended(ctx, ctx.Err(), c.scrubber())}}
+		return c.notSent(ended(ctx, ctx.Err(), c.scrubber()))
 	}
 	if c.ep.Write {
 		c.trace = new(sendTrace)
@@ -227,7 +227,7 @@ func (c *call) exchange(ctx context.Context) error {
 		return err
 	}
 	if ctx.Err() != nil {
-		return &rxtypes.TransportError{Method: c.ep.Method, Path: c.shown, Err: &rxtypes.NotSentError{Err: ended(ctx, ctx.Err(), c.scrubber())}}
+		return c.notSent(ended(ctx, ctx.Err(), c.scrubber()))
 	}
 	// A 2xx body is read whole inside the attempt (readBody), so that a
 	// body cut short is seen while go-retryablehttp can still send a safe
