@@ -17,12 +17,12 @@ import (
 	"unicode"
 )
 
-// CorpusMessage is one message of the privacy filter's corpus
+// Message is one message of the privacy filter's corpus
 // (internal/safetext/testdata/corpus.jsonl): an error message in a
 // wording the platform's documents do not use, the operation and status it
 // answers, the key words an operator needs to act on it, and the patient
 // values planted in it.
-type CorpusMessage struct {
+type Message struct {
 	Line     int
 	Op       string
 	Status   int
@@ -57,18 +57,18 @@ var plantValues = map[string][]string{
 	"note":       {"Leave with neighbour Marguerite", "Ring twice, Hope answers", "Gate code 4412"},
 }
 
-// Corpus returns the corpus' messages with values planted. Case 0 plants
+// Messages returns the corpus' messages with values planted. Case 0 plants
 // them as written above, 1 in lower case, 2 in upper case; a message the
 // platform sends in capitals gets them in capitals whatever the case.
-func Corpus(t testing.TB, plantCase int) []CorpusMessage {
+func Messages(t testing.TB, plantCase int) []Message {
 	t.Helper()
-	return CorpusFile(t, "corpus.jsonl", plantCase)
+	return File(t, "corpus.jsonl", plantCase)
 }
 
-// CorpusFile is Corpus for another file of internal/safetext/testdata in
+// File is Messages for another file of internal/safetext/testdata in
 // the same form, such as heldout.jsonl: messages written without sight of
 // the filter, measured but never tuned for.
-func CorpusFile(t testing.TB, name string, plantCase int) []CorpusMessage {
+func File(t testing.TB, name string, plantCase int) []Message {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	f, err := os.Open(filepath.Join(filepath.Dir(file), "..", "safetext", "testdata", name))
@@ -76,7 +76,7 @@ func CorpusFile(t testing.TB, name string, plantCase int) []CorpusMessage {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []CorpusMessage
+	var out []Message
 	s := bufio.NewScanner(f)
 	s.Buffer(nil, 1<<20)
 	n := 0
@@ -93,7 +93,7 @@ func CorpusFile(t testing.TB, name string, plantCase int) []CorpusMessage {
 		if err := json.Unmarshal(s.Bytes(), &l); err != nil {
 			t.Fatalf("%s line %d: %v", name, n, err)
 		}
-		m := CorpusMessage{Line: n, Op: l.Op, Status: l.Status, Type: l.Type, Template: l.Message, Keys: l.Keys}
+		m := Message{Line: n, Op: l.Op, Status: l.Status, Type: l.Type, Template: l.Message, Keys: l.Keys}
 		var b strings.Builder
 		rest := l.Message
 		slot := 0
@@ -140,7 +140,7 @@ func CorpusFile(t testing.TB, name string, plantCase int) []CorpusMessage {
 // identifying part of a note is looked for: its ordinary words are
 // removed by the second line when the call sent them, and may pass when
 // it did not.
-func Survivors(out string, m CorpusMessage) []string {
+func Survivors(out string, m Message) []string {
 	own := tokenCounts(corpusPlaceholder.ReplaceAllString(m.Template, " "))
 	got := tokenCounts(machineDigits.ReplaceAllString(out, " "))
 	var lost []string
@@ -204,7 +204,7 @@ func tokenCounts(s string) map[string]int {
 }
 
 // KeysKept returns the keys of m that out keeps, and those it lost.
-func KeysKept(out string, m CorpusMessage) (kept, lost []string) {
+func KeysKept(out string, m Message) (kept, lost []string) {
 	for _, k := range m.Keys {
 		if strings.Contains(out, k) {
 			kept = append(kept, k)

@@ -23,7 +23,7 @@ import (
 var memberName = regexp.MustCompile(`"[a-z0-9_]+":`)
 
 // TestCorpusThroughEveryRendering serves every message of the privacy
-// filter's corpus (corpus.Corpus: wordings the documents do not use,
+// filter's corpus (corpus.Messages: wordings the documents do not use,
 // patient values planted as written and in capitals) as the error body of
 // its operation's call, in the shape of its interface. No planted value
 // survives in Error(), any fmt verb of any link of the Unwrap chain, slog
@@ -34,7 +34,7 @@ func TestCorpusThroughEveryRendering(t *testing.T) {
 	t.Parallel()
 	var logs lockedBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	var current atomic.Pointer[corpus.CorpusMessage]
+	var current atomic.Pointer[corpus.Message]
 	c, _ := newHostileMocked(t, func(w http.ResponseWriter, r *http.Request, _ int64) {
 		drainRequest(r)
 		m := current.Load()
@@ -51,7 +51,7 @@ func TestCorpusThroughEveryRendering(t *testing.T) {
 	}
 	messages, survived := 0, 0
 	for _, plantCase := range []int{0, 2} {
-		for _, m := range corpus.Corpus(t, plantCase) {
+		for _, m := range corpus.Messages(t, plantCase) {
 			row, ok := rows[m.Op]
 			require.True(t, ok, "corpus line %d: no endpoint %s", m.Line, m.Op)
 			current.Store(&m)

@@ -17,7 +17,7 @@ var corpusNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // TestCorpus measures the filter on messages written for the tests, in
 // wordings the platform's documents do not use, with patient values
-// planted in every case and position (corpus.Corpus): no planted value
+// planted in every case and position (corpus.Messages): no planted value
 // survives, whether the call sent it (the second line knows it) or not (a
 // read whose answer names someone), and at least 95% of the messages keep
 // every key word an operator needs. The 20 messages that lose the most are
@@ -77,14 +77,14 @@ type corpusResult struct {
 func measureCorpus(t *testing.T, file string) []corpusResult {
 	t.Helper()
 	type worstMessage struct {
-		m    corpus.CorpusMessage
+		m    corpus.Message
 		out  string
 		lost []string
 	}
 	var worst []worstMessage
 	var results []corpusResult
 	for plantCase, name := range []string{"as written", "lower case", "upper case"} {
-		msgs := corpus.CorpusFile(t, file, plantCase)
+		msgs := corpus.File(t, file, plantCase)
 		r := corpusResult{name: name, msgs: len(msgs)}
 		for _, m := range msgs {
 			var sent []string
@@ -137,7 +137,7 @@ func measureCorpus(t *testing.T, file string) []corpusResult {
 
 // scrubPlants shows out with each planted value that survived replaced by
 // its placeholder, so a failure prints no planted value.
-func scrubPlants(out string, m corpus.CorpusMessage) string {
+func scrubPlants(out string, m corpus.Message) string {
 	for _, p := range m.Plants {
 		out = strings.ReplaceAll(out, p.Value, "{"+p.Kind+"}")
 	}
